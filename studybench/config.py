@@ -1,0 +1,252 @@
+"""One typed settings tree, read from ``params.yaml`` plus environment overrides.
+
+``params.yaml`` is the single source of protocol and pipeline parameters: DVC stages, Airflow
+DAGs and the CLI all read it through :func:`load_settings`. An environment variable
+``STUDYBENCH__SECTION__KEY`` (nested keys joined by ``__``) overrides one value; its text is
+parsed as YAML, so ``STUDYBENCH__PROTOCOL__SEEDS='[0, 1]'`` gives a list.
+
+The override merge is written here rather than taken from pydantic-settings because every
+error must name its origin: an unknown key names the file (or the environment variable) that
+introduced it, which pydantic-settings' merged sources cannot report.
+
+Secrets are never stored in settings: sections hold the *name* of the environment variable
+that carries an API key (``api_key_env``), so a dump of the settings is safe to log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from studybench.errors import ConfigError
+
+ENV_PREFIX = "STUDYBENCH__"
+PARAMS_ENV = "STUDYBENCH_PARAMS"
+DEFAULT_PARAMS_FILE = "params.yaml"
+
+DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant that solves physics problems."
+
+
+class _Section(BaseModel):
+    """Base for every settings section: unknown keys are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProtocolSettings(_Section):
+    """The sampling protocol of one evaluation. Its hash keys every stored result."""
+
+    k: int = Field(8, ge=1, description="samples (attempts) per parent and seed")
+    seeds: tuple[int, ...] = Field((0, 1, 2), min_length=1)
+    temperature: float = Field(1.0, ge=0.0)
+    top_p: float = Field(0.95, gt=0.0, le=1.0)
+    top_k: int = Field(20, description="-1 disables top-k")
+    min_p: float = Field(0.0, ge=0.0, le=1.0)
+    presence_penalty: float = 1.5
+    repetition_penalty: float = Field(1.0, gt=0.0)
+    max_tokens: int = Field(32768, ge=1, description="total context budget per request")
+    thinking: bool = Field(True, description="Qwen3-style thinking mode on")
+    strip_think_before_judging: bool = True
+    language: Literal["EN", "ZH"] = "EN"
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+
+    @field_validator("seeds")
+    @classmethod
+    def _distinct_seeds(cls, seeds: tuple[int, ...]) -> tuple[int, ...]:
+        if len(set(seeds)) != len(seeds):
+            raise ValueError(f"seeds must be distinct, got {list(seeds)}")
+        return seeds
+
+    def protocol_hash(self) -> str:
+        """A short stable hash of every field: two runs compare only if their hashes agree."""
+        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(canonical.encode()).hexdigest()[:12]
+
+
+class DataSettings(_Section):
+    """Where the benchmark's input files are. Relative paths resolve against the project root."""
+
+    application_split: Path = Path("data/sample/application_problems.json")
+    transfer_split: Path = Path("data/sample/transfer_problems.json")
+    instructions_with_answer: Path = Path("data/sample/verifiable_instr.json")
+    instructions_with_answer_multi: Path = Path("data/sample/verifiable_instr_multi_subs.json")
+    instructions_without_answer: Path = Path("data/sample/unverifiable_instr.json")
+    guidance: Path = Path("data/sample/guidance.json")
+    books_root: Path = Path("data/sample/books")
+
+
+class JudgeSettings(_Section):
+    """Both stages of the judge: the rule verifier, then the LLM judge for what it rejected."""
+
+    tolerance: float = Field(1e-2, gt=0.0, description="relative tolerance of numeric answers")
+    rule_timeout_s: float = Field(5.0, gt=0.0, description="hard limit per verifier pair")
+    llm_enabled: bool = True
+    model: str = "judge-model"
+    base_url: str = "http://127.0.0.1:8001/v1"
+    api_key_env: str = Field("STUDYBENCH_JUDGE_API_KEY", description="env var holding the key")
+    temperature: float = Field(0.0, ge=0.0)
+    max_tokens: int = Field(1024, ge=1)
+    concurrency: int = Field(8, ge=1)
+    max_retries: int = Field(6, ge=0)
+    request_timeout_s: float = Field(600.0, gt=0.0)
+
+
+class EngineSettings(_Section):
+    """How generations are produced: an OpenAI-compatible endpoint, a managed vLLM server, or
+    in-process transformers (CPU tests)."""
+
+    kind: Literal["openai", "vllm", "transformers"] = "openai"
+    model: str = "model"
+    base_url: str = "http://127.0.0.1:8000/v1"
+    api_key_env: str = Field("STUDYBENCH_ENGINE_API_KEY", description="env var holding the key")
+    concurrency: int = Field(64, ge=1)
+    max_retries: int = Field(6, ge=0)
+    request_timeout_s: float = Field(1800.0, gt=0.0)
+    vllm_command: tuple[str, ...] = ("vllm", "serve")
+    max_model_len: int = Field(40960, ge=1)
+    gpu_memory_utilization: float = Field(0.9, gt=0.0, le=1.0)
+    tensor_parallel_size: int = Field(1, ge=1)
+    data_parallel_size: int = Field(1, ge=1)
+    startup_timeout_s: float = Field(900.0, gt=0.0)
+
+
+class TrackingSettings(_Section):
+    """MLflow. An empty URI means the embedded SQLite store under ``paths.work_dir``."""
+
+    uri: str = ""
+    experiment: str = "studybench"
+
+
+class PathSettings(_Section):
+    """Where the platform writes. Everything it produces lives under ``work_dir``."""
+
+    work_dir: Path = Path("work")
+    runs_dir: Path = Path("work/runs")
+    cache_dir: Path = Path("work/cache")
+
+
+class Settings(_Section):
+    """The whole settings tree (one section per layer)."""
+
+    protocol: ProtocolSettings = ProtocolSettings()
+    data: DataSettings = DataSettings()
+    judge: JudgeSettings = JudgeSettings()
+    engine: EngineSettings = EngineSettings()
+    tracking: TrackingSettings = TrackingSettings()
+    paths: PathSettings = PathSettings()
+
+
+def default_params_path() -> Path:
+    """``$STUDYBENCH_PARAMS`` if set, else ``params.yaml`` in the working directory."""
+    return Path(os.environ.get(PARAMS_ENV, DEFAULT_PARAMS_FILE))
+
+
+def load_settings(
+    path: Path | str | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    require_file: bool = False,
+) -> Settings:
+    """Read settings from ``path`` (default :func:`default_params_path`) and the environment.
+
+    A missing file gives the built-in defaults unless ``require_file`` is set. Any invalid or
+    unknown key raises :class:`ConfigError` naming the file or environment variable and the
+    dotted key.
+    """
+    params_path = Path(path) if path is not None else default_params_path()
+    env = os.environ if environ is None else environ
+
+    raw: dict[str, Any] = {}
+    if params_path.exists():
+        raw = _read_yaml_mapping(params_path)
+    elif require_file or path is not None:
+        raise ConfigError(f"{params_path}: settings file not found")
+
+    origins: dict[tuple[str, ...], str] = {}
+    for key_path in _leaf_paths(raw):
+        origins[key_path] = str(params_path)
+    for name, text in sorted(env.items()):
+        if not name.startswith(ENV_PREFIX):
+            continue
+        key_path = tuple(part.lower() for part in name[len(ENV_PREFIX) :].split("__"))
+        if not all(key_path):
+            raise ConfigError(f"environment variable {name}: empty key segment")
+        _set_nested(raw, key_path, _parse_env_value(name, text), name)
+        origins[key_path] = f"environment variable {name}"
+
+    try:
+        return Settings.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_describe_validation_error(exc, origins, params_path)) from None
+
+
+def _read_yaml_mapping(path: Path) -> dict[str, Any]:
+    try:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{path}: top level must be a mapping, got {type(loaded).__name__}")
+    return loaded
+
+
+def _parse_env_value(name: str, text: str) -> Any:
+    try:
+        return yaml.safe_load(text) if text.strip() else text
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"environment variable {name}: value is not valid YAML: {exc}") from None
+
+
+def _set_nested(tree: dict[str, Any], key_path: tuple[str, ...], value: Any, origin: str) -> None:
+    node = tree
+    for depth, part in enumerate(key_path[:-1]):
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            prefix = ".".join(key_path[: depth + 1])
+            raise ConfigError(f"{origin}: '{prefix}' is a value, not a section")
+        node = child
+    node[key_path[-1]] = value
+
+
+def _leaf_paths(tree: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    paths: list[tuple[str, ...]] = []
+    for key, value in tree.items():
+        here = (*prefix, str(key))
+        paths.append(here)
+        if isinstance(value, Mapping):
+            paths.extend(_leaf_paths(value, here))
+    return paths
+
+
+def _describe_validation_error(
+    exc: ValidationError, origins: Mapping[tuple[str, ...], str], params_path: Path
+) -> str:
+    lines = []
+    for error in exc.errors():
+        loc = tuple(str(part) for part in error["loc"])
+        origin = _origin_of(loc, origins) or str(params_path)
+        dotted = ".".join(loc)
+        if error["type"] == "extra_forbidden":
+            lines.append(f"{origin}: unknown key '{dotted}'")
+        else:
+            lines.append(f"{origin}: '{dotted}': {error['msg']}")
+    return "invalid settings:\n  " + "\n  ".join(lines)
+
+
+def _origin_of(loc: tuple[str, ...], origins: Mapping[tuple[str, ...], str]) -> str | None:
+    """The origin of the longest recorded key path that is a prefix of ``loc``."""
+    for length in range(len(loc), 0, -1):
+        if loc[:length] in origins:
+            return origins[loc[:length]]
+    return None

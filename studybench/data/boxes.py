@@ -1,0 +1,102 @@
+"""Finding ``\\boxed{...}`` groups and splitting top-level comma lists in LaTeX answers.
+
+Both gold answers (validated at load time) and model outputs (the verifier) are read with
+these functions, so the data layer and the verifier count boxes identically.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_BOX_OPEN = re.compile(r"\\boxed\s*\{")
+_OPENERS = "([{"
+_CLOSERS = ")]}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoxScan:
+    """The result of scanning a text for boxes.
+
+    ``contents`` are the inner texts in order of appearance (empty boxes included; callers
+    decide whether an empty box counts). ``unbalanced`` is true when a ``\\boxed{`` was never
+    closed: scanning stops there, since everything after it is inside the open box.
+    """
+
+    contents: tuple[str, ...]
+    unbalanced: bool
+
+
+def scan_boxes(text: str) -> BoxScan:
+    """Find every ``\\boxed{...}`` left to right, matching braces.
+
+    A backslash escapes the next character, so ``\\{`` and ``\\}`` never count as group
+    braces. Nested boxes stay inside their outer box (the outer one is the answer).
+    """
+    contents: list[str] = []
+    pos = 0
+    while True:
+        match = _BOX_OPEN.search(text, pos)
+        if match is None:
+            return BoxScan(tuple(contents), unbalanced=False)
+        start = match.end()
+        end = _matching_brace(text, start)
+        if end is None:
+            return BoxScan(tuple(contents), unbalanced=True)
+        contents.append(text[start:end])
+        pos = end + 1
+
+
+def _matching_brace(text: str, start: int) -> int | None:
+    """Index of the ``}`` closing the group whose ``{`` is at ``start - 1``."""
+    depth = 1
+    i = start
+    length = len(text)
+    while i < length:
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def split_top_level_commas(text: str) -> list[str]:
+    """Split ``text`` at commas that are not inside ``()``, ``[]``, ``{}`` or ``\\{ \\}``.
+
+    Brackets are counted without requiring them to pair by kind, so half-open intervals such
+    as ``[0, 1)`` stay whole. Parts are stripped; a text without top-level commas gives a
+    one-element list.
+    """
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt in "{}":
+                depth += 1 if nxt == "{" else -1
+            current.append(text[i : i + 2])
+            i += 2
+            continue
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            i += 1
+            continue
+        current.append(char)
+        i += 1
+    parts.append("".join(current).strip())
+    return parts
