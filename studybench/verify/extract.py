@@ -1,0 +1,111 @@
+"""Finding the final answer(s) in a model output.
+
+Extraction is strict: only ``\\boxed{...}`` groups outside thinking count. Nothing is guessed
+from "the answer is" phrases; an output without a box has no answer, and the LLM judge (which
+sees the whole text) decides what to make of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from studybench.data.answer_types import AnswerType
+from studybench.data.boxes import scan_boxes, split_top_level_commas
+
+MAX_INPUT_CHARS = 64 * 1024
+_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.IGNORECASE | re.DOTALL)
+_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The candidate answer strings of one output, and why there are none when empty."""
+
+    answers: tuple[str, ...]
+    problem: str | None = None  # "no_box", "think_unterminated", "unbalanced_box"
+
+
+def strip_think(text: str) -> tuple[str, bool]:
+    """Remove thinking; return (visible text, whether an unterminated ``<think>`` was cut).
+
+    Closed blocks are removed. A stray ``</think>`` without an opening tag (chat templates
+    that open the block in the prompt) means everything before it was thinking. Whatever
+    follows an unterminated ``<think>`` is thinking that never finished: it never counts.
+    """
+    text = _THINK_BLOCK.sub(" ", text)
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    opened = _THINK_OPEN.search(text)
+    if opened:
+        return text[: opened.start()], True
+    return text, False
+
+
+def visible_text(text: str, *, strip_thinking: bool = True) -> tuple[str, bool]:
+    """The part of an output that may hold the final answer, capped to the last 64 KB."""
+    unterminated = False
+    if strip_thinking:
+        text, unterminated = strip_think(text)
+    if len(text) > MAX_INPUT_CHARS:
+        text = text[-MAX_INPUT_CHARS:]
+    return text, unterminated
+
+
+def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
+    """Every non-empty box of the visible text, in order."""
+    visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
+    scan = scan_boxes(visible)
+    boxes = tuple(c.strip() for c in scan.contents if c.strip())
+    if boxes:
+        return Extraction(boxes)
+    if unterminated:
+        return Extraction((), "think_unterminated")
+    return Extraction((), "unbalanced_box" if scan.unbalanced else "no_box")
+
+
+def gold_answers(gold: str) -> tuple[str, ...]:
+    """The gold's boxes; a gold without any box is one answer as a whole (release quirk)."""
+    boxes = tuple(c.strip() for c in scan_boxes(gold).contents if c.strip())
+    return boxes or ((gold.strip(),) if gold.strip() else ())
+
+
+def _unparenthesise(text: str) -> str:
+    """``(a, b)`` / ``[a, b]`` / ``\\langle a, b \\rangle`` -> ``a, b``; else unchanged."""
+    text = text.strip()
+    if text.startswith(r"\langle") and text.endswith(r"\rangle"):
+        return text[len(r"\langle") : -len(r"\rangle")]
+    if len(text) >= 2 and text[0] + text[-1] in ("()", "[]"):
+        return text[1:-1]
+    return text
+
+
+def select_answers(
+    boxes: tuple[str, ...], answer_type: AnswerType, gold_count: int
+) -> tuple[str, ...]:
+    """The predicted boxes that are compared with the gold, by answer type.
+
+    * Atomic types: the last ``gold_count`` boxes (the last one for a single gold).
+    * TUP: a last box holding a top-level comma list of exactly ``n`` elements is split
+      (models box the whole tuple on the final line after boxing intermediate results);
+      otherwise the last ``n`` boxes. A parenthesised ``(a, b)`` is read as the tuple only
+      when fewer than ``n`` boxes exist, since an element may itself be a point.
+    * ALT: the last boxes, at most as many as the gold has alternatives, each a candidate.
+      Capping the candidates keeps "box every guess" from earning a reward.
+    """
+    if not boxes:
+        return ()
+    count = max(gold_count, 1)
+    if answer_type is AnswerType.TUP and count > 1 and not _THOUSANDS.fullmatch(boxes[-1]):
+        # The final line may box the whole tuple even after boxing intermediate results.
+        candidates = [boxes[-1]]
+        if len(boxes) < count:  # "(a, b)" is a tuple only when nothing else is boxed
+            candidates.append(_unparenthesise(boxes[-1]))
+        for candidate in candidates:
+            parts = split_top_level_commas(candidate)
+            if len(parts) == count and all(parts):
+                return tuple(parts)
+    return boxes[-count:]

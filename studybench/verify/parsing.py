@@ -1,0 +1,247 @@
+"""From normalised answer text to numbers, quantities and sympy expressions, with guards.
+
+LaTeX goes through latex2sympy2_extended (the parser behind math-verify) with symbols kept
+case-sensitive, since physics uses both ``E`` and ``e``. Inputs that could make sympy run
+away (power towers such as ``10^{10^{10}}``, huge exponents or factorials, very long or very
+deeply nested text) are refused before parsing: a refusal is a verdict, not a hang. The
+process pool's hard timeout is the last line of defence, not the first.
+
+Parses are cached per process, so a gold answer compared with many samples is parsed once.
+"""
+
+from __future__ import annotations
+
+import cmath
+import math
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from studybench.verify.normalize import split_top_level
+from studybench.verify.units import parse_unit
+
+MAX_PARSE_CHARS = 2000
+MAX_NESTING = 40
+MAX_EXPONENT = 400
+
+_NUMBER = re.compile(
+    r"""^\s*(?P<sign>[+-])?\s*
+    (?:
+        10\s*\^\s*(?:\{\s*(?P<q1>[+-]?\s*\d+)\s*\}|(?P<q2>[+-]?\d))
+      | (?P<mant>(?:\d+(?:\.\d*)?|\.\d+))
+        (?:\s*[eE]\s*(?P<e>[+-]?\d+))?
+        (?:\s*(?:\\times|\\cdot|\*|x)\s*10\s*\^\s*(?:\{\s*(?P<p1>[+-]?\s*\d+)\s*\}|(?P<p2>[+-]?\d)))?
+    )""",
+    re.VERBOSE,
+)
+_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
+_POWER_TOWER = re.compile(r"\^\s*\{[^{}]*\^|\^\s*\d+\s*\^|\^\s*\{[^{}]*\{[^{}]*\^")
+_BIG_EXPONENT = re.compile(r"\^\s*\{?\s*[+-]?\s*(\d{4,})")
+_BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
+_SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
+_SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
+_PRIME = re.compile(r"(?:\^\s*\{\s*\\prime\s*\}|\^\s*\\prime|')")
+_SPECIAL_SUBSCRIPTS = {r"\odot": "sun", r"\oplus": "earth", r"\star": "star", r"\ast": "star"}
+
+
+class UnparseableError(ValueError):
+    """The text is not a number / expression this parser accepts; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number with an optional pint unit."""
+
+    value: float
+    unit: Any | None = None
+
+
+def _nesting_depth(text: str) -> int:
+    depth = deepest = 0
+    for char in text:
+        if char in "{([":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "})]":
+            depth -= 1
+    return deepest
+
+
+def guard(text: str) -> None:
+    """Refuse inputs that are too big for exact symbolic work."""
+    if len(text) > MAX_PARSE_CHARS:
+        raise UnparseableError("too_long")
+    if _nesting_depth(text) > MAX_NESTING:
+        raise UnparseableError("too_deep")
+    if _POWER_TOWER.search(text):
+        raise UnparseableError("too_large")
+    big = _BIG_EXPONENT.search(text)
+    if big and int(big.group(1)) > MAX_EXPONENT:
+        raise UnparseableError("too_large")
+    if _BIG_FACTORIAL.search(text):
+        raise UnparseableError("too_large")
+
+
+def _prepare(text: str) -> str:
+    """Rewrite notation the LaTeX parser misreads, without changing meaning."""
+    for command, name in _SPECIAL_SUBSCRIPTS.items():
+        text = text.replace("_{" + command + "}", "_{" + name + "}")
+        text = text.replace("_" + command, "_{" + name + "}")
+    text = _PRIME.sub("_{prime}", text)
+    text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)
+    text = _SUBSCRIPT_CHAR.sub(r"_{\1}", text)
+    text = text.replace("^{\\circ}", "\\cdot\\frac{\\pi}{180}")
+    text = re.sub(r"(?<!\\)%", r"\\cdot\\frac{1}{100}", text)
+    return text
+
+
+@cache
+def _configs() -> tuple[Any, Any]:
+    from latex2sympy2_extended.latex2sympy2 import ConversionConfig
+    from latex2sympy2_extended.math_normalization import NormalizationConfig
+
+    normalization = NormalizationConfig(
+        basic_latex=False,
+        units=False,
+        malformed_operators=False,
+        nits=False,
+        boxed="none",
+        equations=False,
+    )
+    conversion = ConversionConfig(
+        interpret_as_mixed_fractions=False,
+        interpret_simple_eq_as_assignment=False,
+        interpret_contains_as_eq=False,
+        lowercase_symbols=False,
+    )
+    return normalization, conversion
+
+
+@lru_cache(maxsize=8192)
+def parse_latex(text: str) -> Any:
+    """A sympy object for ``text`` (expression, equation, relation, interval).
+
+    Raises :class:`UnparseableError` for refused or unreadable input.
+    """
+    guard(text)
+    from latex2sympy2_extended import latex2sympy
+
+    normalization, conversion = _configs()
+    try:
+        return latex2sympy(
+            _prepare(text), normalization_config=normalization, conversion_config=conversion
+        )
+    except UnparseableError:
+        raise
+    except Exception as exc:  # the parser raises bare Exception on syntax errors
+        raise UnparseableError("syntax") from exc
+
+
+def numeric_value(expr: Any) -> complex | None:
+    """The value of a closed-form sympy expression, or None if it has free symbols."""
+    try:
+        if getattr(expr, "free_symbols", None):
+            return None
+        value = complex(expr.evalf(30))
+    except (TypeError, ValueError, OverflowError, AttributeError):
+        return None
+    if cmath.isnan(value):
+        return None
+    return value
+
+
+def _fast_number(text: str) -> tuple[float, int] | None:
+    """Plain decimal / scientific notation at the start of ``text``: (value, end index)."""
+    match = _NUMBER.match(text)
+    if match is None:
+        return None
+    sign = -1.0 if match.group("sign") == "-" else 1.0
+    if match.group("mant") is not None:
+        exponent = int(match.group("e") or 0)
+        power = match.group("p1") or match.group("p2")
+        if power is not None:
+            exponent += int(power.replace(" ", ""))
+        if abs(exponent) > MAX_EXPONENT:
+            return None
+        value = float(match.group("mant")) * 10.0**exponent
+    else:
+        power = (match.group("q1") or match.group("q2") or "0").replace(" ", "")
+        if abs(int(power)) > MAX_EXPONENT:
+            return None
+        value = 10.0 ** int(power)
+    return sign * value, match.end()
+
+
+@lru_cache(maxsize=8192)
+def parse_number(text: str) -> float:
+    """A real number from plain or LaTeX notation (``2.5e26``, ``2.5\\times10^{26}``,
+    ``\\frac{1}{2}``, ``3\\sqrt{2}``, ``\\pi/2``); raises :class:`UnparseableError`."""
+    text = text.strip()
+    if not text:
+        raise UnparseableError("empty")
+    if _THOUSANDS.fullmatch(text):
+        return float(text.replace("{,}", "").replace(",", ""))
+    fast = _fast_number(text)
+    if fast is not None and fast[1] == len(text):
+        return fast[0]
+    value = numeric_value(parse_latex(text))
+    if value is None:
+        raise UnparseableError("not_a_number")
+    if abs(value.imag) > 1e-12 * max(abs(value.real), 1.0):
+        raise UnparseableError("complex")
+    real = value.real
+    if math.isinf(real):
+        raise UnparseableError("too_large")
+    return real
+
+
+def _unit_split_points(text: str) -> list[int]:
+    """Positions where a unit could begin: a word start, a command, a degree or percent."""
+    points = []
+    for i in range(1, len(text)):
+        char, prev = text[i], text[i - 1]
+        if char == "\\" or char in "%^" or (char.isalpha() and not prev.isalpha() and prev != "\\"):
+            points.append(i)
+    return points[:24]
+
+
+@lru_cache(maxsize=8192)
+def parse_quantity(text: str) -> Quantity:
+    """A number with an optional unit: ``3.0\\times10^{8} m/s``, ``\\frac{1}{2} kg``, ``45
+    ^{\\circ}``; raises :class:`UnparseableError` when no reading works."""
+    text = text.strip()
+    guard(text)
+    fast = _fast_number(text)
+    if fast is not None:
+        value, end = fast
+        rest = text[end:].strip()
+        if not rest:
+            return Quantity(value)
+        unit = parse_unit(rest)
+        if unit is not None:
+            return Quantity(value, unit)
+    try:
+        return Quantity(parse_number(text))
+    except UnparseableError as exc:
+        first_failure = exc
+    for point in _unit_split_points(text):
+        unit = parse_unit(text[point:])
+        if unit is None:
+            continue
+        try:
+            return Quantity(parse_number(text[:point]), unit)
+        except UnparseableError:
+            continue
+    raise first_failure
+
+
+def split_values(text: str) -> list[str]:
+    """Top-level comma list of an answer, keeping thousands separators (``1,000``) whole."""
+    if _THOUSANDS.fullmatch(text.strip()):
+        return [text.strip()]
+    return [part.strip() for part in split_top_level(text, ",")]
