@@ -80,6 +80,7 @@ def data_validate(paths: PathsArg, kind: KindOpt = None, as_json: JsonOpt = Fals
                 f"{status} {result.path} ({result.kind.value}): {records} valid record(s), "
                 f"{len(result.errors)} error(s), {len(result.warnings)} warning(s)",
                 highlight=False,
+                soft_wrap=True,
             )
     if any(not r.ok for r in results):
         raise typer.Exit(1)
@@ -94,7 +95,14 @@ def data_stats(paths: PathsArg, kind: KindOpt = None, as_json: JsonOpt = False) 
         for issue in result.errors:
             err.print(issue.format(), style="red", markup=False, highlight=False, soft_wrap=True)
     per_file = [file_stats(r) for r in results]
-    split_parents = [p for r in results if r.kind is FileKind.SPLIT for p in r.parents]
+    # A guidance file repeats the Transfer parents: count each parent once in the total.
+    distinct = {
+        (p.source, p.year, p.source_problem_id): p
+        for r in results
+        if r.kind is FileKind.SPLIT
+        for p in r.parents
+    }
+    split_parents = list(distinct.values())
     total = split_stats(split_parents) if split_parents else None
     if as_json:
         payload = {
@@ -107,7 +115,7 @@ def data_stats(paths: PathsArg, kind: KindOpt = None, as_json: JsonOpt = False) 
             _print_file_stats(stats)
         split_files = sum(1 for s in per_file if s.split is not None)
         if total is not None and split_files > 1:
-            _print_split_stats(f"all {split_files} split files", total)
+            _print_split_stats(f"all {split_files} split files (distinct parents)", total)
     if failed:
         err.print(f"{len(failed)} file(s) have errors; their invalid records are not counted")
         raise typer.Exit(1)

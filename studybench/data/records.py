@@ -200,8 +200,9 @@ class InstructionRecord(_Record):
     """One item of an instruction layer (``verifiable_instr*.json``, ``unverifiable_instr.json``).
 
     Single-turn items carry one gold answer. Multi-turn items (one user turn per sub-problem)
-    may carry one answer per user turn as lists aligned with the user turns; a single value
-    then applies to the last user turn. Layers without answers leave the answer fields empty.
+    carry lists with exactly one answer per user turn; ``answer_type`` / ``type_sequence`` may
+    be a single value shared by every turn. A single (non-list) answer on a multi-turn item
+    belongs to its last user turn. Layers without answers leave the answer fields empty.
     """
 
     messages: tuple[ChatMessage, ...]
@@ -223,8 +224,10 @@ class InstructionRecord(_Record):
         answers = as_list(self.answer)
         types = as_list(self.answer_type)
         sequences = as_list(self.type_sequence)
-        if len(sequences) == 1 and len(answers) > 1 and not sequences[0]:
-            sequences = [""] * len(answers)
         if not any(answer.strip() for answer in answers):
             return []
-        return list(zip(answers, types, sequences, strict=False))
+        if len(types) == 1 and len(answers) > 1:
+            types = types * len(answers)
+        if len(sequences) == 1 and len(answers) > 1:
+            sequences = sequences * len(answers)
+        return list(zip(answers, types, sequences, strict=True))

@@ -19,13 +19,15 @@ unknown-answer-type         error     ``answer_type`` or a ``type_sequence`` ent
 missing-type-sequence       error     TUP/ALT without ``type_sequence``
 non-atomic-type-sequence    error     a composite type inside ``type_sequence``
 type-sequence-length        error     ``type_sequence`` length != number of gold boxes
-empty-answer                error     the gold answer is empty (or only empty boxes)
+empty-answer                error     the gold answer is empty, or has an empty box
 unbalanced-box              error     a ``\\boxed{`` in the gold is never closed
 duplicate-slot-key          error     two slots share (source, year, source_problem_id,
                                       problem_id)
 answer-list-length          error     an instruction record's per-turn answer lists do not
                                       line up with each other or with its user turns
 no-user-turn                error     an instruction record has no user message
+turn-order                  error     chat roles do not alternate (system first, then user,
+                                      assistant, user, ...)
 answer-type-case            warning   ``nv`` / `` NV `` spelled loosely; repaired to ``NV``
 comma-list-box              warning   one gold box holds a comma list whose length equals
                                       ``type_sequence``; repaired into one box per element
@@ -37,6 +39,7 @@ control-character           warning   control characters in a text field; repair
 problem-type-variant        warning   two spellings of one ``problem_type`` in a file;
                                       repaired to the most frequent spelling
 leaked-transcript           warning   problem text contains a pasted chat transcript; kept
+empty-question              warning   a sub-problem's own text is empty (the stem is asked)
 unknown-field               warning   a key this version does not know; kept
 ==========================  ========  ====================================================
 
@@ -133,7 +136,7 @@ _TRANSCRIPT = re.compile(r"Prior conversation context\s*:|^\s*Assistant\s*:", re
 _PARENT_KEYS = set(ParentProblem.model_fields) | {"problems", "_source_index"}
 _SUB_KEYS = set(SubProblem.model_fields)
 _INSTRUCTION_KEYS = set(InstructionRecord.model_fields)
-_TEXT_FIELDS = ("problem", "solution", "answer", "title")
+_TEXT_FIELDS = ("problem", "solution", "answer", "title", "guidance")
 
 
 def read_records(path: Path) -> tuple[list[Any] | None, list[Issue]]:
@@ -161,10 +164,11 @@ def read_records(path: Path) -> tuple[list[Any] | None, list[Issue]]:
 
 
 def detect_kind(path: Path, records: list[Any]) -> FileKind:
-    """Instruction layers have chat ``messages``; the answerless one is ``unverifiable*``."""
+    """Instruction layers have chat ``messages``; the answerless one is named
+    ``unverifiable*`` or ``*without_answer*`` (``--kind`` overrides the guess)."""
     first = next((r for r in records if isinstance(r, dict)), {})
     if "messages" in first:
-        if path.name.startswith("unverifiable"):
+        if path.name.startswith("unverifiable") or "without_answer" in path.name:
             return FileKind.INSTRUCTIONS_NO_ANSWER
         return FileKind.INSTRUCTIONS
     return FileKind.SPLIT
@@ -333,15 +337,17 @@ def _check_gold(reporter: _Reporter, unit: dict[str, Any], prefix: str) -> None:
         return
 
     scan = scan_boxes(answer)
-    boxes = [content for content in scan.contents if content.strip()]
+    boxes = list(scan.contents)
     if scan.unbalanced:
         reporter.error("unbalanced-box", answer_path, "a \\boxed{ is never closed")
         return
     if not scan.contents:
         reporter.warn("unboxed-gold", answer_path, "no \\boxed{} in gold answer", repaired=False)
         boxes = [answer.strip()]
-    elif not boxes:
-        reporter.error("empty-answer", answer_path, "gold answer has only empty boxes")
+    elif not all(content.strip() for content in boxes):
+        empty = sum(1 for content in boxes if not content.strip())
+        message = f"{empty} of the gold's {len(boxes)} box(es) are empty"
+        reporter.error("empty-answer", answer_path, message)
         return
 
     if sequence is None or len(boxes) == len(sequence):
@@ -468,7 +474,7 @@ def _check_parent(reporter: _Reporter, record: dict[str, Any]) -> None:
         question = sub.get("problem")
         if isinstance(question, str) and not question.strip():
             message = "sub-problem text is empty; only the stem will be asked"
-            reporter.warn("missing-field", f"{prefix}.problem", message, repaired=False)
+            reporter.warn("empty-question", f"{prefix}.problem", message, repaired=False)
         _repair_control_chars(reporter, sub, prefix)
         _warn_transcript(reporter, sub, prefix)
         _check_gold(reporter, sub, prefix)
@@ -568,15 +574,32 @@ def _validate_instructions(path: Path, records: list[Any], *, with_answers: bool
     return LoadedFile(path, kind, tuple(issues), instructions=tuple(built))
 
 
+def _check_turn_order(reporter: _Reporter, roles: list[Any]) -> None:
+    """An optional leading system message, then user and assistant strictly alternating."""
+    if any(role not in ("system", "user", "assistant") for role in roles):
+        return  # an unknown role is reported as an invalid field already
+    body = roles[1:] if roles and roles[0] == "system" else roles
+    for position, role in enumerate(body):
+        expected = "user" if position % 2 == 0 else "assistant"
+        if role != expected:
+            index = position + (len(roles) - len(body))
+            message = f"message {index} has role {role!r} where {expected!r} is expected"
+            reporter.error("turn-order", f"messages[{index}].role", message)
+            return
+
+
 def _check_instruction(reporter: _Reporter, record: dict[str, Any], *, with_answers: bool) -> None:
     _warn_unknown_keys(reporter, record, "", _INSTRUCTION_KEYS)
     messages = record.get("messages")
     if not isinstance(messages, list) or not messages:
         reporter.error("missing-field", "messages", "a non-empty list of chat messages is required")
         return
-    user_turns = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "user")
+    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    user_turns = roles.count("user")
     if user_turns == 0:
         reporter.error("no-user-turn", "messages", "no message has role 'user'")
+    else:
+        _check_turn_order(reporter, roles)
 
     answer = record.get("answer", "")
     has_answer = bool(answer.strip()) if isinstance(answer, str) else bool(answer)
@@ -598,8 +621,8 @@ def _check_instruction(reporter: _Reporter, record: dict[str, Any], *, with_answ
         message = f"per-turn lists differ in length: {lengths}"
         reporter.error("answer-list-length", "answer", message)
         return
-    if len(answers) > max(user_turns, 1):
-        message = f"{len(answers)} answers for {user_turns} user turn(s)"
+    if isinstance(answer, list) and len(answers) != max(user_turns, 1):
+        message = f"{len(answers)} answers for {user_turns} user turn(s); give one per user turn"
         reporter.error("answer-list-length", "answer", message)
         return
 

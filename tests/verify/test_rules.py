@@ -1,0 +1,54 @@
+"""The case tables (cases/*.jsonl): equivalent forms that must pass, near misses that must
+fail, for every answer type. Run through the production path (the process pool)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studybench.verify import Verdict, Verifier
+
+CASE_DIR = Path(__file__).with_name("cases")
+
+
+def _load() -> list[tuple[str, dict[str, Any]]]:
+    cases = []
+    for path in sorted(CASE_DIR.glob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip():
+                cases.append((f"{path.stem}:{number}", json.loads(line)))
+    return cases
+
+
+CASES = _load()
+
+
+@pytest.fixture(scope="module")
+def verdicts() -> dict[str, Verdict]:
+    with Verifier(workers=2, timeout_s=5.0) as verifier:
+        results = verifier.verify_many([case for _, case in CASES])
+    return {case_id: verdict for (case_id, _), verdict in zip(CASES, results, strict=True)}
+
+
+@pytest.mark.parametrize(("case_id", "case"), CASES, ids=[case_id for case_id, _ in CASES])
+def test_case(case_id: str, case: dict[str, Any], verdicts: dict[str, Verdict]) -> None:
+    verdict = verdicts[case_id]
+    assert verdict.correct is case["expect"], (
+        f"{case.get('note', '')}: got {verdict.reason}, extracted {verdict.extracted} "
+        f"vs gold {verdict.normalized_gold}"
+    )
+    assert verdict.reason != "timeout"
+
+
+def test_tables_cover_every_type_both_ways() -> None:
+    assert len(CASES) >= 400
+    by_type: Counter[tuple[str, bool]] = Counter(
+        (case["answer_type"], case["expect"]) for _, case in CASES
+    )
+    for answer_type in ("NV", "EX", "EQ", "IN", "MC", "TF", "QL", "TUP", "ALT"):
+        assert by_type[(answer_type, True)] >= 5, answer_type
+        assert by_type[(answer_type, False)] >= 5, answer_type
