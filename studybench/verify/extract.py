@@ -17,6 +17,7 @@ MAX_INPUT_CHARS = 64 * 1024
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.IGNORECASE | re.DOTALL)
 _THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
+_SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
 
 
@@ -75,7 +76,7 @@ def gold_answers(gold: str) -> tuple[str, ...]:
 
 def _unparenthesise(text: str) -> str:
     """``(a, b)`` / ``[a, b]`` / ``\\langle a, b \\rangle`` -> ``a, b``; else unchanged."""
-    text = text.strip()
+    text = _SIZING.sub("", text).strip()
     if text.startswith(r"\langle") and text.endswith(r"\rangle"):
         return text[len(r"\langle") : -len(r"\rangle")]
     if len(text) >= 2 and text[0] + text[-1] in ("()", "[]"):

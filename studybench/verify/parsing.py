@@ -36,21 +36,26 @@ _NUMBER = re.compile(
     re.VERBOSE,
 )
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
-_POWER_TOWER = re.compile(r"\^\s*\{[^{}]*\^|\^\s*\d+\s*\^|\^\s*\{[^{}]*\{[^{}]*\^")
+# A numeric power tower (10^{10^{10}}) would make sympy compute an astronomically large
+# integer; symbolic towers such as e^{-x^2} are fine.
+_POWER_TOWER = re.compile(r"\d\s*\^\s*\{?\s*[+-]?\s*\d+\s*\^")
 _BIG_EXPONENT = re.compile(r"\^\s*\{?\s*[+-]?\s*(\d{4,})")
 _BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
 _SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
 _SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
 _PRIME = re.compile(r"(?:\^\s*\{\s*\\prime\s*\}|\^\s*\\prime|')")
+_GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])")
 _SPECIAL_SUBSCRIPTS = {r"\odot": "sun", r"\oplus": "earth", r"\star": "star", r"\ast": "star"}
 
 
 class UnparseableError(ValueError):
-    """The text is not a number / expression this parser accepts; ``reason`` says why."""
+    """The text is not a number / expression this parser accepts; ``reason`` says why and
+    ``side`` which of several texts parsed together failed."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, side: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.side = side
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,7 @@ def _prepare(text: str) -> str:
     for command, name in _SPECIAL_SUBSCRIPTS.items():
         text = text.replace("_{" + command + "}", "_{" + name + "}")
         text = text.replace("_" + command, "_{" + name + "}")
+    text = _GREEK_VARIANTS.sub(r"\\\1", text)
     text = _PRIME.sub("_{prime}", text)
     text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)
     text = _SUBSCRIPT_CHAR.sub(r"_{\1}", text)
@@ -142,6 +148,40 @@ def parse_latex(text: str) -> Any:
         raise UnparseableError("syntax") from exc
 
 
+@lru_cache(maxsize=8192)
+def _parse_fast_prepared(text: str) -> Any:
+    from studybench.verify.latex_fast import parse_fast
+
+    return parse_fast(_prepare(text))
+
+
+def parse_expressions(*texts: str) -> tuple[Any, ...]:
+    """Parse several texts that will be compared with each other.
+
+    The fast parser is tried on all of them; if it cannot read one, all are parsed with
+    latex2sympy2_extended, so that both sides of a comparison always use the same symbol
+    naming. A failure names the text (``side``) that could not be parsed.
+    """
+    from studybench.verify.latex_fast import FastParseError
+
+    for side, text in enumerate(texts):
+        try:
+            guard(text)
+        except UnparseableError as exc:
+            raise UnparseableError(exc.reason, side) from None
+    try:
+        return tuple(_parse_fast_prepared(text) for text in texts)
+    except FastParseError:
+        pass
+    parsed = []
+    for side, text in enumerate(texts):
+        try:
+            parsed.append(parse_latex(text))
+        except UnparseableError as exc:
+            raise UnparseableError(exc.reason, side) from None
+    return tuple(parsed)
+
+
 def numeric_value(expr: Any) -> complex | None:
     """The value of a closed-form sympy expression, or None if it has free symbols."""
     try:
@@ -189,7 +229,8 @@ def parse_number(text: str) -> float:
     fast = _fast_number(text)
     if fast is not None and fast[1] == len(text):
         return fast[0]
-    value = numeric_value(parse_latex(text))
+    (expr,) = parse_expressions(text)
+    value = numeric_value(expr)
     if value is None:
         raise UnparseableError("not_a_number")
     if abs(value.imag) > 1e-12 * max(abs(value.real), 1.0):

@@ -3,22 +3,28 @@
 Why processes and not signals: the verifier runs inside Airflow task threads and TRL reward
 functions, where ``signal.alarm`` either fails (not the main thread) or cancels the host's own
 alarm. Why not one fork per comparison (the reference harness): forking a multi-threaded
-program is unsafe and costs milliseconds per pair. Here long-lived workers are started from a
-``forkserver`` (a clean single-threaded parent that has already imported sympy), each
-comparison is a message over a pipe, and a comparison that overruns its timeout gets its
-worker killed and replaced; the caller receives a ``timeout`` verdict, never a hang.
+program is unsafe and costs milliseconds per pair.
+
+Workers are fresh interpreters (``python -m studybench.verify.worker``) talking over a pair of
+pipes, started with ``subprocess`` rather than ``multiprocessing``: multiprocessing's spawn and
+forkserver re-import the host's ``__main__`` (a notebook, a script without a main guard, an
+Airflow task file), and fork copies the host's threads' locks. Each comparison is one message;
+one that overruns its timeout gets its worker killed and replaced, and the caller receives a
+``timeout`` verdict, never a hang.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import queue
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 DEFAULT_MEMORY_LIMIT_MB = 4096
@@ -27,79 +33,76 @@ STARTUP_TIMEOUT_S = 120.0
 Task = tuple[Any, ...]
 
 
-def _worker_main(conn: Connection, memory_limit_mb: int | None) -> None:
-    """Worker loop: warm the parser, then answer tasks until told to stop."""
-    if memory_limit_mb:
-        import resource
-
-        limit = memory_limit_mb * 1024 * 1024
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    from studybench.verify.verifier import judge_inline, warm_up
-
-    warm_up()
-    conn.send("ready")
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        try:
-            conn.send(judge_inline(*task))
-        except MemoryError:
-            conn.send(("error", "memory"))
-        except Exception as exc:  # a bug must not kill the pool: report it as a verdict
-            conn.send(("error", f"{type(exc).__name__}: {exc}"[:300]))
-
-
-def _context() -> Any:
-    try:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["studybench.verify.rules", "studybench.verify.verifier"])
-        return ctx
-    except ValueError:  # platforms without forkserver
-        return multiprocessing.get_context("spawn")
+def _worker_env() -> dict[str, str]:
+    """The host's environment, with this package importable even from a source checkout."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
 
 
 class _Worker:
-    def __init__(self, ctx: Any, memory_limit_mb: int | None) -> None:
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(
-            target=_worker_main, args=(child, memory_limit_mb), daemon=True, name="sb-verify"
-        )
-        self.process.start()
-        child.close()
-        if not self.conn.poll(STARTUP_TIMEOUT_S) or self.conn.recv() != "ready":
+    def __init__(self, memory_limit_mb: int | None) -> None:
+        task_read, task_write = os.pipe()
+        result_read, result_write = os.pipe()
+        command = [
+            sys.executable,
+            "-m",
+            "studybench.verify.worker",
+            str(task_read),
+            str(result_write),
+            str(memory_limit_mb or 0),
+        ]
+        try:
+            self.process = subprocess.Popen(
+                command,
+                pass_fds=(task_read, result_write),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                env=_worker_env(),
+                close_fds=True,
+            )
+        finally:
+            os.close(task_read)
+            os.close(result_write)
+        self.tasks = Connection(task_write, readable=False)
+        self.results = Connection(result_read, writable=False)
+        try:
+            ready = self.results.poll(STARTUP_TIMEOUT_S) and self.results.recv() == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
             self.kill()
-            raise RuntimeError("verifier worker did not start")
+            raise RuntimeError(f"verifier worker did not start: {' '.join(command)}")
 
     def call(self, task: Task, timeout_s: float) -> tuple[str, Any]:
         """("ok", result) | ("timeout", None) | ("dead", None)."""
         try:
-            self.conn.send(task)
-            if not self.conn.poll(timeout_s):
+            self.tasks.send(task)
+            if not self.results.poll(timeout_s):
                 return "timeout", None
-            return "ok", self.conn.recv()
-        except (EOFError, OSError, BrokenPipeError):
+            return "ok", self.results.recv()
+        except (EOFError, OSError):
             return "dead", None
+
+    def _close_pipes(self) -> None:
+        for conn in (self.tasks, self.results):
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
             self.process.kill()
-            self.process.join(5)
-        with contextlib.suppress(Exception):
-            self.conn.close()
+            self.process.wait(5)
+        self._close_pipes()
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
-            self.conn.send(None)
-            self.process.join(2)
-        if self.process.is_alive():
+            self.tasks.send(None)
+            self.process.wait(2)
+        if self.process.poll() is None:
             self.kill()
-        with contextlib.suppress(Exception):
-            self.conn.close()
+        self._close_pipes()
 
 
 class ProcessPool:
@@ -122,7 +125,6 @@ class ProcessPool:
         self.timeout_s = timeout_s
         self._on_failure = on_failure
         self._memory_limit_mb = memory_limit_mb
-        self._ctx = _context()
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._lock = threading.Lock()
         self._live = 0
@@ -142,7 +144,7 @@ class ProcessPool:
                 self._live += 1
         if spawn:
             try:
-                return _Worker(self._ctx, self._memory_limit_mb)
+                return _Worker(self._memory_limit_mb)
             except Exception:
                 with self._lock:
                     self._live -= 1

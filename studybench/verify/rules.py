@@ -22,8 +22,7 @@ from studybench.verify.parsing import (
     Quantity,
     UnparseableError,
     numeric_value,
-    parse_latex,
-    parse_number,
+    parse_expressions,
     parse_quantity,
     split_values,
 )
@@ -169,13 +168,20 @@ def _symbolic_zero(diff: Any) -> bool:
         return False
 
 
-def _parse_expression(text: str) -> Any:
+def _parse_compared(*texts: str) -> tuple[Any, ...]:
+    """Parse texts compared with each other (the last one is the gold) as expressions."""
     import sympy
 
-    parsed = parse_latex(text)
-    if not isinstance(parsed, sympy.Expr):
-        raise UnparseableError("not_an_expression")
+    parsed = parse_expressions(*texts)
+    for side, expr in enumerate(parsed):
+        if not isinstance(expr, sympy.Expr):
+            raise UnparseableError("not_an_expression", side)
     return parsed
+
+
+def _side_failure(exc: UnparseableError, gold_sides: set[int]) -> Outcome:
+    prefix = "gold_unparseable" if exc.side in gold_sides else "unparseable"
+    return _no(f"{prefix}:{exc.reason}")
 
 
 def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
@@ -183,13 +189,9 @@ def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
     if pred.replace(" ", "") == gold.replace(" ", ""):
         return _ok("equal")
     try:
-        gold_e = _parse_expression(gold)
+        pred_e, gold_e = _parse_compared(pred, gold)
     except UnparseableError as exc:
-        return _no(f"gold_unparseable:{exc.reason}")
-    try:
-        pred_e = _parse_expression(pred)
-    except UnparseableError as exc:
-        return _no(f"unparseable:{exc.reason}")
+        return _side_failure(exc, {1})
     return _compare_expressions(pred_e, gold_e, tolerance, seed=pred + "\x00" + gold)
 
 
@@ -234,7 +236,7 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     pred_sides = _equation_sides(pred)
     if pred_sides is None:
         try:
-            lhs = parse_latex(gold_sides[0])
+            (lhs,) = parse_expressions(gold_sides[0])
         except UnparseableError:
             return _no("not_an_equation")
         if getattr(lhs, "is_Symbol", False):
@@ -242,13 +244,9 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
             return _ok("rhs_only") if outcome.correct else outcome
         return _no("not_an_equation")
     try:
-        g_lhs, g_rhs = (_parse_expression(side) for side in gold_sides)
+        p_lhs, p_rhs, g_lhs, g_rhs = _parse_compared(*pred_sides, *gold_sides)
     except UnparseableError as exc:
-        return _no(f"gold_unparseable:{exc.reason}")
-    try:
-        p_lhs, p_rhs = (_parse_expression(side) for side in pred_sides)
-    except UnparseableError as exc:
-        return _no(f"unparseable:{exc.reason}")
+        return _side_failure(exc, {2, 3})
     gold_d, pred_d = _positive_symbols(g_lhs - g_rhs, p_lhs - p_rhs)
     return _proportional(pred_d, gold_d, seed=pred + "\x00" + gold)
 
@@ -353,10 +351,10 @@ def parse_intervals(text: str) -> list[_Interval] | None:
 def _same_bound(pred: str, gold: str, tolerance: float) -> bool:
     if "inf" in (pred, gold) or pred in ("+inf", "-inf") or gold in ("+inf", "-inf"):
         return pred == gold
-    try:
-        return close(parse_number(pred), parse_number(gold), tolerance)
-    except UnparseableError:
-        return judge_ex(pred, gold, tolerance).correct
+    numeric = _nv_single(pred, gold, tolerance)  # numbers, with units or degrees
+    if numeric.correct or not numeric.reason.startswith(("unparseable", "gold_unparseable")):
+        return numeric.correct
+    return judge_ex(pred, gold, tolerance).correct
 
 
 def _same_interval(pred: _Interval, gold: _Interval, tolerance: float) -> bool:
@@ -470,7 +468,7 @@ def judge_atom(pred: str, gold: str, answer_type: AnswerType, tolerance: float) 
     judger = JUDGERS.get(answer_type)
     if judger is None:
         return _no(f"unsupported_type:{answer_type.value}")
-    if pred == gold:
+    if pred == gold and answer_type is not AnswerType.TF:  # a TF gold must be a truth value
         return _ok("equal")
     try:
         return judger(pred, gold, tolerance)

@@ -83,7 +83,7 @@ def test_dead_worker_is_replaced() -> None:
         assert v.verify(r"\boxed{2}", r"\boxed{2}", "NV").correct
         worker = v._pool._idle.get_nowait()
         worker.process.kill()
-        worker.process.join()
+        worker.process.wait()
         v._pool._idle.put(worker)
         assert v.verify(r"\boxed{2}", r"\boxed{2}", "NV").reason == "crashed"
         assert v.verify(r"\boxed{2}", r"\boxed{2}", "NV").correct
