@@ -301,7 +301,7 @@ def verify_command(
     if expected:
         agree = sum(e == got for e, got in expected)
         summary += f"; matches 'expect' on {agree}/{len(expected)}"
-    err.print(summary, markup=False, highlight=False)
+    err.print(summary, markup=False, highlight=False, soft_wrap=True)
 
 
 def main() -> None:
@@ -309,7 +309,7 @@ def main() -> None:
     try:
         app(standalone_mode=True)
     except StudyBenchError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
+        err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
 
 

@@ -232,6 +232,13 @@ def _file_error(name: str, code: str, message: str) -> Issue:
     return Issue(severity=Severity.ERROR, code=code, file=name, message=message)
 
 
+def _not_an_object(name: str, index: int, raw: Any) -> Issue:
+    message = f"record must be a JSON object, got {type(raw).__name__}"
+    return Issue(
+        severity=Severity.ERROR, code="not-an-object", file=name, record=index, message=message
+    )
+
+
 def _join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix else name
 
@@ -403,17 +410,7 @@ def _validate_split(path: Path, records: list[Any]) -> LoadedFile:
     repaired: list[tuple[int, _Reporter, dict[str, Any]]] = []
     for index, raw in enumerate(records):
         if not isinstance(raw, dict):
-            got = type(raw).__name__
-            message = f"record must be a JSON object, got {got}"
-            issues.append(
-                Issue(
-                    severity=Severity.ERROR,
-                    code="not-an-object",
-                    file=name,
-                    record=index,
-                    message=message,
-                )
-            )
+            issues.append(_not_an_object(name, index, raw))
             continue
         record = copy.deepcopy(raw)
         spid = record.get("source_problem_id")
@@ -547,16 +544,7 @@ def _validate_instructions(path: Path, records: list[Any], *, with_answers: bool
     built: list[InstructionRecord] = []
     for index, raw in enumerate(records):
         if not isinstance(raw, dict):
-            message = f"record must be a JSON object, got {type(raw).__name__}"
-            issues.append(
-                Issue(
-                    severity=Severity.ERROR,
-                    code="not-an-object",
-                    file=name,
-                    record=index,
-                    message=message,
-                )
-            )
+            issues.append(_not_an_object(name, index, raw))
             continue
         record = copy.deepcopy(raw)
         metadata = record.get("metadata")
