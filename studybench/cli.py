@@ -31,7 +31,12 @@ app = typer.Typer(
 )
 data_app = typer.Typer(help="Inspect and validate StudyBench release files.", no_args_is_help=True)
 config_app = typer.Typer(help="Show the effective settings.", no_args_is_help=True)
+corpus_app = typer.Typer(
+    help="Textbook corpus: OCR cleanup, redaction of test items, leak audit, fragments.",
+    no_args_is_help=True,
+)
 app.add_typer(data_app, name="data")
+app.add_typer(corpus_app, name="corpus")
 app.add_typer(config_app, name="config")
 
 out = Console()
@@ -187,6 +192,194 @@ def config_show(params: ParamsOpt = None, as_json: JsonOpt = False) -> None:
         return
     out.print(yaml.safe_dump(dumped, sort_keys=False), end="", markup=False, highlight=False)
     out.print(f"# protocol hash: {settings.protocol.protocol_hash()}", markup=False)
+
+
+@data_app.command("import")
+def data_import(
+    params: ParamsOpt = None,
+    root: Annotated[
+        Path | None, typer.Option(help="Release checkout (default: release.root).")
+    ] = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Output folder (default: release.out_dir).")
+    ] = None,
+) -> None:
+    """Validate a StudyBench release and write normalised copies of its data files.
+
+    Nothing is written unless every file validates.
+    """
+    from studybench.data.release import import_release
+
+    release = load_settings(params).release
+    updates = {k: v for k, v in (("root", root), ("out_dir", out_dir)) if v is not None}
+    for imported in import_release(release.model_copy(update=updates)):
+        _say(
+            f"{imported.source} -> {imported.target}: {imported.records} record(s), "
+            f"{imported.warnings} warning(s)"
+        )
+
+
+@data_app.command("repro")
+def data_repro(
+    force: Annotated[bool, typer.Option(help="Re-run every stage.")] = False,
+) -> None:
+    """Run the DVC data pipeline (dvc.yaml) and print the data versions it produced."""
+    from studybench.data.versions import reproduce
+
+    for version in reproduce(Path(), force=force).values():
+        _say(f"{version.out}: {version.md5} (stage {version.stage})")
+
+
+@data_app.command("versions")
+def data_versions_command(
+    paths: Annotated[list[Path], typer.Argument(help="Data files an evaluation reads.")],
+) -> None:
+    """The DVC output and content hash behind each data file (JSON)."""
+    from studybench.data.versions import data_versions
+
+    versions = data_versions(paths)
+    out.print_json(json.dumps({k: v.model_dump() for k, v in versions.items()}))
+
+
+def _say(text: str) -> None:
+    out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+BooksOpt = Annotated[Path, typer.Option("--books", help="Books root: <root>/<source>/<chapter>/.")]
+OutRootOpt = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write into a mirrored tree here instead of beside each file."),
+]
+EvalOpt = Annotated[
+    list[Path], typer.Option("--eval", help="Test split(s) whose items must not leak.")
+]
+
+
+def _write_report(path: Path | None, payload: str, default: Path) -> Path:
+    from studybench.fileio import write_atomic
+
+    target = path or default
+    write_atomic(target, payload)
+    return target
+
+
+@corpus_app.command("ocr-fix")
+def corpus_ocr_fix(
+    books: BooksOpt,
+    out_root: OutRootOpt = None,
+    input_name: Annotated[str, typer.Option(help="Chapter file to read.")] = "full.md",
+    output_name: Annotated[str, typer.Option(help="File to write.")] = "ocrfix.md",
+) -> None:
+    """Deterministic cleanup of converted textbook markdown (writes ocrfix.md)."""
+    from studybench.corpus.ocr_fix import fix_books
+
+    stats = fix_books(books, input_name=input_name, output_name=output_name, out_root=out_root)
+    _say(
+        f"cleaned {stats.files} chapter(s): {stats.prompts_dropped} converter prompt(s) dropped, "
+        f"{stats.math_repairs} split number(s) rejoined, {stats.page_lines_dropped} page line(s) "
+        "removed"
+    )
+
+
+def _eval_parents(paths: list[Path]) -> list[Any]:
+    from studybench.data.loaders import load_parents
+
+    if not paths:
+        raise DataError("give at least one test split with --eval")
+    return [parent for path in paths for parent in load_parents(path)]
+
+
+@corpus_app.command("redact")
+def corpus_redact(
+    eval_paths: EvalOpt,
+    books: BooksOpt,
+    out_root: OutRootOpt = None,
+    report: Annotated[Path | None, typer.Option(help="Report path (JSON).")] = None,
+    input_name: Annotated[str, typer.Option(help="Chapter file to read.")] = "ocrfix.md",
+    params: ParamsOpt = None,
+) -> None:
+    """Remove every test item from the corpus (writes ocrfix.redacted.md beside each file)."""
+    from studybench.corpus.redact import RedactionSettings, redact_corpus
+
+    corpus = load_settings(params).corpus
+    settings = RedactionSettings(
+        ngram=corpus.ngram,
+        coverage=corpus.coverage,
+        max_gap=corpus.max_gap,
+        near_window_tokens=corpus.near_window_tokens,
+    )
+    result = redact_corpus(
+        _eval_parents(eval_paths),
+        books,
+        input_name=input_name,
+        out_root=out_root,
+        settings=settings,
+    )
+    default = (out_root or books) / "redaction_report.json"
+    path = _write_report(report, result.model_dump_json(indent=1), default)
+    missing = sum(1 for item in result.items if not item.redactions)
+    _say(
+        f"redacted {result.redacted_spans} span(s) in {result.files} file(s) for "
+        f"{len(result.items)} test item(s) ({missing} not found in the corpus); report: {path}"
+    )
+
+
+@corpus_app.command("audit")
+def corpus_audit(
+    eval_paths: EvalOpt,
+    books: BooksOpt,
+    report: Annotated[Path | None, typer.Option(help="Report path (JSON).")] = None,
+    name: Annotated[str, typer.Option(help="Corpus file to scan.")] = "ocrfix.redacted.md",
+    params: ParamsOpt = None,
+) -> None:
+    """Fail (exit 1) if any test item's text is still in the corpus."""
+    from studybench.corpus.audit import audit_corpus
+
+    corpus = load_settings(params).corpus
+    result = audit_corpus(
+        _eval_parents(eval_paths),
+        books,
+        name=name,
+        ngram_sizes=corpus.audit_ngrams,
+        min_answer_tokens=corpus.audit_min_answer_tokens,
+        solution_min_tokens=corpus.audit_solution_min_tokens,
+    )
+    if report is not None:
+        _write_report(report, result.model_dump_json(indent=1), report)
+    for hit in result.hits:
+        err.print(
+            f"{books / hit.file}:{hit.line}: {hit.kind} of {hit.item} {hit.field}: {hit.excerpt!r}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    _say(
+        f"audited {result.files} file(s) against {result.fields} test field(s): "
+        f"{len(result.hits)} residue hit(s)"
+    )
+    if result.hits:
+        raise typer.Exit(1)
+
+
+@corpus_app.command("fragments")
+def corpus_fragments(
+    books: BooksOpt,
+    out_path: Annotated[Path, typer.Option("--out", help="JSONL file to write.")],
+    input_name: Annotated[str, typer.Option(help="Chapter file to read.")] = "ocrfix.redacted.md",
+    params: ParamsOpt = None,
+) -> None:
+    """Split the redacted corpus into exposition / worked-example / exercise fragments."""
+    from collections import Counter
+
+    from studybench.corpus.fragments import build_fragments
+
+    max_words = load_settings(params).corpus.fragment_max_words
+    fragments = build_fragments(books, out_path, input_name=input_name, max_words=max_words)
+    kinds = Counter(f.fragment_type for f in fragments)
+    _say(
+        f"{len(fragments)} fragment(s) -> {out_path}: "
+        + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+    )
 
 
 def _read_cases(path: Path) -> list[dict[str, Any]]:

@@ -82,6 +82,38 @@ class DataSettings(_Section):
     books_root: Path = Path("data/sample/books")
 
 
+class ReleaseSettings(_Section):
+    """The StudyBench release the data pipeline imports (``dvc repro``): a local checkout.
+
+    File names are relative to ``root``; the defaults describe the committed sample, whose
+    layout mirrors a release.
+    """
+
+    root: Path = Path("data/sample")
+    application_split: str = "application_problems.json"
+    transfer_split: str = "transfer_problems.json"
+    instructions_with_answer: str = "verifiable_instr.json"
+    instructions_with_answer_multi: str = "verifiable_instr_multi_subs.json"
+    instructions_without_answer: str = "unverifiable_instr.json"
+    guidance: str = "guidance.json"
+    books: str = "books"
+    out_dir: Path = Field(Path("data/release"), description="validated, normalised copies")
+
+
+class CorpusSettings(_Section):
+    """Redaction, audit and fragmenting of the textbook corpus (DVC stages)."""
+
+    out_dir: Path = Path("data/corpus")
+    ngram: int = Field(13, ge=4)
+    coverage: float = Field(0.6, gt=0.0, le=1.0)
+    max_gap: int = Field(2, ge=0)
+    near_window_tokens: int = Field(400, ge=0)
+    audit_ngrams: tuple[int, ...] = Field((13,), min_length=1)
+    audit_min_answer_tokens: int = Field(4, ge=1)
+    audit_solution_min_tokens: int = Field(26, ge=1)
+    fragment_max_words: int = Field(400, ge=20)
+
+
 class JudgeSettings(_Section):
     """Both stages of the judge: the rule verifier, then the LLM judge for what it rejected."""
 
@@ -137,6 +169,8 @@ class Settings(_Section):
 
     protocol: ProtocolSettings = ProtocolSettings()
     data: DataSettings = DataSettings()
+    release: ReleaseSettings = ReleaseSettings()
+    corpus: CorpusSettings = CorpusSettings()
     judge: JudgeSettings = JudgeSettings()
     engine: EngineSettings = EngineSettings()
     tracking: TrackingSettings = TrackingSettings()

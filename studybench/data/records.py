@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
 
-from studybench.data.answer_types import AnswerType, split_type_sequence
+from studybench.data.answer_types import AnswerType, format_type_sequence, split_type_sequence
 
 
 def _to_str(value: Any) -> Any:
@@ -44,8 +44,17 @@ def _to_answer_type(value: Any) -> Any:
 
 
 IdStr = Annotated[str, BeforeValidator(_to_str)]
-TypeSequence = Annotated[tuple[AnswerType, ...], BeforeValidator(_to_type_sequence)]
-OptionalAnswerType = Annotated[AnswerType | None, BeforeValidator(_to_answer_type)]
+# Written back in the release's own notation: "EX,NV" and "" for a multi-sub parent's type.
+TypeSequence = Annotated[
+    tuple[AnswerType, ...],
+    BeforeValidator(_to_type_sequence),
+    PlainSerializer(format_type_sequence, return_type=str),
+]
+OptionalAnswerType = Annotated[
+    AnswerType | None,
+    BeforeValidator(_to_answer_type),
+    PlainSerializer(lambda t: "" if t is None else t.value, return_type=str),
+]
 
 
 class SlotKey(NamedTuple):
