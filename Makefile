@@ -16,12 +16,23 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup lint format test lock clean
+.PHONY: help setup dvc-remote data lint format test lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
 
-setup: $(STAMP)  ## create .venv and install the locked dependency set (idempotent)
+setup: $(STAMP) dvc-remote  ## create .venv, install the locked dependency set (idempotent)
+
+# The embedded default DVC remote: a folder in the work area, configured per machine
+# (.dvc/config.local, not committed). A team remote in .dvc/config takes its place: README.
+DVC_REMOTE ?= $(CURDIR)/work/dvc-remote
+dvc-remote: $(STAMP)
+	@if [ -d .dvc ] && ! $(BIN)/dvc remote list 2>/dev/null | grep -q .; then \
+	  mkdir -p "$(DVC_REMOTE)" && $(BIN)/dvc remote add --local -d -f local "$(DVC_REMOTE)"; \
+	fi
+
+data: setup  ## run the DVC data pipeline (import, ocr_fix, redact, audit, fragments)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
 
 # Re-runs only when the lock or the package metadata changes. torch goes in first and
 # pinned: an unpinned torch pulled in by another package would fetch a multi-GB CUDA build.
@@ -35,13 +46,13 @@ $(STAMP): $(LOCK) pyproject.toml
 	@touch $@
 
 lint: setup  ## ruff (format check + lint) and mypy
-	$(BIN)/ruff format --check studybench tests benchmarks
-	$(BIN)/ruff check studybench tests benchmarks
+	$(BIN)/ruff format --check studybench tests benchmarks dags
+	$(BIN)/ruff check studybench tests benchmarks dags
 	$(BIN)/mypy
 
 format: setup  ## apply ruff formatting and safe fixes
-	$(BIN)/ruff format studybench tests benchmarks
-	$(BIN)/ruff check --fix studybench tests benchmarks
+	$(BIN)/ruff format studybench tests benchmarks dags
+	$(BIN)/ruff check --fix studybench tests benchmarks dags
 
 test: setup lint  ## setup + lint + the test suite
 	$(BIN)/pytest

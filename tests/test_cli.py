@@ -188,3 +188,53 @@ def test_verify_cases_bad_line_names_file_and_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert f"{path}: line 2: field gold: Field required" in result.stderr
     assert result.stdout == ""
+
+
+def test_data_import_validates_before_writing(sample_dir: Path, tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    shutil.copytree(sample_dir, release, ignore=shutil.ignore_patterns("books"))
+    out_dir = tmp_path / "imported"
+    ok = run("data", "import", "--root", release, "--out", out_dir)
+    assert ok.returncode == 0, ok.stderr
+    assert sorted(p.name for p in out_dir.iterdir()) == [
+        "application.json",
+        "guidance.json",
+        "instructions_with_answer.json",
+        "instructions_with_answer_multi.json",
+        "instructions_without_answer.json",
+        "transfer.json",
+    ]
+    before = {p.name: p.read_bytes() for p in out_dir.iterdir()}
+
+    payload = json.loads((release / "transfer_problems.json").read_text())
+    payload[2]["sub_problems"][0]["answer"] = ""
+    (release / "transfer_problems.json").write_text(json.dumps(payload))
+    failed = run("data", "import", "--root", release, "--out", out_dir)
+    assert failed.returncode == 2
+    assert "transfer_problems.json" in failed.stderr
+    assert f"record 2 (source_problem_id={payload[2]['source_problem_id']})" in failed.stderr
+    assert "field sub_problems[0].answer" in failed.stderr
+    assert {p.name: p.read_bytes() for p in out_dir.iterdir()} == before  # nothing written
+
+
+def test_corpus_commands_beside_each_chapter(sample_dir: Path, tmp_path: Path) -> None:
+    books = tmp_path / "books"
+    shutil.copytree(sample_dir / "books", books)
+    split = sample_dir / "application_problems.json"
+    assert run("corpus", "ocr-fix", "--books", books).returncode == 0
+    assert len(list(books.rglob("ocrfix.md"))) == 4
+    dirty = run("corpus", "audit", "--eval", split, "--books", books, "--name", "ocrfix.md")
+    assert dirty.returncode == 1
+    assert "residue hit(s)" in dirty.stdout and "ocrfix.md:" in dirty.stderr
+    redacted = run("corpus", "redact", "--eval", split, "--books", books)
+    assert redacted.returncode == 0, redacted.stderr
+    assert len(list(books.rglob("ocrfix.redacted.md"))) == 4
+    report = json.loads((books / "redaction_report.json").read_text())
+    assert len(report["items"]) == 17
+    clean = run("corpus", "audit", "--eval", split, "--books", books)
+    assert clean.returncode == 0, clean.stderr
+    fragments = run("corpus", "fragments", "--books", books, "--out", tmp_path / "f.jsonl")
+    assert fragments.returncode == 0
+    lines = (tmp_path / "f.jsonl").read_text().splitlines()
+    kinds = {json.loads(line)["fragment_type"] for line in lines}
+    assert kinds == {"exposition", "worked_example", "exercises"}

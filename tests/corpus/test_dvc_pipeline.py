@@ -16,6 +16,7 @@ import yaml
 
 from studybench.data.versions import data_versions, lock_outputs, reproduce
 from studybench.errors import DataError
+from tests.conftest import build_dvc_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -30,19 +31,7 @@ def sh(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    repo = tmp_path_factory.mktemp("dvcrepo")
-    shutil.copy(ROOT / "dvc.yaml", repo)
-    shutil.copy(ROOT / "params.yaml", repo)
-    shutil.copytree(ROOT / "data" / "sample", repo / "data" / "sample")
-    ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "studybench", repo / "studybench", ignore=ignore)
-    sh("git", "init", "-q", cwd=repo)
-    sh("git", "config", "user.email", "ci@example.invalid", cwd=repo)
-    sh("git", "config", "user.name", "ci", cwd=repo)
-    sh(str(BIN / "dvc"), "init", "-q", cwd=repo)
-    sh("git", "add", "-A", cwd=repo)
-    sh("git", "commit", "-qm", "init", cwd=repo)
-    yield repo
+    yield build_dvc_repo(tmp_path_factory.mktemp("dvcrepo"))
 
 
 def test_repro_runs_every_stage_and_tracks_outputs(repo: Path) -> None:
