@@ -104,7 +104,7 @@ def main() -> None:
         print(
             f"redact: {redact_s:.1f} s ({args.tokens / redact_s:,.0f} tokens/s), "
             f"{report.redacted_spans} spans, {copies}/{2 * len(parents)} problem copies, "
-            f"peak Python memory {peak / 1e6:.0f} MB"
+            f"peak RSS {peak / 1e6:.0f} MB"
         )
 
         start = time.perf_counter()
