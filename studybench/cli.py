@@ -35,6 +35,8 @@ corpus_app = typer.Typer(
     help="Textbook corpus: OCR cleanup, redaction of test items, leak audit, fragments.",
     no_args_is_help=True,
 )
+demo_model_app = typer.Typer(help="The tiny offline model for tests and the demo.")
+app.add_typer(demo_model_app, name="demo-model")
 app.add_typer(data_app, name="data")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(config_app, name="config")
@@ -380,6 +382,159 @@ def corpus_fragments(
         f"{len(fragments)} fragment(s) -> {out_path}: "
         + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
     )
+
+
+@demo_model_app.command("build")
+def demo_model_build(
+    out_dir: Annotated[Path, typer.Argument(help="Folder to write the model to.")],
+    seed: Annotated[int, typer.Option(help="Weight initialisation seed.")] = 0,
+    sample: Annotated[Path, typer.Option(help="Sample data to train the tokenizer on.")] = Path(
+        "data/sample"
+    ),
+) -> None:
+    """Build a tiny Qwen3-architecture chat model offline (about 10 s)."""
+    from studybench.engines.demo_model import build_demo_model
+
+    build_demo_model(out_dir, sample, seed=seed)
+    _say(f"tiny model written to {out_dir}")
+
+
+def _split_path(split: str, params: Path | None) -> Path:
+    settings = load_settings(params)
+    named = {
+        "application": settings.data.application_split,
+        "transfer": settings.data.transfer_split,
+    }
+    return Path(named.get(split, split))
+
+
+def _parse_seeds(text: str | None, default: tuple[int, ...]) -> tuple[int, ...]:
+    if text is None:
+        return default
+    try:
+        seeds = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise typer.BadParameter(
+            f"seeds must be integers separated by commas, got {text!r}"
+        ) from None
+    if not seeds:
+        raise typer.BadParameter("give at least one seed")
+    return seeds
+
+
+@app.command("generate")
+def generate_command(
+    model: Annotated[str, typer.Option(help="Checkpoint folder or served model name.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Run folder (resumable).")],
+    engine: Annotated[str, typer.Option(help="vllm | openai | hf")] = "vllm",
+    split: Annotated[str, typer.Option(help="application | transfer | a split file")] = (
+        "transfer"
+    ),
+    seeds: Annotated[str | None, typer.Option(help="Sampling seeds, e.g. 0,1,2.")] = None,
+    k: Annotated[int | None, typer.Option(help="Attempts per parent and seed.")] = None,
+    start: Annotated[int, typer.Option(help="First parent index.")] = 0,
+    end: Annotated[int | None, typer.Option(help="Parent index to stop before.")] = None,
+    max_new_tokens: Annotated[
+        int | None, typer.Option(help="Cap on one completion (default: protocol).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight at most.")] = 256,
+    guidance: Annotated[Path | None, typer.Option(help="Guidance JSON to inject.")] = None,
+    ace: Annotated[Path | None, typer.Option(help="ACE playbook.")] = None,
+    gepa: Annotated[Path | None, typer.Option(help="GEPA prompt history (JSONL) or text.")] = None,
+    gepa_iteration: Annotated[int | None, typer.Option(help="GEPA row: iteration <= N.")] = None,
+    gepa_rollouts: Annotated[int | None, typer.Option(help="GEPA row: rollouts <= N.")] = None,
+    evoskill: Annotated[Path | None, typer.Option(help="EvoSkill skills file.")] = None,
+    export: Annotated[
+        bool, typer.Option(help="Also write generations.json in the reference layout.")
+    ] = True,
+    params: ParamsOpt = None,
+) -> None:
+    """Generate completions for a split under the StudyBench protocol (resumable)."""
+    import asyncio
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from studybench.data.loaders import load_parents
+    from studybench.engines.base import SamplingParams
+    from studybench.engines.factory import open_engine
+    from studybench.rollout.artefacts import load_artefacts
+    from studybench.rollout.runner import Rollout, RolloutConfig
+
+    if engine not in ("vllm", "openai", "hf"):
+        raise typer.BadParameter(f"engine must be vllm, openai or hf, got {engine!r}")
+    settings = load_settings(params)
+    protocol = settings.protocol
+    parents = list(load_parents(_split_path(split, params)))[start:end]
+    artefacts = load_artefacts(
+        protocol.system_prompt,
+        ace=ace,
+        gepa=gepa,
+        gepa_iteration=gepa_iteration,
+        gepa_rollouts=gepa_rollouts,
+        evoskill=evoskill,
+        guidance=guidance,
+    )
+    config = RolloutConfig(
+        model=model,
+        k=k or protocol.k,
+        seeds=_parse_seeds(seeds, protocol.seeds),
+        sampling=SamplingParams(
+            temperature=protocol.temperature,
+            top_p=protocol.top_p,
+            top_k=protocol.top_k,
+            min_p=protocol.min_p,
+            presence_penalty=protocol.presence_penalty,
+            repetition_penalty=protocol.repetition_penalty,
+            max_tokens=max_new_tokens or protocol.max_new_tokens,
+            thinking=protocol.thinking,
+        ),
+        language=protocol.language,
+        concurrency=concurrency,
+    )
+    rollout = Rollout(parents, config, artefacts, out_dir)
+    total_turns = sum(len(p.slots()) for p in parents) * config.k * len(config.seeds)
+    try:
+        with (
+            open_engine(engine, model, settings, out_dir) as backend,  # type: ignore[arg-type]
+            Progress(
+                TextColumn("[bold]generate"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[detail]}"),
+                console=err,
+                transient=False,
+            ) as bar,
+        ):
+            task = bar.add_task("turns", total=total_turns, detail="")
+
+            def show(p: Any) -> None:
+                bar.update(
+                    task,
+                    completed=p.turns_generated + p.turns_reused,
+                    detail=(
+                        f"chains {p.chains_done}/{p.chains_total}  reused {p.turns_reused}  "
+                        f"{p.tokens_per_s:,.0f} tok/s  errors {p.errors}"
+                    ),
+                )
+
+            async def go() -> Any:
+                try:
+                    return await rollout.run(backend, show)
+                finally:
+                    await backend.aclose()
+
+            summary = asyncio.run(go())
+        if export:
+            rollout.export_reference(out_dir / "generations.json")
+    finally:
+        rollout.close()
+    _say(
+        f"{summary.chains} chain(s), {summary.turns} turn(s): {summary.generated} generated, "
+        f"{summary.reused} reused, {summary.errors} error(s), {summary.completion_tokens:,} "
+        f"tokens in {summary.wall_s:.1f} s; store {out_dir / 'generations.sqlite'}"
+    )
+    if summary.errors:
+        _say("failed turns are retried (with the turns after them) when you run this again")
 
 
 def _read_cases(path: Path) -> list[dict[str, Any]]:

@@ -52,6 +52,9 @@ class ProtocolSettings(_Section):
     presence_penalty: float = 1.5
     repetition_penalty: float = Field(1.0, gt=0.0)
     max_tokens: int = Field(32768, ge=1, description="total context budget per request")
+    max_new_tokens: int | None = Field(
+        None, ge=1, description="cap on one completion; empty: the rest of the budget"
+    )
     thinking: bool = Field(True, description="Qwen3-style thinking mode on")
     strip_think_before_judging: bool = True
     language: Literal["EN", "ZH"] = "EN"
@@ -142,6 +145,10 @@ class EngineSettings(_Section):
     max_retries: int = Field(6, ge=0)
     request_timeout_s: float = Field(1800.0, gt=0.0)
     vllm_command: tuple[str, ...] = ("vllm", "serve")
+    vllm_extra_args: tuple[str, ...] = ()
+    vllm_env: dict[str, str] = Field(default_factory=dict)
+    trust_remote_code: bool = False
+    hf_threads: int = Field(1, ge=1, description="torch threads of the in-process engine")
     max_model_len: int = Field(40960, ge=1)
     gpu_memory_utilization: float = Field(0.9, gt=0.0, le=1.0)
     tensor_parallel_size: int = Field(1, ge=1)

@@ -1,0 +1,71 @@
+"""Opening the engine a run asks for, with the settings of ``params.yaml``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+from studybench.config import Settings
+from studybench.engines.base import Engine
+from studybench.errors import ConfigError
+
+EngineKind = Literal["vllm", "openai", "hf"]
+
+
+@contextlib.contextmanager
+def open_engine(
+    kind: EngineKind, model: str, settings: Settings, run_dir: Path, *, seed: int = 0
+) -> Iterator[Engine]:
+    """The engine for ``model``; a vLLM server lives exactly as long as the context."""
+    engine_settings = settings.engine
+    if kind == "hf":
+        from studybench.engines.local_hf import LocalHFEngine
+
+        yield LocalHFEngine(
+            model,
+            threads=engine_settings.hf_threads,
+            max_new_tokens=settings.protocol.max_new_tokens or 512,
+        )
+        return
+    if kind == "openai":
+        from studybench.engines.openai_compat import OpenAICompatEngine
+
+        yield OpenAICompatEngine(
+            engine_settings.base_url,
+            model,
+            api_key=os.environ.get(engine_settings.api_key_env),
+            concurrency=engine_settings.concurrency,
+            max_retries=engine_settings.max_retries,
+            timeout_s=engine_settings.request_timeout_s,
+        )
+        return
+    if kind != "vllm":
+        raise ConfigError(f"unknown engine {kind!r}: use vllm, openai or hf")
+    from studybench.engines.openai_compat import OpenAICompatEngine
+    from studybench.engines.vllm_server import VLLMServer, VLLMServerConfig
+
+    config = VLLMServerConfig(
+        command=engine_settings.vllm_command,
+        model=model,
+        served_model_name=Path(model).name or "model",
+        seed=seed,
+        max_model_len=settings.protocol.max_tokens,
+        gpu_memory_utilization=engine_settings.gpu_memory_utilization,
+        tensor_parallel_size=engine_settings.tensor_parallel_size,
+        data_parallel_size=engine_settings.data_parallel_size,
+        trust_remote_code=engine_settings.trust_remote_code,
+        extra_args=engine_settings.vllm_extra_args,
+        env=engine_settings.vllm_env,
+        startup_timeout_s=engine_settings.startup_timeout_s,
+    )
+    with VLLMServer(config, run_dir) as server:
+        yield OpenAICompatEngine(
+            server.base_url,
+            config.served_model_name,
+            concurrency=engine_settings.concurrency,
+            max_retries=engine_settings.max_retries,
+            timeout_s=engine_settings.request_timeout_s,
+        )

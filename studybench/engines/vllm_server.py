@@ -1,0 +1,210 @@
+"""Starting and always stopping an OpenAI-compatible vLLM server for one checkpoint.
+
+The command is configurable (``engine.vllm_command``): ``vllm serve`` in the vLLM image on a
+GPU worker, or ``.venv-vllm/bin/python -m vllm.entrypoints.openai.api_server`` for the
+CPU build here. Everything else is the same flags, so the GPU path differs only in the command
+and in ``engine.vllm_extra_args``. The server's log goes to the run folder, its caches too
+(never the home directory), and it is stopped on exit, on errors and on SIGTERM. A server that
+dies or never becomes healthy fails the run with the tail of its log instead of hanging.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import FrameType, TracebackType
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from studybench.engines.base import EngineError
+
+
+class VLLMServerConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    command: tuple[str, ...] = ("vllm", "serve")
+    model: str
+    served_model_name: str = "model"
+    seed: int = 0
+    max_model_len: int = 32768
+    gpu_memory_utilization: float = 0.9
+    tensor_parallel_size: int = 1
+    data_parallel_size: int = 1
+    trust_remote_code: bool = False
+    extra_args: tuple[str, ...] = ()
+    env: dict[str, str] = Field(default_factory=dict)
+    host: str = "127.0.0.1"
+    port: int = 0  # 0: a free port
+    startup_timeout_s: float = 900.0
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def log_tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+class VLLMServer:
+    """Context manager: ``with VLLMServer(config, run_dir) as server: server.base_url``."""
+
+    def __init__(self, config: VLLMServerConfig, run_dir: Path) -> None:
+        self.config = config
+        self.run_dir = run_dir
+        self.port = config.port or free_port(config.host)
+        self.log_path = run_dir / "vllm.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._previous_sigterm: object = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.config.host}:{self.port}/v1"
+
+    def command(self) -> list[str]:
+        c = self.config
+        args = [
+            *c.command,
+            *(["--model", c.model] if c.command[-1] != "serve" else [c.model]),
+            "--served-model-name",
+            c.served_model_name,
+            "--host",
+            c.host,
+            "--port",
+            str(self.port),
+            "--seed",
+            str(c.seed),
+            "--max-model-len",
+            str(c.max_model_len),
+            "--gpu-memory-utilization",
+            str(c.gpu_memory_utilization),
+            "--tensor-parallel-size",
+            str(c.tensor_parallel_size),
+            "--data-parallel-size",
+            str(c.data_parallel_size),
+            "--enable-prefix-caching",
+            "--generation-config",
+            "vllm",
+        ]
+        if c.trust_remote_code:
+            args.append("--trust-remote-code")
+        return args + list(c.extra_args)
+
+    def _environment(self) -> dict[str, str]:
+        cache = self.run_dir / "cache"
+        env = dict(os.environ)
+        env.update(
+            {
+                "VLLM_CACHE_ROOT": str(cache / "vllm"),
+                "TORCHINDUCTOR_CACHE_DIR": str(cache / "torchinductor"),
+                "TRITON_CACHE_DIR": str(cache / "triton"),
+                "HF_HUB_OFFLINE": env.get("HF_HUB_OFFLINE", "1"),
+                "VLLM_NO_USAGE_STATS": "1",
+                "DO_NOT_TRACK": "1",
+            }
+        )
+        env.update(self.config.env)
+        return env
+
+    def start(self) -> None:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("ab")
+        try:
+            self.process = subprocess.Popen(
+                self.command(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=self._environment(),
+                start_new_session=True,  # its own process group: stop() kills the workers too
+            )
+        finally:
+            log.close()
+        self._install_sigterm_handler()
+        try:
+            self.wait_healthy()
+        except BaseException:
+            self.stop()
+            raise
+
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + self.config.startup_timeout_s
+        url = f"http://{self.config.host}:{self.port}/health"
+        while time.monotonic() < deadline:
+            self.check_alive()
+            with (
+                contextlib.suppress(urllib.error.URLError, ConnectionError, TimeoutError),
+                urllib.request.urlopen(url, timeout=2) as response,
+            ):
+                if response.status == 200:
+                    return
+            time.sleep(0.5)
+        raise EngineError(
+            f"vLLM server not healthy after {self.config.startup_timeout_s:.0f} s; "
+            f"log {self.log_path}:\n{log_tail(self.log_path)}"
+        )
+
+    def check_alive(self) -> None:
+        """Raise with the log tail if the server process has exited."""
+        if self.process is not None and self.process.poll() is not None:
+            raise EngineError(
+                f"vLLM server exited with code {self.process.returncode}; "
+                f"log {self.log_path}:\n{log_tail(self.log_path)}"
+            )
+
+    def stop(self, grace_s: float = 20.0) -> None:
+        process, self.process = self.process, None
+        self._restore_sigterm_handler()
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+    def _install_sigterm_handler(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # only the main thread may set handlers; the context manager still stops
+
+        def on_sigterm(signum: int, frame: FrameType | None) -> None:
+            self.stop()
+            raise SystemExit(128 + signum)
+
+        self._previous_sigterm = signal.signal(signal.SIGTERM, on_sigterm)
+
+    def _restore_sigterm_handler(self) -> None:
+        if self._previous_sigterm is not None and (
+            threading.current_thread() is threading.main_thread()
+        ):
+            signal.signal(signal.SIGTERM, self._previous_sigterm)  # type: ignore[arg-type]
+            self._previous_sigterm = None
+
+    def __enter__(self) -> VLLMServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

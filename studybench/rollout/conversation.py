@@ -1,0 +1,73 @@
+"""Message construction, exactly as the StudyBench protocol prescribes (format doc, 2.1).
+
+For attempt *a* of a parent, sub-problem *i* is asked with: the system message; turn 0 =
+instruction + shared stem + sub-problem 0 (blank-line separated, empty parts dropped; a solo
+parent's whole question is its only turn, never duplicated as a stem); later turns = the
+sub-problem's own text. Every earlier turn is followed by the model's own answer from the same
+attempt with thinking removed, or the fixed placeholder when that answer is empty, so roles
+always alternate. A sub-problem's guidance is appended to its user turn (also when replayed).
+No gold or solution text ever enters the prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from studybench.data.records import Slot
+from studybench.engines.base import Message
+from studybench.rollout.artefacts import MethodArtefacts
+from studybench.rollout.studybench_prompts import (
+    GUIDANCE_HEADER,
+    GUIDANCE_PREAMBLE,
+    INSTRUCTION,
+    PLACEHOLDER,
+    Language,
+)
+
+_THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.IGNORECASE | re.DOTALL)
+_STRAY_CLOSE = re.compile(r"^.*</think>", re.IGNORECASE | re.DOTALL)
+
+
+def strip_thinking(text: str) -> str:
+    """The visible answer: ``<think>`` blocks removed (an unclosed one runs to the end), and
+    anything before a stray ``</think>`` (templates that open the block in the prompt)."""
+    text = _THINK_BLOCK.sub("", text)
+    text = _STRAY_CLOSE.sub("", text)
+    return text.strip()
+
+
+def user_turn(
+    slots: Sequence[Slot], index: int, artefacts: MethodArtefacts, language: Language
+) -> str:
+    slot = slots[index]
+    first = [INSTRUCTION[language], slot.stem] if index == 0 else []
+    parts = [*first, slot.question]
+    text = "\n\n".join(part.strip() for part in parts if part and part.strip())
+    guidance = artefacts.guidance_for(slot.key) or slot.guidance
+    if guidance.strip():
+        text += f"\n\n{GUIDANCE_HEADER}\n{GUIDANCE_PREAMBLE[language]}\n\n{guidance.strip()}"
+    return text
+
+
+def build_messages(
+    slots: Sequence[Slot],
+    index: int,
+    previous_answers: Sequence[str],
+    artefacts: MethodArtefacts,
+    language: Language = "EN",
+) -> list[Message]:
+    """The conversation that asks sub-problem ``index`` of one attempt.
+
+    ``previous_answers`` are the raw completions of sub-problems ``0 .. index-1`` of the same
+    attempt (empty string for a failed turn).
+    """
+    if len(previous_answers) != index:
+        raise ValueError(f"need {index} previous answers, got {len(previous_answers)}")
+    messages = [Message(role="system", content=artefacts.system_prompt)]
+    for turn in range(index):
+        messages.append(Message(role="user", content=user_turn(slots, turn, artefacts, language)))
+        answer = strip_thinking(previous_answers[turn])
+        messages.append(Message(role="assistant", content=answer or PLACEHOLDER[language]))
+    messages.append(Message(role="user", content=user_turn(slots, index, artefacts, language)))
+    return messages
