@@ -50,3 +50,11 @@ def build_dvc_repo(repo: Path) -> Path:
     run_checked("git", "add", "-A", cwd=repo)
     run_checked("git", "commit", "-qm", "init", cwd=repo)
     return repo
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The offline demo model, built once per test session (about 7 s)."""
+    from studybench.engines.demo_model import build_demo_model
+
+    return build_demo_model(tmp_path_factory.mktemp("tiny") / "model", SAMPLE)

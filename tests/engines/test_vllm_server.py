@@ -1,0 +1,146 @@
+"""The real vLLM server (CPU build, .venv-vllm) on the tiny model: health, seeds, a full
+sample split through the runner and through the CLI, and failure detection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from studybench.config import load_settings
+from studybench.data import load_parents
+from studybench.engines.base import EngineError, Message, SamplingParams
+from studybench.engines.openai_compat import OpenAICompatEngine
+from studybench.engines.vllm_server import VLLMServer, VLLMServerConfig
+from studybench.rollout.artefacts import MethodArtefacts
+from studybench.rollout.runner import Rollout, RolloutConfig
+from tests.conftest import ROOT
+
+VLLM_PYTHON = ROOT / ".venv-vllm" / "bin" / "python"
+
+
+def server_config(model: Path, **kwargs: object) -> VLLMServerConfig:
+    assert VLLM_PYTHON.exists(), "vLLM's CPU build is missing: run make vllm-env (make test does)"
+    engine = load_settings(ROOT / "params.yaml", environ={}).engine
+    command = (str(VLLM_PYTHON), *engine.vllm_command[1:])
+    options = {
+        "command": command,
+        "model": str(model),
+        "served_model_name": "tiny",
+        "max_model_len": 4096,
+        "extra_args": engine.vllm_extra_args,
+        "env": engine.vllm_env,
+        "startup_timeout_s": 300.0,
+        **kwargs,
+    }
+    return VLLMServerConfig.model_validate(options)
+
+
+@pytest.fixture(scope="module")
+def server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VLLMServer]:
+    run_dir = tmp_path_factory.mktemp("vllm_run")
+    with VLLMServer(server_config(tiny_model), run_dir) as running:
+        yield running
+    assert running.process is None  # stopped
+
+
+def test_caches_and_log_stay_in_the_run_folder(server: VLLMServer) -> None:
+    assert server.log_path.exists() and server.log_path.parent == server.run_dir
+    assert (server.run_dir / "cache").exists()
+    assert "--seed" in server.command() and "--enable-prefix-caching" in server.command()
+
+
+def test_per_request_seeds_under_concurrency(server: VLLMServer) -> None:
+    async def go() -> list[str]:
+        engine = OpenAICompatEngine(server.base_url, "tiny")
+        messages = [Message(role="user", content="Find the speed.")]
+        sampling = SamplingParams(temperature=1.0, top_k=20, max_tokens=12)
+        try:
+            results = await asyncio.gather(
+                *(
+                    engine.complete(messages, sampling.model_copy(update={"seed": s % 4}))
+                    for s in range(16)
+                )
+            )
+        finally:
+            await engine.aclose()
+        return [r[0].text for r in results]
+
+    texts = asyncio.run(go())
+    for s in range(4):
+        assert len({texts[i] for i in range(s, 16, 4)}) == 1  # same seed, same sample
+    assert len(set(texts)) == 4
+
+
+def test_full_sample_split_through_the_runner(
+    server: VLLMServer, sample_dir: Path, tmp_path: Path
+) -> None:
+    parents = list(load_parents(sample_dir / "transfer_problems.json"))
+    sampling = SamplingParams(temperature=1.0, top_p=0.95, top_k=20, max_tokens=16)
+    config = RolloutConfig(model="tiny", k=2, seeds=(0, 1), sampling=sampling)
+    artefacts = MethodArtefacts(system_prompt="You solve physics problems.")
+
+    def generate(run_dir: Path, concurrency: int) -> dict[str, str]:
+        rollout = Rollout(parents, config.model_copy(update={"concurrency": concurrency}),
+                          artefacts, run_dir)  # fmt: skip
+
+        async def go() -> None:
+            engine = OpenAICompatEngine(server.base_url, "tiny")
+            try:
+                summary = await rollout.run(engine)
+            finally:
+                await engine.aclose()
+            assert summary.errors == 0 and summary.generated == 40 * 4
+
+        asyncio.run(go())
+        texts = {
+            f"{key}/{turn}": (record.completion if record else "")
+            for key, turns in rollout.resolved().items()
+            for turn, record in enumerate(turns)
+        }
+        rollout.close()
+        return texts
+
+    wide = generate(tmp_path / "wide", 256)
+    narrow = generate(tmp_path / "narrow", 4)
+    assert wide == narrow  # identical samples whatever the schedule
+
+
+def test_generate_cli_with_vllm(tiny_model: Path, sample_dir: Path, tmp_path: Path) -> None:
+    params = tmp_path / "params.yaml"
+    text = (ROOT / "params.yaml").read_text().replace(".venv-vllm/bin/python", str(VLLM_PYTHON))
+    params.write_text(text)
+    command = [
+        str(Path(sys.executable).with_name("studybench")), "generate",
+        "--model", str(tiny_model), "--engine", "vllm", "--split", "application",
+        "--out", str(tmp_path / "run"), "--seeds", "0", "--k", "2", "--max-new-tokens", "16",
+        "--params", str(params),
+    ]  # fmt: skip
+    env = {
+        **os.environ,
+        "COLUMNS": "200",
+        "STUDYBENCH__PROTOCOL__MAX_TOKENS": "4096",
+        "STUDYBENCH__DATA__APPLICATION_SPLIT": str(sample_dir / "application_problems.json"),
+    }
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "62 generated" in result.stdout  # 31 slots x 2 attempts
+    exported = json.loads((tmp_path / "run" / "generations.json").read_text())
+    assert len(exported) == 17
+    assert (tmp_path / "run" / "vllm.log").exists()
+
+
+def test_dead_server_fails_fast_with_its_log(tmp_path: Path) -> None:
+    config = server_config(tmp_path / "no-such-model", startup_timeout_s=240.0)
+    with (
+        pytest.raises(EngineError, match="vLLM server exited with code") as info,
+        VLLMServer(config, tmp_path),
+    ):
+        pass
+    assert "log" in str(info.value)
