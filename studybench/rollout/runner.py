@@ -102,7 +102,7 @@ class RolloutSummary(BaseModel):
 
 
 @dataclass(frozen=True)
-class _Chain:
+class Chain:
     parent: ParentProblem
     slots: tuple[Slot, ...]
     seed: int
@@ -126,13 +126,15 @@ class Rollout:
         self.run_key = config.run_key(artefacts)
         self.store = GenerationStore(run_dir / "generations.sqlite")
         self.chains = [
-            _Chain(parent, parent.slots(), seed, attempt)
+            Chain(parent, parent.slots(), seed, attempt)
             for parent in self.parents
             for seed in config.seeds
             for attempt in range(config.k)
         ]
 
-    def _request(self, chain: _Chain, turn: int, answers: list[str]) -> tuple[Any, SamplingParams]:
+    def request_for(
+        self, chain: Chain, turn: int, answers: list[str]
+    ) -> tuple[Any, SamplingParams]:
         messages = build_messages(chain.slots, turn, answers, self.artefacts, self.config.language)
         slot = chain.slots[turn]
         seed = request_seed(chain.seed, chain.attempt, slot.key, turn)
@@ -149,10 +151,10 @@ class Rollout:
         )
         limit = asyncio.Semaphore(self.config.concurrency)
 
-        async def run_chain(chain: _Chain) -> None:
+        async def run_chain(chain: Chain) -> None:
             answers: list[str] = []
             for turn, slot in enumerate(chain.slots):
-                messages, sampling = self._request(chain, turn, answers)
+                messages, sampling = self.request_for(chain, turn, answers)
                 digest = context_hash(messages, sampling)
                 cached = reusable.get((slot.key, chain.seed, chain.attempt, turn, digest))
                 if cached is not None:
@@ -235,7 +237,7 @@ class Rollout:
             answers: list[str] = []
             turns: list[TurnRecord | None] = []
             for turn, slot in enumerate(chain.slots):
-                messages, sampling = self._request(chain, turn, answers)
+                messages, sampling = self.request_for(chain, turn, answers)
                 digest = context_hash(messages, sampling)
                 lookup = (slot.key, chain.seed, chain.attempt, turn, digest)
                 record = ok.get(lookup) or errors.get(lookup)
