@@ -144,3 +144,23 @@ def test_dead_server_fails_fast_with_its_log(tmp_path: Path) -> None:
     ):
         pass
     assert "log" in str(info.value)
+
+
+def test_generate_cli_with_an_openai_compatible_endpoint(
+    server: VLLMServer, sample_dir: Path, tmp_path: Path
+) -> None:
+    command = [
+        str(Path(sys.executable).with_name("studybench")), "generate",
+        "--model", "tiny", "--engine", "openai",
+        "--split", str(sample_dir / "transfer_problems.json"), "--start", "0", "--end", "3",
+        "--out", str(tmp_path / "run"), "--seeds", "0,1", "--k", "2", "--max-new-tokens", "8",
+        "--params", str(ROOT / "params.yaml"),
+    ]  # fmt: skip
+    env = {**os.environ, "COLUMNS": "200", "STUDYBENCH__ENGINE__BASE_URL": server.base_url}
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    parents = list(load_parents(sample_dir / "transfer_problems.json"))[:3]
+    turns = sum(len(p.slots()) for p in parents) * 4
+    assert f"{turns} generated" in result.stdout and "0 error(s)" in result.stdout
+    manifest = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert manifest["engine"] == "openai" and manifest["parents"] == 3
