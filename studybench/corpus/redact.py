@@ -211,8 +211,24 @@ def runs(positions: list[int], max_gap: int) -> list[tuple[int, int, int]]:
 
 @dataclass
 class _FileResult:
+    text: str
+    file_name: str
     spans: list[tuple[int, int]] = field(default_factory=list)
     redactions: list[tuple[TestField, Redaction]] = field(default_factory=list)
+
+    def add(self, test_field: TestField, span: tuple[int, int], method: str, **counts: int) -> None:
+        if method != "ngram" and span in self.spans:
+            return  # a short field already covered by a longer match or another key line
+        self.spans.append(span)
+        redaction = Redaction(
+            field=test_field.name,
+            file=self.file_name,
+            line_start=line_of(self.text, span[0]),
+            line_end=line_of(self.text, span[1]),
+            method=method,
+            **counts,
+        )
+        self.redactions.append((test_field, redaction))
 
 
 def _short_matches(text: str, needle: str, lo: int, hi: int) -> list[tuple[int, int]]:
@@ -248,7 +264,7 @@ def redact_text(
 ) -> tuple[str, _FileResult]:
     """Redact one file; return the new text and what was removed."""
     book = tokenize(text)
-    result = _FileResult()
+    result = _FileResult(text, file_name)
     redacted_items: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for field_id, positions in index.covered(book).items():
         test_field = index.fields[field_id]
@@ -260,22 +276,8 @@ def redact_text(
             span = (book.starts[first], book.ends[last])
             if not same_numbers(field_numbers, text[span[0] : span[1]]):
                 continue
-            result.spans.append(span)
             redacted_items[test_field.item].append((first, last))
-            result.redactions.append(
-                (
-                    test_field,
-                    Redaction(
-                        field=test_field.name,
-                        file=file_name,
-                        line_start=line_of(text, span[0]),
-                        line_end=line_of(text, span[1]),
-                        method="ngram",
-                        tokens=last - first + 1,
-                        matched=matched,
-                    ),
-                )
-            )
+            result.add(test_field, span, "ngram", tokens=last - first + 1, matched=matched)
 
     window = settings.near_window_tokens
     for test_field in short_fields:
@@ -290,21 +292,7 @@ def redact_text(
         places += [("answer_key", lo, hi) for lo, hi in _answer_key_lines(text, test_field.number)]
         for method, lo, hi in places:
             for span in _short_matches(text, needle, lo, hi):
-                if span in result.spans:
-                    continue
-                result.spans.append(span)
-                result.redactions.append(
-                    (
-                        test_field,
-                        Redaction(
-                            field=test_field.name,
-                            file=file_name,
-                            line_start=line_of(text, span[0]),
-                            line_end=line_of(text, span[1]),
-                            method=method,
-                        ),
-                    )
-                )
+                result.add(test_field, span, method)
     return apply_spans(text, result.spans), result
 
 
