@@ -37,6 +37,8 @@ corpus_app = typer.Typer(
 )
 demo_model_app = typer.Typer(help="The tiny offline model for tests and the demo.")
 app.add_typer(demo_model_app, name="demo-model")
+metrics_app = typer.Typer(help="Scores from plain verdict files.", no_args_is_help=True)
+app.add_typer(metrics_app, name="metrics")
 app.add_typer(data_app, name="data")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(config_app, name="config")
@@ -491,7 +493,7 @@ def generate_command(
         language=protocol.language,
         concurrency=concurrency,
     )
-    rollout = Rollout(parents, config, artefacts, out_dir)
+    rollout = Rollout(parents, config, artefacts, out_dir, split=split)
     total_turns = sum(len(p.slots()) for p in parents) * config.k * len(config.seeds)
     try:
         with (
@@ -535,6 +537,197 @@ def generate_command(
     )
     if summary.errors:
         _say("failed turns are retried (with the turns after them) when you run this again")
+
+
+def _judge(run_dir: Path, settings: Any, *, rule_only: bool, rejudge_errors: bool) -> None:
+    import os
+
+    from rich.progress import Progress
+
+    from studybench.engines.openai_compat import OpenAICompatEngine
+    from studybench.judge.llm import JudgeCache, LLMJudge
+    from studybench.judge.pipeline import judge_run
+    from studybench.verify import Verifier
+
+    js = settings.judge
+    judge = None
+    cache = None
+    if js.llm_enabled and not rule_only:
+        cache = JudgeCache(settings.paths.cache_dir / "judge_cache.sqlite")
+        engine = OpenAICompatEngine(
+            js.base_url,
+            js.model,
+            api_key=os.environ.get(js.api_key_env),
+            concurrency=js.concurrency,
+            max_retries=js.max_retries,
+            timeout_s=js.request_timeout_s,
+        )
+        judge = LLMJudge(
+            engine, js.model, cache=cache, temperature=js.temperature, max_tokens=js.max_tokens
+        )
+    strip = settings.protocol.strip_think_before_judging
+    with (
+        Verifier(tolerance=js.tolerance, timeout_s=js.rule_timeout_s, strip_think=strip) as rules,
+        Progress(console=err, transient=True) as bar,
+    ):
+        task = bar.add_task("LLM judge", total=None)
+        summary = judge_run(
+            run_dir,
+            rules,
+            judge,
+            rejudge_errors_only=rejudge_errors,
+            on_progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    if cache is not None:
+        cache.close()
+    _say(
+        f"{summary.items} completion(s): {summary.reused} verdict(s) reused, "
+        f"{summary.rule_judged} verified by rule, {summary.llm_calls} LLM judge call(s) "
+        f"({summary.llm_cached} cached), {summary.flagged} flagged for the next run; "
+        f"{summary.wall_s:.1f} s"
+    )
+
+
+@app.command("judge")
+def judge_command(
+    run_dir: Annotated[Path, typer.Argument(help="Run folder with generations.json.")],
+    rule_only: Annotated[bool, typer.Option(help="Rule verifier only, no LLM judge.")] = False,
+    rejudge_errors: Annotated[
+        bool, typer.Option(help="Only re-judge flagged verdicts (unparseable / judge errors).")
+    ] = False,
+    params: ParamsOpt = None,
+) -> None:
+    """Two-stage judging of a run (idempotent): rule verifier, then the LLM judge."""
+    _judge(run_dir, load_settings(params), rule_only=rule_only, rejudge_errors=rejudge_errors)
+
+
+@app.command("report")
+def report_command(
+    run_dir: Annotated[Path, typer.Argument(help="Judged run folder.")],
+    as_json: JsonOpt = False,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="Markdown output.")] = False,
+) -> None:
+    """Par@k and Sub@k (mean ± std over seeds), breakdowns and the judge's share."""
+    from studybench.pipeline.report import build_report, markdown
+
+    report = build_report(run_dir)
+    if as_json:
+        out.print_json(report.model_dump_json())
+    elif as_markdown:
+        sys.stdout.write(markdown(report))
+    else:
+        s = report.scores
+        table = Table(title=f"{report.model} on {report.split or run_dir}", title_justify="left")
+        for column in ("split", f"Par@{s.k}", f"Sub@{s.k}", "seeds", "parents", "slots"):
+            table.add_column(column, justify="right")
+        table.add_row(
+            report.split or "-",
+            f"{100 * s.par_mean:.1f} ± {100 * s.par_std:.1f}",
+            f"{100 * s.sub_mean:.1f} ± {100 * s.sub_std:.1f}",
+            str(len(s.seeds)),
+            str(s.parents),
+            str(s.slots),
+        )
+        out.print(table)
+        _say(
+            f"judge share {100 * report.judge_share:.1f}%: {report.rule_correct} correct by rule, "
+            f"{report.judge_rescued} rescued by the LLM judge, {report.flagged} flagged, "
+            f"{report.missing} without verdict"
+        )
+        for name, breakdown in s.breakdowns.items():
+            metric = "sub" if name.startswith("slot:") else "par"
+            parts = [f"{k} {100 * v[metric]:.0f}% (n={int(v['n'])})" for k, v in breakdown.items()]
+            _say(f"{metric} by {name.removeprefix('slot:')}: " + ", ".join(parts))
+
+
+@app.command("eval")
+def eval_command(
+    model: Annotated[str, typer.Option(help="Checkpoint folder or served model name.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Run folder (resumable).")],
+    engine: Annotated[str, typer.Option(help="vllm | openai | hf")] = "vllm",
+    split: Annotated[str, typer.Option(help="application | transfer | a split file")] = (
+        "transfer"
+    ),
+    seeds: Annotated[str | None, typer.Option(help="Sampling seeds, e.g. 0,1,2.")] = None,
+    k: Annotated[int | None, typer.Option(help="Attempts per parent and seed.")] = None,
+    max_new_tokens: Annotated[int | None, typer.Option(help="Cap on one completion.")] = None,
+    guidance: Annotated[Path | None, typer.Option(help="Guidance JSON to inject.")] = None,
+    rule_only: Annotated[bool, typer.Option(help="Rule verifier only, no LLM judge.")] = False,
+    params: ParamsOpt = None,
+) -> None:
+    """generate + judge + report in one command; every step resumes where it stopped."""
+    generate_command(
+        model=model,
+        out_dir=out_dir,
+        engine=engine,
+        split=split,
+        seeds=seeds,
+        k=k,
+        max_new_tokens=max_new_tokens,
+        guidance=guidance,
+        params=params,
+    )
+    _judge(out_dir, load_settings(params), rule_only=rule_only, rejudge_errors=False)
+    report_command(out_dir)
+
+
+@metrics_app.command("passk")
+def metrics_passk(
+    verdicts: Annotated[Path, typer.Argument(help="JSONL: parent, slot, seed, attempt, correct.")],
+) -> None:
+    """Par@k and Sub@k per seed and mean ± std (ddof=1) from a plain verdict file (JSON)."""
+    from pydantic import ValidationError
+
+    from studybench.metrics.passk import VerdictRow, score
+
+    rows = []
+    for number, line in enumerate(verdicts.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(VerdictRow.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "line"
+            raise DataError(f"{verdicts}: line {number}: {where}: {first['msg']}") from None
+    result = score(rows)
+    payload = {
+        "k": result.k,
+        "seeds": result.seeds,
+        "per_seed": {str(s.seed): {"par": s.par, "sub": s.sub} for s in result.per_seed},
+        "par_mean": result.par_mean,
+        "par_std": result.par_std,
+        "par_pstd": result.par_pstd,
+        "sub_mean": result.sub_mean,
+        "sub_std": result.sub_std,
+        "sub_pstd": result.sub_pstd,
+        "par_unbiased": result.par_unbiased,
+        "sub_unbiased": result.sub_unbiased,
+        "parents": result.parents,
+        "slots": result.slots,
+    }
+    out.print_json(json.dumps(payload))
+
+
+@metrics_app.command("sequential")
+def metrics_sequential(
+    outcomes: Annotated[Path, typer.Argument(help='JSON: {"<task type>": [[0,1,...], ...]}.')],
+    warmup: Annotated[int, typer.Option(help="Positions excluded from post-warm-up accuracy.")] = 0,
+) -> None:
+    """Learning-curve metrics of sequential outcomes (EvaLearn-style), as JSON."""
+    from studybench.metrics.sequential import sequential_metrics
+
+    try:
+        data = json.loads(outcomes.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{outcomes}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{outcomes}: expected an object of task type -> list of sequences")
+    try:
+        result = sequential_metrics(data, warmup=warmup)
+    except ValueError as exc:
+        raise DataError(f"{outcomes}: {exc}") from None
+    out.print_json(result.model_dump_json())
 
 
 def _read_cases(path: Path) -> list[dict[str, Any]]:

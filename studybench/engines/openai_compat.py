@@ -46,12 +46,17 @@ class OpenAICompatEngine:
         )
 
     def _request(self, messages: Sequence[Message], sampling: SamplingParams) -> dict[str, Any]:
-        extra: dict[str, Any] = {
-            "top_k": sampling.top_k,
-            "min_p": sampling.min_p,
-            "repetition_penalty": sampling.repetition_penalty,
-            "chat_template_kwargs": {"enable_thinking": sampling.thinking},
-        }
+        # Only non-neutral extras are sent: strict hosted APIs reject unknown fields, and an
+        # omitted field means the same as its neutral value on vLLM.
+        extra: dict[str, Any] = {}
+        if sampling.top_k > 0:
+            extra["top_k"] = sampling.top_k
+        if sampling.min_p > 0:
+            extra["min_p"] = sampling.min_p
+        if sampling.repetition_penalty != 1.0:
+            extra["repetition_penalty"] = sampling.repetition_penalty
+        if not sampling.thinking:
+            extra["chat_template_kwargs"] = {"enable_thinking": False}
         request: dict[str, Any] = {
             "model": self.model,
             "messages": [m.model_dump() for m in messages],
@@ -59,8 +64,9 @@ class OpenAICompatEngine:
             "temperature": sampling.temperature,
             "top_p": sampling.top_p,
             "presence_penalty": sampling.presence_penalty,
-            "extra_body": extra,
         }
+        if extra:
+            request["extra_body"] = extra
         if sampling.max_tokens is not None:
             request["max_tokens"] = sampling.max_tokens
         if sampling.seed is not None:

@@ -118,7 +118,10 @@ class Rollout:
         config: RolloutConfig,
         artefacts: MethodArtefacts,
         run_dir: Path,
+        *,
+        split: str = "",
     ) -> None:
+        self.split = split
         self.parents = list(parents)
         self.config = config
         self.artefacts = artefacts
@@ -220,6 +223,7 @@ class Rollout:
                 "fingerprint": self.artefacts.fingerprint(),
             },
             "parents": len(self.parents),
+            "split": self.split,
         }
         write_atomic(self.run_dir / "run.json", json.dumps(manifest, indent=1) + "\n")
 

@@ -1,0 +1,1 @@
+"""Composing one evaluation from the parts: generate, judge, score, report."""
