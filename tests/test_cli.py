@@ -238,3 +238,85 @@ def test_corpus_commands_beside_each_chapter(sample_dir: Path, tmp_path: Path) -
     lines = (tmp_path / "f.jsonl").read_text().splitlines()
     kinds = {json.loads(line)["fragment_type"] for line in lines}
     assert kinds == {"exposition", "worked_example", "exercises"}
+
+
+def test_metrics_passk_cli(tmp_path: Path) -> None:
+    rows = [
+        ("P1", "a", 0, 0, True), ("P1", "a", 1, 0, False),
+        ("P2", "a", 0, 0, True), ("P2", "b", 0, 0, False),
+        ("P2", "a", 1, 0, True), ("P2", "b", 1, 0, True),
+    ]  # fmt: skip
+    path = tmp_path / "verdicts.jsonl"
+    path.write_text(
+        "\n".join(
+            json.dumps({"parent": p, "slot": s, "seed": seed, "attempt": a, "correct": c})
+            for p, s, seed, a, c in rows
+        )
+    )
+    result = run("metrics", "passk", path)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["k"] == 1 and payload["seeds"] == [0, 1]
+    assert payload["per_seed"]["0"] == {"par": 0.5, "sub": 2 / 3}
+    assert payload["per_seed"]["1"] == {"par": 0.5, "sub": 2 / 3}
+    assert payload["par_mean"] == 0.5 and payload["par_std"] == 0.0
+    path.write_text('{"parent": "P1", "slot": "a", "seed": "x", "attempt": 0, "correct": true}')
+    bad = run("metrics", "passk", path)
+    assert bad.returncode == 2 and "line 1: seed" in bad.stderr
+
+
+def test_metrics_sequential_cli(tmp_path: Path) -> None:
+    path = tmp_path / "outcomes.json"
+    path.write_text(json.dumps({"math": [[0, 1, 1], [0, 0, 1]], "logic": [[1, 1, 1]]}))
+    result = run("metrics", "sequential", path, "--warmup", "1")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["slope"] == 0.25 and payload["first_correct"] == 1.75
+    assert payload["longest_streak"] == 2.25 and payload["curve"] == [0.5, 0.75, 1.0]
+    assert abs(payload["acc"] - 6 / 9) < 1e-12 and abs(payload["post_warmup_acc"] - 5 / 6) < 1e-12
+
+
+def test_eval_on_the_sample_with_the_tiny_model(
+    tiny_model: Path, sample_dir: Path, tmp_path: Path
+) -> None:
+    from tests.engines.fake_openai import fake_openai
+
+    calls = {"n": 0}
+
+    def script(body: dict[str, object]) -> tuple[int, str, float]:
+        calls["n"] += 1
+        return 200, "garbled judge reply" if calls["n"] % 5 == 0 else "VERDICT: FALSE", 0
+
+    with fake_openai(script) as (url, received):
+        env = {
+            "STUDYBENCH__JUDGE__BASE_URL": url,
+            "STUDYBENCH__JUDGE__MAX_RETRIES": "0",
+            "STUDYBENCH__PATHS__CACHE_DIR": str(tmp_path / "cache"),
+            "STUDYBENCH__DATA__APPLICATION_SPLIT": str(sample_dir / "application_problems.json"),
+        }
+        args = ["eval", "--model", str(tiny_model), "--engine", "hf", "--split", "application",
+                "--out", str(tmp_path / "run"), "--seeds", "0,1", "--k", "1",
+                "--max-new-tokens", "8"]  # fmt: skip
+        first = run(*args, env=env)
+        assert first.returncode == 0, first.stdout + first.stderr
+        assert "62 generated" in first.stdout and "62 verified by rule" in first.stdout
+        assert "Par@1" in first.stdout
+        flagged = sum(1 for _ in received) // 5
+        assert f"{flagged} flagged for the next run" in first.stdout
+
+        again = run(*args, env=env)
+        assert again.returncode == 0, again.stderr
+        assert "0 generated, 62 reused" in again.stdout
+        assert f"{62 - flagged} verdict(s) reused" in again.stdout  # only flagged re-judged
+
+        before = len(received)
+        rejudge = run("judge", str(tmp_path / "run"), "--rejudge-errors", env=env)
+        assert rejudge.returncode == 0, rejudge.stderr
+        assert len(received) - before <= flagged
+
+        report = run("report", str(tmp_path / "run"), "--json", env=env)
+        payload = json.loads(report.stdout)
+        assert payload["scores"]["seeds"] == [0, 1] and payload["scores"]["parents"] == 17
+        assert payload["verdicts"] == 62 and payload["missing"] == 0
+        markdown = run("report", str(tmp_path / "run"), "--markdown", env=env).stdout
+        assert markdown.startswith("# ") and "| application |" in markdown

@@ -164,3 +164,28 @@ def test_generate_cli_with_an_openai_compatible_endpoint(
     assert f"{turns} generated" in result.stdout and "0 error(s)" in result.stdout
     manifest = json.loads((tmp_path / "run" / "run.json").read_text())
     assert manifest["engine"] == "openai" and manifest["parents"] == 3
+
+
+def test_llm_judge_on_the_tiny_model_flags_noise(
+    server: VLLMServer, sample_dir: Path, tmp_path: Path
+) -> None:
+    from studybench.judge.llm import JudgeCache, LLMJudge
+    from studybench.judge.pipeline import iter_verdicts, judge_run
+    from studybench.verify import Verifier
+    from tests.judge.test_judge import make_run
+
+    make_run(tmp_path / "run", sample_dir)
+
+    def judge() -> LLMJudge:
+        engine = OpenAICompatEngine(server.base_url, "tiny")
+        return LLMJudge(engine, "tiny", cache=JudgeCache(tmp_path / "cache.sqlite"), max_tokens=24)
+
+    with Verifier(workers=1) as rules:
+        first = judge_run(tmp_path / "run", rules, judge())
+        verdicts = list(iter_verdicts(tmp_path / "run"))
+        judged = [v for v in verdicts if v.stage == "judge"]
+        assert first.llm_calls == len(judged) == 4
+        assert all(v.judge_verdict == "unparseable" and v.flagged for v in judged)
+        assert all(v.judge_reply for v in judged)  # the raw reply is kept for audit
+        second = judge_run(tmp_path / "run", rules, judge())
+        assert second.reused == 2 and second.llm_calls == 4  # noise is never cached
