@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data vllm-env lint format test lock clean
+.PHONY: help setup dvc-remote data vllm-env browser mlflow-ui lint format test lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -45,6 +45,18 @@ $(VLLM_STAMP):
 	$(VLLM_VENV)/bin/python -c "import vllm.entrypoints.openai.api_server"
 	@touch $@
 
+# Debian's Chromium, for the browser test of the MLflow UI (no browser download: the package).
+browser:  ## install Debian's chromium when missing (needs root, as CI has)
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+MLFLOW_PORT ?= 5000
+mlflow-ui: setup  ## open the MLflow UI of the embedded store on http://127.0.0.1:$(MLFLOW_PORT)
+	@mkdir -p work/mlflow
+	MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false $(BIN)/mlflow server --host 127.0.0.1 \
+	  --port $(MLFLOW_PORT) --backend-store-uri sqlite:///$(CURDIR)/work/mlflow/mlflow.db \
+	  --workers 1
+
 data: setup  ## run the DVC data pipeline (import, ocr_fix, redact, audit, fragments)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
 
@@ -68,7 +80,7 @@ format: setup  ## apply ruff formatting and safe fixes
 	$(BIN)/ruff format studybench tests benchmarks dags
 	$(BIN)/ruff check --fix studybench tests benchmarks dags
 
-test: setup vllm-env lint  ## setup + lint + the test suite
+test: setup vllm-env browser lint  ## setup + lint + the test suite
 	$(BIN)/pytest
 
 # Resolve requirements/*.in afresh in a throw-away venv and record the exact set.

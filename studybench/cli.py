@@ -667,8 +667,95 @@ def eval_command(
         guidance=guidance,
         params=params,
     )
-    _judge(out_dir, load_settings(params), rule_only=rule_only, rejudge_errors=False)
+    settings = load_settings(params)
+    _judge(out_dir, settings, rule_only=rule_only, rejudge_errors=False)
     report_command(out_dir)
+    if settings.tracking.enabled:
+        from studybench.tracking.mlflow_log import Checkpoint, TrackingError
+
+        checkpoint = Checkpoint(path=model if Path(model).is_dir() else None)
+        try:
+            _track([out_dir], settings, checkpoint)
+        except TrackingError as exc:
+            err.print(f"warning: {exc}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _track(run_dirs: list[Path], settings: Any, checkpoint: Any) -> str:
+    from studybench.tracking.mlflow_log import log_evaluation, tracking_uri
+
+    data_files = [settings.data.application_split, settings.data.transfer_split]
+    run_id = log_evaluation(run_dirs, settings, checkpoint=checkpoint, data_files=data_files)
+    _say(f"logged to MLflow ({tracking_uri(settings)}): run {run_id}")
+    if settings.tracking.registered_model and checkpoint.path:
+        from studybench.tracking.compare import register_checkpoint
+        from studybench.tracking.mlflow_log import client_for
+
+        client = client_for(settings)
+        metrics = sorted(client.get_run(run_id).data.metrics)
+        headline = next((m for m in metrics if "/par_at_" in m and m.endswith("_mean")), "")
+        version, moved = register_checkpoint(
+            client,
+            run_id,
+            settings.tracking.registered_model,
+            str(Path(checkpoint.path).resolve()),
+            headline=headline,
+            threshold=settings.tracking.regression_threshold,
+        )
+        _say(f"registered version {version}" + (" and moved alias 'best' to it" if moved else ""))
+    return run_id
+
+
+@app.command("track")
+def track_command(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Judged run folder(s), one per split.")],
+    checkpoint: Annotated[Path | None, typer.Option(help="Checkpoint folder evaluated.")] = None,
+    step: Annotated[int | None, typer.Option(help="Global training step.")] = None,
+    training_run: Annotated[str | None, typer.Option(help="Training run id (lineage).")] = None,
+    base_model: Annotated[str | None, typer.Option(help="Base model name.")] = None,
+    gpu_hours: Annotated[float | None, typer.Option(help="Training compute so far.")] = None,
+    params: ParamsOpt = None,
+) -> None:
+    """Log judged runs to MLflow (again): idempotent, updates the same MLflow run."""
+    from studybench.tracking.mlflow_log import Checkpoint
+
+    info = Checkpoint(
+        path=str(checkpoint) if checkpoint else None,
+        step=step,
+        training_run=training_run,
+        base_model=base_model,
+        gpu_hours=gpu_hours,
+    )
+    _track(run_dirs, load_settings(params), info)
+
+
+@app.command("compare")
+def compare_command(
+    baseline: Annotated[str, typer.Argument(help="Run id, models:/NAME@ALIAS, or 'previous'.")],
+    candidate: Annotated[str, typer.Argument(help="MLflow run id of the candidate.")],
+    threshold: Annotated[float | None, typer.Option(help="Absolute drop tolerated.")] = None,
+    as_json: JsonOpt = False,
+    params: ParamsOpt = None,
+) -> None:
+    """Regression check: exit 1 when a headline metric drops beyond noise."""
+    from studybench.tracking.compare import compare_runs, resolve_run
+    from studybench.tracking.mlflow_log import client_for
+
+    settings = load_settings(params)
+    client = client_for(settings)
+    base = resolve_run(client, baseline, relative_to=candidate)
+    limit = threshold if threshold is not None else settings.tracking.regression_threshold
+    result = compare_runs(client, base, candidate, limit)
+    if as_json:
+        out.print_json(result.model_dump_json())
+    else:
+        for m in result.metrics:
+            flag = "REGRESSION" if m.regression else ("improved" if m.improvement else "same")
+            _say(
+                f"{m.metric}: {m.baseline:.4f} -> {m.candidate:.4f} ({m.diff:+.4f}, "
+                f"noise margin {m.margin:.4f}) {flag}"
+            )
+    if result.regression:
+        raise typer.Exit(1)
 
 
 @metrics_app.command("passk")

@@ -159,8 +159,13 @@ class EngineSettings(_Section):
 class TrackingSettings(_Section):
     """MLflow. An empty URI means the embedded SQLite store under ``paths.work_dir``."""
 
+    enabled: bool = True
     uri: str = ""
     experiment: str = "studybench"
+    regression_threshold: float = Field(
+        0.02, ge=0.0, description="absolute drop that counts as a regression (beyond noise)"
+    )
+    registered_model: str = Field("", description="register evaluated checkpoints under this name")
 
 
 class PathSettings(_Section):

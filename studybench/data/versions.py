@@ -59,7 +59,13 @@ def data_versions(paths: Iterable[Path | str], repo_root: Path = Path()) -> dict
     found: dict[str, DataVersion] = {}
     for raw in paths:
         path = Path(raw)
-        relative = path.relative_to(repo_root) if path.is_absolute() else path
+        if path.is_absolute():
+            try:
+                relative = path.resolve().relative_to(repo_root.resolve())
+            except ValueError:
+                continue  # outside the repository: no DVC output can hold it
+        else:
+            relative = path
         for candidate in (relative, *relative.parents):
             version = outputs.get(candidate.as_posix())
             if version is not None:
