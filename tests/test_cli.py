@@ -292,6 +292,7 @@ def test_eval_on_the_sample_with_the_tiny_model(
             "STUDYBENCH__JUDGE__BASE_URL": url,
             "STUDYBENCH__JUDGE__MAX_RETRIES": "0",
             "STUDYBENCH__PATHS__CACHE_DIR": str(tmp_path / "cache"),
+            "STUDYBENCH__PATHS__WORK_DIR": str(tmp_path / "work"),
             "STUDYBENCH__DATA__APPLICATION_SPLIT": str(sample_dir / "application_problems.json"),
         }
         args = ["eval", "--model", str(tiny_model), "--engine", "hf", "--split", "application",
@@ -303,10 +304,14 @@ def test_eval_on_the_sample_with_the_tiny_model(
         assert "Par@1" in first.stdout
         flagged = sum(1 for _ in received) // 5
         assert f"{flagged} flagged for the next run" in first.stdout
+        assert "logged to MLflow (sqlite:///" in first.stdout  # tracking is on by default
+        assert (tmp_path / "work" / "mlflow" / "mlflow.db").exists()
+        run_id = first.stdout.split("logged to MLflow")[1].split("run ")[1].split()[0]
 
         again = run(*args, env=env)
         assert again.returncode == 0, again.stderr
         assert "0 generated, 62 reused" in again.stdout
+        assert f"run {run_id}" in again.stdout  # the same MLflow run is updated
         assert f"{62 - flagged} verdict(s) reused" in again.stdout  # only flagged re-judged
 
         before = len(received)
