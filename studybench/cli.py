@@ -424,23 +424,29 @@ def _parse_seeds(text: str | None, default: tuple[int, ...]) -> tuple[int, ...]:
     return seeds
 
 
+ModelOpt = Annotated[str, typer.Option(help="Checkpoint folder or served model name.")]
+RunOutOpt = Annotated[Path, typer.Option("--out", help="Run folder (resumable).")]
+EngineOpt = Annotated[str, typer.Option(help="vllm | openai | hf")]
+SplitOpt = Annotated[str, typer.Option(help="application | transfer | a split file")]
+SeedsOpt = Annotated[str | None, typer.Option(help="Sampling seeds, e.g. 0,1,2.")]
+KOpt = Annotated[int | None, typer.Option(help="Attempts per parent and seed.")]
+MaxNewOpt = Annotated[int | None, typer.Option(help="Cap on one completion (default: protocol).")]
+GuidanceOpt = Annotated[Path | None, typer.Option(help="Guidance JSON to inject.")]
+
+
 @app.command("generate")
 def generate_command(
-    model: Annotated[str, typer.Option(help="Checkpoint folder or served model name.")],
-    out_dir: Annotated[Path, typer.Option("--out", help="Run folder (resumable).")],
-    engine: Annotated[str, typer.Option(help="vllm | openai | hf")] = "vllm",
-    split: Annotated[str, typer.Option(help="application | transfer | a split file")] = (
-        "transfer"
-    ),
-    seeds: Annotated[str | None, typer.Option(help="Sampling seeds, e.g. 0,1,2.")] = None,
-    k: Annotated[int | None, typer.Option(help="Attempts per parent and seed.")] = None,
+    model: ModelOpt,
+    out_dir: RunOutOpt,
+    engine: EngineOpt = "vllm",
+    split: SplitOpt = "transfer",
+    seeds: SeedsOpt = None,
+    k: KOpt = None,
     start: Annotated[int, typer.Option(help="First parent index.")] = 0,
     end: Annotated[int | None, typer.Option(help="Parent index to stop before.")] = None,
-    max_new_tokens: Annotated[
-        int | None, typer.Option(help="Cap on one completion (default: protocol).")
-    ] = None,
+    max_new_tokens: MaxNewOpt = None,
     concurrency: Annotated[int, typer.Option(help="Requests in flight at most.")] = 256,
-    guidance: Annotated[Path | None, typer.Option(help="Guidance JSON to inject.")] = None,
+    guidance: GuidanceOpt = None,
     ace: Annotated[Path | None, typer.Option(help="ACE playbook.")] = None,
     gepa: Annotated[Path | None, typer.Option(help="GEPA prompt history (JSONL) or text.")] = None,
     gepa_iteration: Annotated[int | None, typer.Option(help="GEPA row: iteration <= N.")] = None,
@@ -642,16 +648,14 @@ def report_command(
 
 @app.command("eval")
 def eval_command(
-    model: Annotated[str, typer.Option(help="Checkpoint folder or served model name.")],
-    out_dir: Annotated[Path, typer.Option("--out", help="Run folder (resumable).")],
-    engine: Annotated[str, typer.Option(help="vllm | openai | hf")] = "vllm",
-    split: Annotated[str, typer.Option(help="application | transfer | a split file")] = (
-        "transfer"
-    ),
-    seeds: Annotated[str | None, typer.Option(help="Sampling seeds, e.g. 0,1,2.")] = None,
-    k: Annotated[int | None, typer.Option(help="Attempts per parent and seed.")] = None,
-    max_new_tokens: Annotated[int | None, typer.Option(help="Cap on one completion.")] = None,
-    guidance: Annotated[Path | None, typer.Option(help="Guidance JSON to inject.")] = None,
+    model: ModelOpt,
+    out_dir: RunOutOpt,
+    engine: EngineOpt = "vllm",
+    split: SplitOpt = "transfer",
+    seeds: SeedsOpt = None,
+    k: KOpt = None,
+    max_new_tokens: MaxNewOpt = None,
+    guidance: GuidanceOpt = None,
     rule_only: Annotated[bool, typer.Option(help="Rule verifier only, no LLM judge.")] = False,
     params: ParamsOpt = None,
 ) -> None:
