@@ -68,14 +68,13 @@ def main() -> None:
     batch = prompts(args.requests)
     with tempfile.TemporaryDirectory() as tmp:
         model = build_demo_model(Path(tmp) / "model", ROOT / "data/sample")
-        config = VLLMServerConfig(
-            command=(str(ROOT / ".venv-vllm/bin/python"), *engine_settings.vllm_command[1:]),
-            model=str(model),
-            served_model_name="tiny",
+        config = VLLMServerConfig.from_settings(
+            engine_settings,
+            str(model),
             max_model_len=4096,
-            extra_args=engine_settings.vllm_extra_args,
-            env=engine_settings.vllm_env,
-            startup_timeout_s=600,
+            served_model_name="tiny",
+            root=ROOT,
+            startup_timeout_s=600.0,
         )
         with VLLMServer(config, Path(tmp) / "server") as server:
             asyncio.run(measure(server.base_url, batch[:4], 4, args.tokens))  # warm-up

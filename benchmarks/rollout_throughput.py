@@ -92,14 +92,13 @@ def main() -> None:
     artefacts = MethodArtefacts(system_prompt="You are a helpful assistant.")
     with tempfile.TemporaryDirectory() as tmp:
         model = build_demo_model(Path(tmp) / "model", ROOT / "data/sample")
-        server_config = VLLMServerConfig(
-            command=(str(ROOT / ".venv-vllm/bin/python"), *engine_settings.vllm_command[1:]),
-            model=str(model),
-            served_model_name="tiny",
+        server_config = VLLMServerConfig.from_settings(
+            engine_settings,
+            str(model),
             max_model_len=4096,
-            extra_args=engine_settings.vllm_extra_args,
-            env=engine_settings.vllm_env,
-            startup_timeout_s=600,
+            served_model_name="tiny",
+            root=ROOT,
+            startup_timeout_s=600.0,
         )
         start = time.perf_counter()
         with VLLMServer(server_config, Path(tmp) / "server") as server:

@@ -47,19 +47,12 @@ def open_engine(
     from studybench.engines.openai_compat import OpenAICompatEngine
     from studybench.engines.vllm_server import VLLMServer, VLLMServerConfig
 
-    config = VLLMServerConfig(
-        command=engine_settings.vllm_command,
-        model=model,
+    config = VLLMServerConfig.from_settings(
+        engine_settings,
+        model,
+        max_model_len=settings.protocol.max_tokens,
         served_model_name=Path(model).name or "model",
         seed=seed,
-        max_model_len=settings.protocol.max_tokens,
-        gpu_memory_utilization=engine_settings.gpu_memory_utilization,
-        tensor_parallel_size=engine_settings.tensor_parallel_size,
-        data_parallel_size=engine_settings.data_parallel_size,
-        trust_remote_code=engine_settings.trust_remote_code,
-        extra_args=engine_settings.vllm_extra_args,
-        env=engine_settings.vllm_env,
-        startup_timeout_s=engine_settings.startup_timeout_s,
     )
     with VLLMServer(config, run_dir) as server:
         yield OpenAICompatEngine(

@@ -24,6 +24,7 @@ from types import FrameType, TracebackType
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from studybench.config import EngineSettings
 from studybench.engines.base import EngineError
 
 
@@ -44,6 +45,40 @@ class VLLMServerConfig(BaseModel):
     host: str = "127.0.0.1"
     port: int = 0  # 0: a free port
     startup_timeout_s: float = 900.0
+
+    @classmethod
+    def from_settings(
+        cls,
+        engine: EngineSettings,
+        model: str,
+        *,
+        max_model_len: int,
+        served_model_name: str = "model",
+        seed: int = 0,
+        root: Path | None = None,
+        **overrides: object,
+    ) -> VLLMServerConfig:
+        """The server of ``engine`` settings for ``model``. A relative command path (the CPU
+        build's ``.venv-vllm/bin/python``) is resolved against ``root`` when given."""
+        command = list(engine.vllm_command)
+        if root is not None and "/" in command[0] and not Path(command[0]).is_absolute():
+            command[0] = str(root / command[0])
+        options: dict[str, object] = {
+            "command": tuple(command),
+            "model": model,
+            "served_model_name": served_model_name,
+            "seed": seed,
+            "max_model_len": max_model_len,
+            "gpu_memory_utilization": engine.gpu_memory_utilization,
+            "tensor_parallel_size": engine.tensor_parallel_size,
+            "data_parallel_size": engine.data_parallel_size,
+            "trust_remote_code": engine.trust_remote_code,
+            "extra_args": engine.vllm_extra_args,
+            "env": engine.vllm_env,
+            "startup_timeout_s": engine.startup_timeout_s,
+            **overrides,
+        }
+        return cls.model_validate(options)
 
 
 def free_port(host: str = "127.0.0.1") -> int:

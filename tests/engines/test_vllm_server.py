@@ -28,18 +28,10 @@ VLLM_PYTHON = ROOT / ".venv-vllm" / "bin" / "python"
 def server_config(model: Path, **kwargs: object) -> VLLMServerConfig:
     assert VLLM_PYTHON.exists(), "vLLM's CPU build is missing: run make vllm-env (make test does)"
     engine = load_settings(ROOT / "params.yaml", environ={}).engine
-    command = (str(VLLM_PYTHON), *engine.vllm_command[1:])
-    options = {
-        "command": command,
-        "model": str(model),
-        "served_model_name": "tiny",
-        "max_model_len": 4096,
-        "extra_args": engine.vllm_extra_args,
-        "env": engine.vllm_env,
-        "startup_timeout_s": 300.0,
-        **kwargs,
-    }
-    return VLLMServerConfig.model_validate(options)
+    options: dict[str, object] = {"startup_timeout_s": 300.0, **kwargs}
+    return VLLMServerConfig.from_settings(
+        engine, str(model), max_model_len=4096, served_model_name="tiny", root=ROOT, **options
+    )
 
 
 @pytest.fixture(scope="module")
