@@ -79,7 +79,7 @@ def main() -> None:
         with VLLMServer(config, Path(tmp) / "server") as server:
             asyncio.run(measure(server.base_url, batch[:4], 4, args.tokens))  # warm-up
             print(
-                f"{args.requests} judge prompts (~{len(batch[0]) // 4} tokens each), "
+                f"{args.requests} judge prompts (~{len(batch[0])} characters each), "
                 f"replies up to {args.tokens} tokens"
             )
             print(f"{'concurrency':>11}{'wall s':>9}{'requests/s':>12}{'p50 ms':>9}{'p95 ms':>9}")
@@ -92,6 +92,7 @@ def main() -> None:
                     f"{concurrency:>11}{wall:>9.1f}{len(batch) / wall:>12.1f}"
                     f"{statistics.median(latencies):>9.0f}{p95:>9.0f}"
                 )
+            print("latencies are from submission: they include the wait for a free slot")
 
 
 if __name__ == "__main__":
