@@ -9,6 +9,7 @@ scheduled on data changes and record exactly which data version they used. All l
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pendulum
@@ -32,6 +33,7 @@ with DAG(
     start_date=pendulum.datetime(2026, 1, 1, tz="UTC"),
     catchup=False,
     max_active_runs=1,
+    default_args={"owner": "studybench", "retries": 2, "retry_delay": timedelta(minutes=1)},
     tags=["studybench", "data"],
     doc_md=__doc__,
 ):

@@ -546,46 +546,19 @@ def generate_command(
 
 
 def _judge(run_dir: Path, settings: Any, *, rule_only: bool, rejudge_errors: bool) -> None:
-    import os
-
     from rich.progress import Progress
 
-    from studybench.engines.openai_compat import OpenAICompatEngine
-    from studybench.judge.llm import JudgeCache, LLMJudge
-    from studybench.judge.pipeline import judge_run
-    from studybench.verify import Verifier
+    from studybench.pipeline.judging import judge_dir
 
-    js = settings.judge
-    judge = None
-    cache = None
-    if js.llm_enabled and not rule_only:
-        cache = JudgeCache(settings.paths.cache_dir / "judge_cache.sqlite")
-        engine = OpenAICompatEngine(
-            js.base_url,
-            js.model,
-            api_key=os.environ.get(js.api_key_env),
-            concurrency=js.concurrency,
-            max_retries=js.max_retries,
-            timeout_s=js.request_timeout_s,
-        )
-        judge = LLMJudge(
-            engine, js.model, cache=cache, temperature=js.temperature, max_tokens=js.max_tokens
-        )
-    strip = settings.protocol.strip_think_before_judging
-    with (
-        Verifier(tolerance=js.tolerance, timeout_s=js.rule_timeout_s, strip_think=strip) as rules,
-        Progress(console=err, transient=True) as bar,
-    ):
+    with Progress(console=err, transient=True) as bar:
         task = bar.add_task("LLM judge", total=None)
-        summary = judge_run(
+        summary = judge_dir(
             run_dir,
-            rules,
-            judge,
-            rejudge_errors_only=rejudge_errors,
+            settings,
+            rule_only=rule_only,
+            rejudge_errors=rejudge_errors,
             on_progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
-    if cache is not None:
-        cache.close()
     _say(
         f"{summary.items} completion(s): {summary.reused} verdict(s) reused, "
         f"{summary.rule_judged} verified by rule, {summary.llm_calls} LLM judge call(s) "

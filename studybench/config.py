@@ -23,12 +23,21 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from studybench.errors import ConfigError
 
 ENV_PREFIX = "STUDYBENCH__"
 PARAMS_ENV = "STUDYBENCH_PARAMS"
+PROFILE_ENV = "STUDYBENCH_PROFILE"
+PROFILES_KEY = "profiles"
 DEFAULT_PARAMS_FILE = "params.yaml"
 
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant that solves physics problems."
@@ -166,6 +175,68 @@ class TrackingSettings(_Section):
         0.02, ge=0.0, description="absolute drop that counts as a regression (beyond noise)"
     )
     registered_model: str = Field("", description="register evaluated checkpoints under this name")
+    ui_url: str = Field(
+        "", description="MLflow UI for links (empty: the tracking URI if http, else :5000)"
+    )
+
+
+class CheckpointSettings(_Section):
+    """Checkpoint discovery and the event-driven evaluation DAG (``studybench_checkpoint_eval``)."""
+
+    roots: tuple[str, ...] = Field(
+        ("work/checkpoints",), description="watched folders (local paths or fsspec URLs)"
+    )
+    depth: int = Field(2, ge=0, description="folder levels searched below a root")
+    quiet_period_s: float = Field(
+        60.0, ge=0.0, description="without a ready marker: no file change for this long"
+    )
+    poll_interval_s: float = Field(10.0, gt=0.0)
+    allow_pickle: bool = Field(False, description="evaluate pickle-only (.bin) checkpoints")
+    evaluate_existing: bool = Field(
+        True, description="evaluate checkpoints already present when the watcher first starts"
+    )
+    splits: tuple[str, ...] = Field(
+        ("application", "transfer"),
+        min_length=1,
+        description="application | transfer | memorisation | a split file",
+    )
+    baseline: str = Field("", description="run id or models:/NAME@ALIAS to compare against")
+    fail_on_regression: bool = Field(
+        False, description="fail the DAG run when a checkpoint regresses (nightly always does)"
+    )
+
+
+class NightlyModel(_Section):
+    """One model of the nightly regression run: exactly one of ``path``, ``root`` and
+    ``base_url``."""
+
+    name: str = Field(min_length=1)
+    path: str = Field("", description="a checkpoint or model folder")
+    root: str = Field("", description="a checkpoint root: its latest ready checkpoint")
+    base_url: str = Field("", description="an OpenAI-compatible endpoint serving ``model``")
+    model: str = Field("", description="the served model name at ``base_url``")
+    api_key_env: str = Field("", description="env var holding the endpoint's key")
+
+    @model_validator(mode="after")
+    def _one_location(self) -> NightlyModel:
+        given = [f for f in ("path", "root", "base_url") if getattr(self, f)]
+        if len(given) != 1:
+            raise ValueError(
+                f"nightly model {self.name!r}: give exactly one of path, root, base_url "
+                f"(got {', '.join(given) or 'none'})"
+            )
+        if self.base_url and not self.model:
+            raise ValueError(f"nightly model {self.name!r}: base_url needs model")
+        return self
+
+
+class NightlySettings(_Section):
+    """The nightly regression DAG (``studybench_nightly``)."""
+
+    schedule: str = Field("0 2 * * *", description="cron, in UTC")
+    models: tuple[NightlyModel, ...] = ()
+    splits: tuple[str, ...] = Field(("application", "transfer"), min_length=1)
+    baseline: str = Field("", description="pinned baseline: run id or models:/NAME@ALIAS")
 
 
 class PathSettings(_Section):
@@ -186,6 +257,8 @@ class Settings(_Section):
     judge: JudgeSettings = JudgeSettings()
     engine: EngineSettings = EngineSettings()
     tracking: TrackingSettings = TrackingSettings()
+    checkpoints: CheckpointSettings = CheckpointSettings()
+    nightly: NightlySettings = NightlySettings()
     paths: PathSettings = PathSettings()
 
 
@@ -199,12 +272,14 @@ def load_settings(
     *,
     environ: Mapping[str, str] | None = None,
     require_file: bool = False,
+    profile: str | None = None,
 ) -> Settings:
     """Read settings from ``path`` (default :func:`default_params_path`) and the environment.
 
     A missing file gives the built-in defaults unless ``require_file`` is set. Any invalid or
     unknown key raises :class:`ConfigError` naming the file or environment variable and the
-    dotted key.
+    dotted key. A profile (``profile``, else ``$STUDYBENCH_PROFILE``) lays the values of
+    ``profiles.<name>`` in the file over the file's own; environment overrides still win.
     """
     params_path = Path(path) if path is not None else default_params_path()
     env = os.environ if environ is None else environ
@@ -214,10 +289,27 @@ def load_settings(
         raw = _read_yaml_mapping(params_path)
     elif require_file or path is not None:
         raise ConfigError(f"{params_path}: settings file not found")
+    profiles = raw.pop(PROFILES_KEY, None) or {}
 
     origins: dict[tuple[str, ...], str] = {}
     for key_path in _leaf_paths(raw):
         origins[key_path] = str(params_path)
+    chosen = profile if profile is not None else env.get(PROFILE_ENV, "")
+    if chosen:
+        overlay = profiles.get(chosen) if isinstance(profiles, dict) else None
+        if not isinstance(overlay, dict):
+            known = ", ".join(sorted(profiles)) if isinstance(profiles, dict) else ""
+            raise ConfigError(
+                f"{params_path}: no profile {chosen!r} under '{PROFILES_KEY}' "
+                f"(known: {known or 'none'})"
+            )
+        for key_path in _leaf_paths(overlay):
+            node: Any = overlay
+            for part in key_path:
+                node = node[part]
+            if not isinstance(node, Mapping):
+                _set_nested(raw, key_path, node, f"{params_path}: profile {chosen}")
+            origins[key_path] = f"{params_path} (profile {chosen})"
     for name, text in sorted(env.items()):
         if not name.startswith(ENV_PREFIX):
             continue

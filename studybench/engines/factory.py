@@ -4,22 +4,37 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from studybench.config import Settings
 from studybench.engines.base import Engine
 from studybench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from studybench.engines.vllm_server import VLLMServer
 
 EngineKind = Literal["vllm", "openai", "hf"]
 
 
 @contextlib.contextmanager
 def open_engine(
-    kind: EngineKind, model: str, settings: Settings, run_dir: Path, *, seed: int = 0
+    kind: EngineKind,
+    model: str,
+    settings: Settings,
+    run_dir: Path,
+    *,
+    seed: int = 0,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    on_started: Callable[[VLLMServer], None] | None = None,
 ) -> Iterator[Engine]:
-    """The engine for ``model``; a vLLM server lives exactly as long as the context."""
+    """The engine for ``model``; a vLLM server lives exactly as long as the context.
+
+    ``base_url`` / ``api_key_env`` override the settings' endpoint (a nightly model served
+    elsewhere); ``on_started`` sees a vLLM server once it is healthy (the pipeline records
+    its process so a teardown task can stop it if this process dies first)."""
     engine_settings = settings.engine
     if kind == "hf":
         from studybench.engines.local_hf import LocalHFEngine
@@ -34,9 +49,9 @@ def open_engine(
         from studybench.engines.openai_compat import OpenAICompatEngine
 
         yield OpenAICompatEngine(
-            engine_settings.base_url,
+            base_url or engine_settings.base_url,
             model,
-            api_key=os.environ.get(engine_settings.api_key_env),
+            api_key=os.environ.get(api_key_env or engine_settings.api_key_env),
             concurrency=engine_settings.concurrency,
             max_retries=engine_settings.max_retries,
             timeout_s=engine_settings.request_timeout_s,
@@ -55,6 +70,8 @@ def open_engine(
         seed=seed,
     )
     with VLLMServer(config, run_dir) as server:
+        if on_started is not None:
+            on_started(server)
         yield OpenAICompatEngine(
             server.base_url,
             config.served_model_name,

@@ -16,7 +16,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,9 @@ class VerdictStore:
     """``RUN/verdicts.sqlite``: the current verdict of every (slot, seed, attempt)."""
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
+        # Judge tasks of one run (one per seed) may write at the same time: wait for the lock.
+        self._db = sqlite3.connect(path, isolation_level=None, timeout=60)
+        self._db.execute("PRAGMA busy_timeout=60000")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS verdicts (parent TEXT, slot TEXT, seed INTEGER, "
@@ -186,10 +188,11 @@ def judge_run(
     *,
     rejudge_errors_only: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
+    seeds: Collection[int] | None = None,
 ) -> JudgeSummary:
-    """Bring every verdict of the run up to date; idempotent."""
+    """Bring every verdict of the run (or of ``seeds`` only) up to date; idempotent."""
     start = time.monotonic()
-    items = load_items(run_dir)
+    items = [i for i in load_items(run_dir) if seeds is None or i.seed in seeds]
     store = VerdictStore(run_dir / "verdicts.sqlite")
     try:
         stored = store.all()

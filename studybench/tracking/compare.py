@@ -63,6 +63,54 @@ def resolve_run(client: Any, spec: str, *, relative_to: str | None = None) -> st
     return spec
 
 
+def previous_evaluation(client: Any, run_id: str) -> str | None:
+    """The evaluation before ``run_id`` in its lineage: for a checkpoint of a training run,
+    the evaluated checkpoint with the highest lower step; otherwise the latest earlier run
+    of the same target (the previous night)."""
+    run = client.get_run(run_id)
+    tags = run.data.tags
+    experiment = [run.info.experiment_id]
+    key = tags.get("studybench.eval_key", "")
+    training_run = tags.get("training_run")
+    step = tags.get("checkpoint.step")
+    if training_run and step is not None:
+        runs = client.search_runs(
+            experiment,
+            filter_string=f"tags.`training_run` = '{training_run}'",
+            max_results=500,
+        )
+        earlier = [
+            r
+            for r in runs
+            if "studybench.eval_key" in r.data.tags
+            and r.data.tags.get("studybench.eval_key") != key
+            and r.data.tags.get("checkpoint.step", "").isdigit()
+            and int(r.data.tags["checkpoint.step"]) < int(step)
+            and r.info.status == "FINISHED"
+        ]
+        if not earlier:
+            return None
+        best = max(earlier, key=lambda r: int(r.data.tags["checkpoint.step"]))
+        return str(best.info.run_id)
+    target = tags.get("studybench.target") or tags.get("studybench.model", "")
+    field = "studybench.target" if tags.get("studybench.target") else "studybench.model"
+    runs = client.search_runs(
+        experiment,
+        filter_string=f"tags.`{field}` = '{target}' and attributes.start_time < "
+        f"{run.info.start_time}",
+        order_by=["attributes.start_time DESC"],
+        max_results=20,
+    )
+    for r in runs:
+        if (
+            "studybench.eval_key" in r.data.tags
+            and r.data.tags["studybench.eval_key"] != key
+            and r.info.status == "FINISHED"
+        ):
+            return str(r.info.run_id)
+    return None
+
+
 def compare_metrics(
     baseline: dict[str, float], candidate: dict[str, float], threshold: float
 ) -> list[MetricComparison]:

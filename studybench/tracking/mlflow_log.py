@@ -95,6 +95,21 @@ def _find_run(client: Any, experiment: str, tag: str, value: str) -> str | None:
     return str(runs[0].info.run_id) if runs else None
 
 
+def evaluated_run(settings: Settings, key: str, metrics: Sequence[str]) -> str | None:
+    """The finished run logged under evaluation ``key`` with every one of ``metrics``."""
+    client = client_for(settings)
+    found = client.get_experiment_by_name(settings.tracking.experiment)
+    if found is None:
+        return None
+    runs = client.search_runs(
+        [found.experiment_id], filter_string=f"tags.`{EVAL_KEY}` = '{key}'", max_results=5
+    )
+    for run in runs:
+        if run.info.status == "FINISHED" and all(m in run.data.metrics for m in metrics):
+            return str(run.info.run_id)
+    return None
+
+
 def _run(
     client: Any, experiment: str, name: str, tags: dict[str, str], key: tuple[str, str]
 ) -> str:
@@ -277,14 +292,26 @@ def log_evaluation(
     *,
     checkpoint: Checkpoint | None = None,
     data_files: Sequence[Path] = (),
+    eval_key: str | None = None,
+    extra_tags: dict[str, str] | None = None,
     attempts: int = 3,
     backoff_s: float = 2.0,
 ) -> str:
-    """Log one evaluation (one run folder per split) and return its MLflow run id."""
+    """Log one evaluation (one run folder per split) and return its MLflow run id.
+
+    ``eval_key`` is the key the orchestration fixed when planning (default: derived from the
+    run folders); ``extra_tags`` are added to the run."""
     last: Exception | None = None
     for attempt in range(attempts):
         try:
-            return _log_evaluation(run_dirs, settings, checkpoint or Checkpoint(), data_files)
+            return _log_evaluation(
+                run_dirs,
+                settings,
+                checkpoint or Checkpoint(),
+                data_files,
+                eval_key=eval_key,
+                extra_tags=extra_tags or {},
+            )
         except StudyBenchError:
             raise
         except Exception as exc:  # MLflow raises many kinds when the server is unreachable
@@ -299,7 +326,13 @@ def log_evaluation(
 
 
 def _log_evaluation(
-    run_dirs: Sequence[Path], settings: Settings, checkpoint: Checkpoint, data_files: Sequence[Path]
+    run_dirs: Sequence[Path],
+    settings: Settings,
+    checkpoint: Checkpoint,
+    data_files: Sequence[Path],
+    *,
+    eval_key: str | None = None,
+    extra_tags: dict[str, str],
 ) -> str:
     results = [_split_result(Path(d)) for d in run_dirs]
     info = manifest(Path(run_dirs[0]))
@@ -315,7 +348,9 @@ def _log_evaluation(
     sampling = config.get("sampling", {})
     data_tags = provenance.data_version_tags(data_files)
     protocol = str(info.get("protocol_hash", ""))
-    key = evaluation_key(model, checkpoint, protocol, data_tags, [r.split for r in results])
+    key = eval_key or evaluation_key(
+        model, checkpoint, protocol, data_tags, [r.split for r in results]
+    )
 
     client = client_for(settings)
     experiment = experiment_id(client, settings)
@@ -327,6 +362,7 @@ def _log_evaluation(
         "verifier_version": VERIFIER_VERSION,
         "judge_version": JUDGE_VERSION,
         **data_tags,
+        **{k: v for k, v in extra_tags.items() if v},
     }
     if checkpoint.path:
         tags["checkpoint.path"] = checkpoint.path

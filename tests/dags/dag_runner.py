@@ -1,40 +1,59 @@
 """Runs in a subprocess with its own AIRFLOW_HOME: loads the DAG folder, optionally runs
-one DAG with ``dag.test()``, and prints a JSON summary (import errors, DAGs, run state,
-asset events)."""
+one DAG with ``dag.test()`` (with a JSON conf), and prints a JSON summary (import errors,
+DAGs, run state, task states, asset events)."""
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 
 
-def main(dag_folder: str, dag_id: str | None) -> None:
+def main(dag_folder: str, dag_id: str | None, conf: str | None) -> None:
     from airflow.dag_processing.dagbag import DagBag
 
+    started = time.perf_counter()
     bag = DagBag(dag_folder=dag_folder)
     summary: dict[str, object] = {
+        "parse_s": time.perf_counter() - started,
         "import_errors": {k: str(v) for k, v in bag.import_errors.items()},
         "dags": {
             d.dag_id: {
                 "tags": sorted(d.tags),
                 "tasks": [t.task_id for t in d.tasks],
                 "outlets": sorted(o.uri for t in d.tasks for o in t.outlets),
+                "catchup": d.catchup,
+                "timetable": type(d.timetable).__name__,
+                "cron": str(getattr(d.timetable, "_expression", "")),
+                "max_active_runs": d.max_active_runs,
+                "owners": sorted({t.owner for t in d.tasks}),
+                "retries": sorted({t.retries for t in d.tasks}),
+                "pools": sorted({t.pool for t in d.tasks}),
+                "setup": sorted(t.task_id for t in d.tasks if t.is_setup),
+                "teardown": sorted(t.task_id for t in d.tasks if t.is_teardown),
             }
             for d in bag.dags.values()
         },
     }
     if dag_id:
         from airflow.models.asset import AssetEvent
+        from airflow.models.taskinstance import TaskInstance
         from airflow.utils.session import create_session
 
-        run = bag.get_dag(dag_id).test()
+        run = bag.get_dag(dag_id).test(run_conf=json.loads(conf) if conf else None)
         summary["state"] = str(run.state)
         with create_session() as session:
             summary["events"] = {
                 event.asset.uri: event.extra for event in session.query(AssetEvent).all()
             }
+            tis = session.query(TaskInstance).filter(TaskInstance.run_id == run.run_id).all()
+            summary["tasks"] = {f"{ti.task_id}[{ti.map_index}]": str(ti.state) for ti in tis}
     print("JSON:" + json.dumps(summary))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
+    main(
+        sys.argv[1],
+        sys.argv[2] if len(sys.argv) > 2 else None,
+        sys.argv[3] if len(sys.argv) > 3 else None,
+    )

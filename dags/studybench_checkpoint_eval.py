@@ -1,0 +1,75 @@
+"""studybench_checkpoint_eval: evaluate every new checkpoint as soon as it is complete.
+
+A watcher (``CheckpointTrigger`` in plugins/) polls ``checkpoints.roots`` from params.yaml and
+emits one asset event per newly ready checkpoint; each DAG run evaluates every checkpoint of
+its events (several events can arrive in one run). Trigger by hand with
+``conf={"checkpoint": "/path/to/checkpoint-N"}`` (or ``studybench trigger``). Logic lives in
+``studybench.pipeline``; this file only wires it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pendulum
+from airflow.sdk import DAG, Asset, AssetWatcher, task
+from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
+from studybench_airflow.trigger import CheckpointTrigger
+
+REPO = os.environ.get("STUDYBENCH_REPO", str(Path(__file__).resolve().parents[1]))
+ASSET_NAME = "studybench_checkpoints"
+
+CHECKPOINTS = Asset(
+    uri="studybench://checkpoints/ready",
+    name=ASSET_NAME,
+    watchers=[
+        AssetWatcher(
+            name="studybench_checkpoint_watcher",
+            trigger=CheckpointTrigger(
+                repo=REPO,
+                params=os.environ.get("STUDYBENCH_PARAMS", ""),
+                profile=os.environ.get("STUDYBENCH_PROFILE", ""),
+                asset=ASSET_NAME,
+            ),
+        )
+    ],
+)
+
+with DAG(
+    dag_id="studybench_checkpoint_eval",
+    description="Evaluate each new checkpoint on StudyBench and log it to MLflow",
+    schedule=[CHECKPOINTS],
+    start_date=pendulum.datetime(2026, 1, 1, tz="UTC"),
+    catchup=False,
+    default_args=DEFAULT_ARGS,
+    tags=["studybench", "evaluation", "checkpoints"],
+    doc_md=__doc__,
+):
+
+    @task
+    def plan(**context: Any) -> list[str]:
+        from studybench.pipeline.orchestration import plan_checkpoints, task_settings
+
+        events = context["triggering_asset_events"]
+        locations = [
+            str(event.extra["payload"]["checkpoint"])
+            for asset_events in events.values()
+            for event in asset_events
+            if isinstance(event.extra.get("payload"), dict)
+        ]
+        conf = context["dag_run"].conf or {}
+        if conf.get("checkpoint"):
+            locations.append(str(conf["checkpoint"]))
+        return plan_checkpoints(locations, task_settings())
+
+    @task
+    def verdict(results: list[dict[str, Any]]) -> str:
+        from studybench.pipeline.orchestration import task_settings
+        from studybench.pipeline.orchestration import verdict as body
+
+        fail = task_settings().checkpoints.fail_on_regression
+        return body(list(results), fail_on_regression=fail)
+
+    verdict(evaluate(plan(), baseline_setting="checkpoints"))

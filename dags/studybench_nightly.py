@@ -1,0 +1,69 @@
+"""studybench_nightly: re-evaluate the models of ``nightly.models`` every night and fail
+loudly on regressions.
+
+Each night is its own evaluation (the run tag is the night's date), compared with the
+previous night of the same model and with the pinned ``nightly.baseline``. The last task
+fails with the list of regressions (and of models that could not be evaluated) after
+everything is logged, so Airflow's alerting fires. Logic lives in ``studybench.pipeline``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pendulum
+from airflow.sdk import DAG, task
+from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
+
+
+def _schedule() -> str:
+    """``nightly.schedule`` from params.yaml, read without importing studybench."""
+    import os
+    from pathlib import Path
+
+    import yaml
+
+    repo = Path(os.environ.get("STUDYBENCH_REPO", Path(__file__).resolve().parents[1]))
+    params = Path(os.environ.get("STUDYBENCH_PARAMS", repo / "params.yaml"))
+    try:
+        loaded = yaml.safe_load((repo / params).read_text()) or {}
+        return str(loaded.get("nightly", {}).get("schedule") or "0 2 * * *")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return "0 2 * * *"
+
+
+with DAG(
+    dag_id="studybench_nightly",
+    description="Nightly StudyBench regression run over the models in params.yaml",
+    schedule=_schedule(),
+    start_date=pendulum.datetime(2026, 1, 1, tz="UTC"),
+    catchup=False,
+    max_active_runs=1,
+    default_args=DEFAULT_ARGS,
+    tags=["studybench", "evaluation", "nightly"],
+    doc_md=__doc__,
+):
+
+    @task
+    def plan(**context: Any) -> dict[str, list[str]]:
+        from studybench.pipeline.orchestration import plan_nightly, task_settings
+
+        night = context["dag_run"].run_after.strftime("%Y-%m-%d")
+        return plan_nightly(task_settings(), run_tag=f"nightly-{night}")
+
+    @task
+    def verdict(results: list[dict[str, Any]], problems: list[str]) -> str:
+        from studybench.pipeline.orchestration import verdict as body
+
+        return body(list(results), fail_on_regression=True, problems=list(problems))
+
+    @task
+    def run_roots(planned: dict[str, list[str]]) -> list[str]:
+        return list(planned["run_roots"])
+
+    @task
+    def problems(planned: dict[str, list[str]]) -> list[str]:
+        return list(planned["problems"])
+
+    planned = plan()
+    verdict(evaluate(run_roots(planned), baseline_setting="nightly"), problems(planned))

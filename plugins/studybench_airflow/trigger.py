@@ -1,0 +1,144 @@
+"""``CheckpointTrigger``: an event trigger (for an ``AssetWatcher``) that polls the watched
+checkpoint roots and emits one event per newly ready checkpoint.
+
+The trigger is long-lived (``run`` never returns: a trigger that returns is re-created and
+would re-fire) and remembers every reported checkpoint identity in the asset's state store,
+which Airflow keeps in its metadata database, so a triggerer restart reports nothing twice.
+Settings (roots, quiet period, poll interval) are re-read on every poll, so changing
+``checkpoints.roots`` in params.yaml needs no restart. Scans run in a thread: the
+triggerer's event loop is never blocked by the filesystem. Nothing in a watched root is ever
+written, moved or deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from airflow.triggers.base import BaseEventTrigger, TriggerEvent
+
+log = logging.getLogger(__name__)
+
+SEEN_PREFIX = "ready:"
+INITIALISED = "initialised"
+EVENT_SPACING_S = 3.0  # events closer than this can merge into one DAG run or be delayed
+
+
+class _MemoryStore:
+    """Used only when the trigger runs outside a triggerer (no asset state store)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+
+    async def aget(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    async def aset(self, key: str, value: Any) -> None:
+        self.values[key] = value
+
+
+class CheckpointTrigger(BaseEventTrigger):
+    """Emit ``{"checkpoint": uri, "identity", "step", "training_run"}`` per ready checkpoint.
+
+    ``params`` / ``profile`` / ``repo`` say where the settings are (as for the tasks);
+    ``asset`` names the watched asset in the state store.
+    """
+
+    def __init__(
+        self, repo: str, params: str = "", profile: str = "", asset: str = "", once: bool = False
+    ) -> None:
+        super().__init__()
+        self.repo = repo
+        self.params = params
+        self.profile = profile
+        self.asset = asset
+        self.once = once  # tests: one poll, then stop
+
+    def serialize(self) -> tuple[str, dict[str, Any]]:
+        return (
+            "studybench_airflow.trigger.CheckpointTrigger",
+            {
+                "repo": self.repo,
+                "params": self.params,
+                "profile": self.profile,
+                "asset": self.asset,
+                "once": self.once,
+            },
+        )
+
+    def _store(self) -> Any:
+        store = getattr(self, "asset_state_store", None)
+        if store is None:
+            if not hasattr(self, "_memory"):
+                self._memory = _MemoryStore()
+            return self._memory
+        if self.asset:
+            from airflow.sdk import Asset
+
+            return store[Asset.ref(name=self.asset)]
+        return store
+
+    def _settings(self) -> Any:
+        from studybench.config import load_settings
+
+        path = Path(self.repo) / (self.params or "params.yaml")  # an absolute params wins
+        return load_settings(path, profile=self.profile or None)
+
+    def _scan(self) -> tuple[Any, Any]:
+        from studybench.checkpoints.scan import scan_roots
+
+        settings = self._settings()
+        cp = settings.checkpoints
+        roots = [r if "://" in r else str(Path(self.repo) / r) for r in cp.roots]
+        infos = scan_roots(
+            roots,
+            depth=cp.depth,
+            quiet_period_s=cp.quiet_period_s,
+            allow_pickle=cp.allow_pickle,
+        )
+        return settings, infos
+
+    async def run(self) -> AsyncIterator[TriggerEvent]:
+        store = self._store()
+        reported_invalid: dict[str, str] = {}
+        while True:
+            try:
+                settings, infos = await asyncio.to_thread(self._scan)
+            except Exception as exc:  # bad params or an unreachable root: keep watching
+                log.error("checkpoint scan failed: %s", exc)
+                await asyncio.sleep(10.0)
+                continue
+            first = not await store.aget(INITIALISED, False)
+            for info in infos:
+                if info.state.value == "invalid":
+                    if reported_invalid.get(info.uri) != info.reason:
+                        reported_invalid[info.uri] = info.reason
+                        log.warning("not evaluating %s", info.describe())
+                    continue
+                if not info.ready or info.identity is None:
+                    continue
+                key = SEEN_PREFIX + info.identity
+                if await store.aget(key):
+                    continue
+                await store.aset(key, info.uri)
+                if first and not settings.checkpoints.evaluate_existing:
+                    log.info("present at first start, not evaluated: %s", info.describe())
+                    continue
+                log.info("new checkpoint: %s", info.describe())
+                yield TriggerEvent(
+                    {
+                        "checkpoint": info.uri,
+                        "identity": info.identity,
+                        "step": info.step,
+                        "training_run": info.training_run,
+                    }
+                )
+                await asyncio.sleep(EVENT_SPACING_S)
+            if first:
+                await store.aset(INITIALISED, True)
+            if self.once:
+                return
+            await asyncio.sleep(settings.checkpoints.poll_interval_s)

@@ -1,0 +1,298 @@
+"""Is this folder a complete checkpoint that can be evaluated? Read-only, and cheap.
+
+Training frameworks write a checkpoint in place, one file after another; only the weights
+file is renamed into place and ``trainer_state.json`` comes last. A folder is therefore
+*settled* when either the producer's ready marker (:data:`READY_MARKER`, written atomically
+after the save by :class:`studybench.training.ReadyMarkerCallback`) is present and no file is
+newer than it, or ``trainer_state.json`` parses and nothing changed for a quiet period.
+Until it is settled a folder is ``pending``; once settled it is ``ready`` when the
+HuggingFace layout is complete and sound, else ``invalid`` with the reason.
+
+Checks are cheap on purpose (a watcher runs them every few seconds over many folders): JSON
+files are parsed, safetensors headers are read and the file size checked against the header
+(a truncated copy fails), sharded indexes must name only present, sound shards.
+
+The identity of a checkpoint is a content fingerprint: the config, each weight file's name,
+size and header, and 16 blocks of 64 KiB sampled evenly through its data. Weights of two
+training steps share shapes and sizes, so a fingerprint of metadata alone would call them
+the same checkpoint; sampled blocks tell them apart without reading gigabytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import struct
+import time
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+READY_MARKER = "studybench-ready.json"
+TRAINER_STATE = "trainer_state.json"
+CONFIG = "config.json"
+SAFETENSORS = "model.safetensors"
+SAFETENSORS_INDEX = "model.safetensors.index.json"
+TOKENIZER_ANY = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
+STEP_FOLDER = re.compile(r"^checkpoint-(\d+)$")
+TEMP_NAME = re.compile(r"(^tmp|\.tmp$|\.partial$|\.incomplete$|~$|^\.)")
+SAMPLE_BLOCKS = 16
+SAMPLE_BYTES = 1 << 16
+MAX_HEADER_BYTES = 100 << 20
+
+
+class CheckpointState(StrEnum):
+    READY = "ready"
+    PENDING = "pending"
+    INVALID = "invalid"
+
+
+class CheckpointInfo(BaseModel):
+    """What one inspection found. ``reason`` says why a folder is pending or invalid."""
+
+    uri: str
+    state: CheckpointState
+    reason: str = ""
+    identity: str | None = None
+    step: int | None = None
+    training_run: str | None = None
+    weights_format: str = ""
+    newest_mtime: float = 0.0
+    marker: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def ready(self) -> bool:
+        return self.state is CheckpointState.READY
+
+    def describe(self) -> str:
+        step = f" step {self.step}" if self.step is not None else ""
+        detail = f": {self.reason}" if self.reason else ""
+        return f"{self.uri}{step} is {self.state.value}{detail}"
+
+
+class _LayoutError(Exception):
+    """A defect of the layout; pending or invalid depending on whether the folder settled."""
+
+
+def _fs(uri: str) -> tuple[Any, str]:
+    import fsspec
+
+    fs, path = fsspec.core.url_to_fs(uri)
+    return fs, path.rstrip("/") or "/"
+
+
+def _mtime(fs: Any, entry: dict[str, Any]) -> float:
+    for key in ("mtime", "LastModified", "last_modified", "updated", "created"):
+        value = entry.get(key)
+        if isinstance(value, int | float):
+            return float(value)
+        if isinstance(value, datetime):
+            return value.timestamp()
+    try:
+        modified = fs.modified(entry["name"])
+        return float(modified.timestamp())
+    except (NotImplementedError, OSError, KeyError, AttributeError):
+        return 0.0
+
+
+def _read_json(fs: Any, path: str) -> Any:
+    with fs.open(path, "rb") as handle:
+        return json.loads(handle.read().decode("utf-8"))
+
+
+def safetensors_header(fs: Any, path: str, size: int) -> bytes:
+    """The JSON header of a safetensors file; raises :class:`_LayoutError` when the file is
+    truncated or not safetensors."""
+    name = path.rsplit("/", 1)[-1]
+    if size < 8:
+        raise _LayoutError(f"{name}: {size} bytes, too short for a safetensors header")
+    with fs.open(path, "rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        if length > MAX_HEADER_BYTES or 8 + length > size:
+            raise _LayoutError(f"{name}: truncated or not safetensors (header of {length} bytes)")
+        raw = handle.read(length)
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _LayoutError(f"{name}: safetensors header is not valid JSON") from None
+    if not isinstance(header, dict):
+        raise _LayoutError(f"{name}: safetensors header is not a JSON object")
+    end = 0
+    for tensor, spec in header.items():
+        if tensor == "__metadata__":
+            continue
+        try:
+            end = max(end, int(spec["data_offsets"][1]))
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise _LayoutError(f"{name}: tensor {tensor!r} has no valid data_offsets") from None
+    expected = 8 + length + end
+    if size != expected:
+        raise _LayoutError(
+            f"{name}: {size} bytes on disk, header describes {expected} (truncated?)"
+        )
+    return bytes(raw)
+
+
+def _sample_blocks(fs: Any, path: str, size: int, start: int) -> bytes:
+    """``SAMPLE_BLOCKS`` blocks spread evenly through the tensor data."""
+    data = size - start
+    if data <= SAMPLE_BLOCKS * SAMPLE_BYTES:
+        with fs.open(path, "rb") as handle:
+            handle.seek(start)
+            return bytes(handle.read(data))
+    stride = (data - SAMPLE_BYTES) // (SAMPLE_BLOCKS - 1)
+    chunks = []
+    with fs.open(path, "rb") as handle:
+        for block in range(SAMPLE_BLOCKS):
+            handle.seek(start + block * stride)
+            chunks.append(handle.read(SAMPLE_BYTES))
+    return b"".join(chunks)
+
+
+def _step(folder: str, marker: dict[str, Any], state: Any) -> int | None:
+    if isinstance(state, dict) and isinstance(state.get("global_step"), int):
+        return int(state["global_step"])
+    if isinstance(marker.get("step"), int):
+        return int(marker["step"])
+    match = STEP_FOLDER.match(folder.rsplit("/", 1)[-1])
+    return int(match.group(1)) if match else None
+
+
+def _training_run(folder: str, marker: dict[str, Any]) -> str | None:
+    if isinstance(marker.get("training_run"), str) and marker["training_run"]:
+        return str(marker["training_run"])
+    parts = folder.rstrip("/").rsplit("/", 2)
+    if STEP_FOLDER.match(parts[-1]) and len(parts) >= 2 and parts[-2]:
+        return parts[-2]
+    return None
+
+
+def inspect_checkpoint(
+    uri: str,
+    *,
+    quiet_period_s: float = 60.0,
+    allow_pickle: bool = False,
+    now: float | None = None,
+    assume_settled: bool = False,
+) -> CheckpointInfo:
+    """Inspect the folder ``uri`` (a local path or an fsspec URL) without changing it.
+
+    ``assume_settled`` skips the marker / quiet-period wait, for folders someone names
+    explicitly (a manual trigger, a nightly model path): only the layout is checked."""
+    fs, folder = _fs(uri)
+    now = time.time() if now is None else now
+    try:
+        entries = [e for e in fs.ls(folder, detail=True) if e.get("type") == "file"]
+    except (FileNotFoundError, NotADirectoryError):
+        return CheckpointInfo(uri=uri, state=CheckpointState.INVALID, reason="not a folder")
+    files = {e["name"].rstrip("/").rsplit("/", 1)[-1]: e for e in entries}
+    newest = max((_mtime(fs, e) for e in entries), default=0.0)
+    quiet = bool(entries) and now - newest >= quiet_period_s
+
+    def info(state: CheckpointState, reason: str = "", **extra: Any) -> CheckpointInfo:
+        return CheckpointInfo(uri=uri, state=state, reason=reason, newest_mtime=newest, **extra)
+
+    marker: dict[str, Any] = {}
+    marked = READY_MARKER in files
+    if marked:
+        try:
+            loaded = _read_json(fs, files[READY_MARKER]["name"])
+            marker = loaded if isinstance(loaded, dict) else {}
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return info(CheckpointState.INVALID, f"{READY_MARKER} is not valid JSON")
+        marker_time = _mtime(fs, files[READY_MARKER])
+        later = [n for n, e in files.items() if n != READY_MARKER and _mtime(fs, e) > marker_time]
+        if later and not quiet:
+            marked = False  # rewritten after the marker: wait until it settles again
+    state: Any = None
+    if TRAINER_STATE in files:
+        try:
+            state = _read_json(fs, files[TRAINER_STATE]["name"])
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            state = None
+    settled = assume_settled or marked or (state is not None and quiet)
+    step = _step(folder, marker, state)
+    run = _training_run(folder, marker)
+    temp = sorted(n for n in files if TEMP_NAME.search(n))
+    if not settled:
+        if not entries:
+            why = "empty folder"
+        elif temp:
+            why = f"temporary files present ({', '.join(temp[:3])})"
+        elif TRAINER_STATE in files and state is None:
+            why = f"{TRAINER_STATE} does not parse yet"
+        elif state is None:
+            why = f"waiting for {READY_MARKER} or {TRAINER_STATE}"
+        else:
+            why = f"files changed {now - newest:.0f} s ago (quiet period {quiet_period_s:.0f} s)"
+        return info(CheckpointState.PENDING, why, step=step, training_run=run, marker=marker)
+    try:
+        identity, weights_format = _check_layout(fs, files, allow_pickle)
+    except _LayoutError as problem:
+        return info(CheckpointState.INVALID, str(problem), step=step, training_run=run)
+    return info(
+        CheckpointState.READY,
+        identity=identity,
+        step=step,
+        training_run=run,
+        weights_format=weights_format,
+        marker=marker,
+    )
+
+
+def _check_layout(fs: Any, files: dict[str, Any], allow_pickle: bool) -> tuple[str, str]:
+    if CONFIG not in files:
+        raise _LayoutError(f"no {CONFIG}")
+    with fs.open(files[CONFIG]["name"], "rb") as handle:
+        config_bytes = handle.read()
+    try:
+        config = json.loads(config_bytes.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _LayoutError(f"{CONFIG} does not parse: {exc}") from None
+    if not isinstance(config, dict):
+        raise _LayoutError(f"{CONFIG} is not a JSON object")
+    if "tokenizer_config.json" not in files or not any(n in files for n in TOKENIZER_ANY):
+        raise _LayoutError(
+            "no tokenizer files (tokenizer_config.json and tokenizer.json or a vocabulary); "
+            "give the Trainer a processing_class so checkpoints include the tokenizer"
+        )
+    digest = hashlib.sha256(config_bytes)
+    if SAFETENSORS_INDEX in files:
+        try:
+            index = _read_json(fs, files[SAFETENSORS_INDEX]["name"])
+            shards = sorted(set(index["weight_map"].values()))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+            raise _LayoutError(f"{SAFETENSORS_INDEX} does not parse or has no weight_map") from None
+        missing = [s for s in shards if s not in files]
+        if missing or not shards:
+            raise _LayoutError(
+                f"sharded checkpoint incomplete: {len(missing)} of {len(shards)} shard(s) "
+                f"missing ({', '.join(missing[:3])})"
+            )
+        weights, weights_format = shards, "safetensors-sharded"
+    elif SAFETENSORS in files:
+        weights, weights_format = [SAFETENSORS], "safetensors"
+    else:
+        pickles = sorted(n for n in files if n.endswith(".bin") and "model" in n)
+        if not pickles:
+            raise _LayoutError("no weights (model.safetensors or a sharded index)")
+        if not allow_pickle:
+            raise _LayoutError(
+                f"pickle-only weights ({', '.join(pickles[:3])}): unpickling can run code; "
+                "save with safetensors, or set checkpoints.allow_pickle to evaluate anyway"
+            )
+        weights, weights_format = pickles, "pickle"
+    for name in weights:
+        entry = files[name]
+        size = int(entry.get("size") or 0)
+        digest.update(f"{name}:{size}".encode())
+        if weights_format == "pickle":
+            digest.update(_sample_blocks(fs, entry["name"], size, 0))
+            continue
+        header = safetensors_header(fs, entry["name"], size)
+        digest.update(header)
+        digest.update(_sample_blocks(fs, entry["name"], size, 8 + len(header)))
+    return digest.hexdigest()[:16], weights_format

@@ -1,0 +1,615 @@
+"""One evaluation of one model, in steps that Airflow tasks and CLI commands both run.
+
+``plan`` → ``generate`` (the engine starts once and serves every split and seed) →
+``judge`` per (split, seed) → ``log`` to MLflow → ``check`` against the previous evaluation
+and the baseline. Each step reads and writes the target's run folder
+(``<runs_dir>/<name>-<key>/``: ``target.json``, one folder per split, ``result.json``), so
+every step is idempotent and a retried or re-run step resumes from what is stored.
+
+The evaluation key is fixed when planning: checkpoint identity (or model name), protocol
+hash, data versions, splits and, for scheduled re-evaluations, a run tag such as the night's
+date. The same key means the same MLflow run and the same run folder; a key already logged
+with every metric is skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import signal
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from studybench.checkpoints.inspect import CheckpointInfo, _fs, inspect_checkpoint
+from studybench.config import NightlyModel, Settings
+from studybench.errors import ConfigError, DataError, StudyBenchError
+from studybench.fileio import write_atomic
+
+log = logging.getLogger(__name__)
+
+EngineKind = Literal["vllm", "openai", "hf"]
+NAMED_SPLITS = ("application", "transfer", "memorisation")
+TARGET_FILE = "target.json"
+ENGINE_FILE = "engine.json"
+RESULT_FILE = "result.json"
+
+
+class CheckpointMeta(BaseModel):
+    """What tracking records about the evaluated weights."""
+
+    path: str | None = None
+    identity: str | None = None
+    step: int | None = None
+    training_run: str | None = None
+    base_model: str | None = None
+    gpu_hours: float | None = None
+    train_flops: float | None = None
+
+
+class Target(BaseModel):
+    """One model to evaluate under one protocol on some splits (``target.json``)."""
+
+    name: str
+    model: str
+    engine: EngineKind
+    base_url: str = ""
+    api_key_env: str = ""
+    checkpoint: CheckpointMeta = Field(default_factory=CheckpointMeta)
+    splits: tuple[str, ...]
+    split_files: dict[str, str]
+    k: int
+    seeds: tuple[int, ...]
+    protocol_hash: str
+    eval_key: str
+    run_tag: str = ""
+    run_root: str
+    skip_reason: str = ""
+
+    def run_dir(self, split: str) -> Path:
+        return Path(self.run_root) / split
+
+    def units(self) -> list[dict[str, Any]]:
+        """(split, seed) pairs for mapped judge tasks."""
+        return [
+            {"run_root": self.run_root, "split": split, "seed": seed}
+            for split in self.splits
+            for seed in self.seeds
+        ]
+
+    def expected_metrics(self) -> list[str]:
+        """The headline keys a complete logging of this target has."""
+        return [
+            f"{split}/{metric}_at_{self.k}_{stat}"
+            for split in self.splits
+            for metric in ("par", "sub")
+            for stat in ("mean", "std")
+        ]
+
+    def save(self) -> Path:
+        path = Path(self.run_root) / TARGET_FILE
+        write_atomic(path, self.model_dump_json(indent=1) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, run_root: Path | str) -> Target:
+        path = Path(run_root) / TARGET_FILE
+        try:
+            return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise DataError(f"{path}: no evaluation planned here (run the plan step)") from None
+        except ValueError as exc:
+            raise DataError(f"{path}: not a valid target: {exc}") from None
+
+
+# ---------------------------------------------------------------- splits and protocol
+
+
+def split_file(name: str, settings: Settings) -> Path:
+    """The file of a named split (``memorisation`` is built from the instruction layers)."""
+    if name == "application":
+        return settings.data.application_split
+    if name == "transfer":
+        return settings.data.transfer_split
+    if name == "memorisation":
+        from studybench.data.memorisation import write_split
+
+        layers = [
+            settings.data.instructions_with_answer,
+            settings.data.instructions_with_answer_multi,
+        ]
+        out = settings.paths.work_dir / "splits" / "memorisation.json"
+        return write_split([p for p in layers if p.exists()], out)
+    path = Path(name)
+    if not path.is_file():
+        raise ConfigError(
+            f"split {name!r}: not application, transfer, memorisation or an existing file"
+        )
+    return path
+
+
+def split_label(name: str) -> str:
+    """The split's name in run folders and metric keys."""
+    return name if name in NAMED_SPLITS else Path(name).stem
+
+
+def rollout_config(
+    model: str,
+    settings: Settings,
+    *,
+    k: int | None = None,
+    seeds: Sequence[int] | None = None,
+    max_new_tokens: int | None = None,
+    concurrency: int = 256,
+) -> Any:
+    from studybench.engines.base import SamplingParams
+    from studybench.rollout.runner import RolloutConfig
+
+    protocol = settings.protocol
+    return RolloutConfig(
+        model=model,
+        k=k or protocol.k,
+        seeds=tuple(seeds) if seeds else protocol.seeds,
+        sampling=SamplingParams(
+            temperature=protocol.temperature,
+            top_p=protocol.top_p,
+            top_k=protocol.top_k,
+            min_p=protocol.min_p,
+            presence_penalty=protocol.presence_penalty,
+            repetition_penalty=protocol.repetition_penalty,
+            max_tokens=max_new_tokens or protocol.max_new_tokens,
+            thinking=protocol.thinking,
+        ),
+        language=protocol.language,
+        concurrency=concurrency,
+    )
+
+
+def _default_artefacts(settings: Settings) -> Any:
+    from studybench.rollout.artefacts import MethodArtefacts
+
+    return MethodArtefacts(system_prompt=settings.protocol.system_prompt)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "model"
+
+
+# ---------------------------------------------------------------- planning
+
+
+def _checkpoint_meta(info: CheckpointInfo, local: Path) -> CheckpointMeta:
+    compute = info.marker.get("compute") if isinstance(info.marker.get("compute"), dict) else {}
+    assert isinstance(compute, dict)
+    gpu_hours = compute.get("gpu_hours")
+    flops = compute.get("total_flos")
+    base = info.marker.get("base_model")
+    return CheckpointMeta(
+        path=str(local),
+        identity=info.identity,
+        step=info.step,
+        training_run=info.training_run,
+        base_model=str(base) if base else None,
+        gpu_hours=float(gpu_hours) if isinstance(gpu_hours, int | float) else None,
+        train_flops=float(flops) if isinstance(flops, int | float) else None,
+    )
+
+
+def localise(info: CheckpointInfo, settings: Settings) -> Path:
+    """A local folder with the checkpoint: the folder itself, or a cached copy of a remote
+    one (``<cache_dir>/checkpoints/<identity>``, downloaded once)."""
+    if "://" not in info.uri or info.uri.startswith("file://"):
+        return Path(info.uri.removeprefix("file://")).resolve()
+    target = (settings.paths.cache_dir / "checkpoints" / str(info.identity)).resolve()
+    done = target / ".complete"
+    if not done.exists():
+        fs, path = _fs(info.uri)
+        partial = target.with_name(target.name + ".partial")
+        fs.get(path.rstrip("/") + "/", str(partial) + "/", recursive=True)
+        if target.exists():
+            import shutil
+
+            shutil.rmtree(target)
+        partial.rename(target)
+        done.write_text(info.uri + "\n")
+    return target
+
+
+def evaluation_key(
+    subject: str, protocol_hash: str, data: dict[str, str], splits: Sequence[str], run_tag: str
+) -> str:
+    payload = json.dumps(
+        {
+            "subject": subject,
+            "protocol": protocol_hash,
+            "data": data,
+            "splits": sorted(splits),
+            "tag": run_tag,
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:20]
+
+
+def plan_target(
+    name: str,
+    model: str,
+    engine: EngineKind,
+    settings: Settings,
+    *,
+    splits: Sequence[str],
+    checkpoint: CheckpointMeta | None = None,
+    base_url: str = "",
+    api_key_env: str = "",
+    run_tag: str = "",
+    check_done: bool = True,
+) -> Target:
+    """Fix everything an evaluation needs, write ``target.json`` and say whether this exact
+    evaluation was already logged (``skip_reason``)."""
+    from studybench.tracking.provenance import data_version_tags
+
+    files = {split_label(s): split_file(s, settings) for s in splits}
+    config = rollout_config(model, settings)
+    protocol = str(config.protocol_hash(_default_artefacts(settings)))
+    data = data_version_tags(files.values())
+    subject = (checkpoint.identity if checkpoint and checkpoint.identity else None) or (
+        f"{base_url}|{model}" if base_url else model
+    )
+    key = evaluation_key(subject, protocol, data, list(files), run_tag)
+    root = (settings.paths.runs_dir / f"{_slug(name)}-{key[:10]}").resolve()
+    target = Target(
+        name=name,
+        model=model,
+        engine=engine,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        checkpoint=checkpoint or CheckpointMeta(),
+        splits=tuple(files),
+        split_files={label: str(path.resolve()) for label, path in files.items()},
+        k=config.k,
+        seeds=tuple(config.seeds),
+        protocol_hash=protocol,
+        eval_key=key,
+        run_tag=run_tag,
+        run_root=str(root),
+    )
+    if check_done and settings.tracking.enabled:
+        from studybench.tracking.mlflow_log import evaluated_run
+
+        done = evaluated_run(settings, key, target.expected_metrics())
+        if done is not None:
+            target.skip_reason = (
+                f"already evaluated: MLflow run {done} has every metric for this checkpoint, "
+                f"protocol {protocol} and data version"
+            )
+    target.save()
+    return target
+
+
+def engine_kind(settings: Settings) -> EngineKind:
+    kind = settings.engine.kind
+    return "hf" if kind == "transformers" else kind
+
+
+def plan_checkpoint(
+    location: str,
+    settings: Settings,
+    *,
+    splits: Sequence[str] | None = None,
+    engine: EngineKind | None = None,
+    check_done: bool = True,
+) -> Target:
+    """Plan the evaluation of one checkpoint folder (path or fsspec URL)."""
+    info = inspect_checkpoint(
+        location, allow_pickle=settings.checkpoints.allow_pickle, assume_settled=True
+    )
+    if not info.ready:
+        raise DataError(f"checkpoint {info.describe()}")
+    local = localise(info, settings)
+    meta = _checkpoint_meta(info, local)
+    label = f"{meta.training_run}-{local.name}" if meta.training_run else local.name
+    return plan_target(
+        label,
+        str(local),
+        engine or engine_kind(settings),
+        settings,
+        splits=splits or settings.checkpoints.splits,
+        checkpoint=meta,
+        check_done=check_done,
+    )
+
+
+def plan_nightly_model(
+    spec: NightlyModel, settings: Settings, *, run_tag: str, check_done: bool = True
+) -> Target:
+    """Plan one model of the nightly list (``run_tag`` makes each night its own run)."""
+    splits = settings.nightly.splits
+    if spec.base_url:
+        return plan_target(
+            spec.name,
+            spec.model,
+            "openai",
+            settings,
+            splits=splits,
+            base_url=spec.base_url,
+            api_key_env=spec.api_key_env,
+            run_tag=run_tag,
+            check_done=check_done,
+        )
+    if spec.root:
+        from studybench.checkpoints.scan import latest_ready
+
+        info = latest_ready(
+            spec.root,
+            depth=settings.checkpoints.depth,
+            quiet_period_s=settings.checkpoints.quiet_period_s,
+            allow_pickle=settings.checkpoints.allow_pickle,
+        )
+        if info is None:
+            raise DataError(f"nightly model {spec.name!r}: no ready checkpoint under {spec.root}")
+        location = info.uri
+    else:
+        location = spec.path
+    info = inspect_checkpoint(
+        location, allow_pickle=settings.checkpoints.allow_pickle, assume_settled=True
+    )
+    if not info.ready:
+        raise DataError(f"nightly model {spec.name!r}: {info.describe()}")
+    local = localise(info, settings)
+    return plan_target(
+        spec.name,
+        str(local),
+        engine_kind(settings),
+        settings,
+        splits=splits,
+        checkpoint=_checkpoint_meta(info, local),
+        run_tag=run_tag,
+        check_done=check_done,
+    )
+
+
+# ---------------------------------------------------------------- generation
+
+
+def generate(
+    target: Target,
+    settings: Settings,
+    *,
+    on_progress: Callable[[str, Any], None] | None = None,
+) -> dict[str, Any]:
+    """Start the engine once, generate every split and seed concurrently, stop the engine.
+    Resumes from stored turns; returns a summary per split."""
+    from studybench.data.loaders import load_parents
+    from studybench.engines.factory import open_engine
+    from studybench.rollout.runner import Rollout
+
+    config = rollout_config(target.model, settings, k=target.k, seeds=target.seeds)
+    artefacts = _default_artefacts(settings)
+    if config.protocol_hash(artefacts) != target.protocol_hash:
+        raise ConfigError(
+            f"{Path(target.run_root) / TARGET_FILE}: planned under protocol "
+            f"{target.protocol_hash}, but the settings now give "
+            f"{config.protocol_hash(artefacts)}; plan again"
+        )
+    root = Path(target.run_root)
+    rollouts = {
+        split: Rollout(
+            load_parents(target.split_files[split]),
+            config,
+            artefacts,
+            target.run_dir(split),
+            split=split,
+        )
+        for split in target.splits
+    }
+    engine_file = root / ENGINE_FILE
+
+    def record(server: Any) -> None:
+        assert server.process is not None
+        write_atomic(
+            engine_file,
+            json.dumps({"pid": server.process.pid, "base_url": server.base_url}) + "\n",
+        )
+
+    try:
+        with open_engine(
+            target.engine,
+            target.model,
+            settings,
+            root,
+            base_url=target.base_url or None,
+            api_key_env=target.api_key_env or None,
+            on_started=record,
+        ) as backend:
+
+            def reporter(split: str) -> Callable[[Any], None] | None:
+                if on_progress is None:
+                    return None
+                callback = on_progress
+                return lambda progress: callback(split, progress)
+
+            async def run_all() -> list[Any]:
+                try:
+                    return list(
+                        await asyncio.gather(
+                            *(r.run(backend, reporter(split)) for split, r in rollouts.items())
+                        )
+                    )
+                finally:
+                    await backend.aclose()
+
+            summaries = asyncio.run(run_all())
+        for split, rollout in rollouts.items():
+            rollout.export_reference(target.run_dir(split) / "generations.json")
+    finally:
+        for rollout in rollouts.values():
+            rollout.close()
+        engine_file.unlink(missing_ok=True)
+    out = {split: s.model_dump() for split, s in zip(rollouts, summaries, strict=True)}
+    errors = sum(s.errors for s in summaries)
+    if errors:
+        raise StudyBenchError(
+            f"{target.name}: {errors} turn(s) failed after the engine's retries; they are "
+            "stored as errors and regenerated (with the turns after them) on retry"
+        )
+    return out
+
+
+def stop_leftover_engine(target: Target, grace_s: float = 20.0) -> bool:
+    """Stop a vLLM server a dead generate step left behind (teardown). True if one ran."""
+    path = Path(target.run_root) / ENGINE_FILE
+    try:
+        pid = int(json.loads(path.read_text())["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        path.unlink(missing_ok=True)
+        return False
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.5)
+    else:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    path.unlink(missing_ok=True)
+    log.warning("stopped a leftover vLLM server (process group %s) of %s", pid, target.name)
+    return True
+
+
+# ---------------------------------------------------------------- judging, logging, checks
+
+
+def judge(target: Target, split: str, seed: int | None, settings: Settings) -> Any:
+    """Judge one (split, seed) of the target (all seeds when ``seed`` is None)."""
+    from studybench.pipeline.judging import judge_dir
+
+    return judge_dir(
+        target.run_dir(split),
+        settings,
+        rule_only=False,
+        seeds=None if seed is None else [seed],
+    )
+
+
+def log_results(target: Target, settings: Settings) -> str:
+    """Log the judged target to MLflow (idempotent); writes ``result.json``."""
+    from studybench.tracking.mlflow_log import Checkpoint, client_for, log_evaluation
+
+    checkpoint = Checkpoint(
+        path=target.checkpoint.path,
+        step=target.checkpoint.step,
+        base_model=target.checkpoint.base_model,
+        training_run=target.checkpoint.training_run,
+        gpu_hours=target.checkpoint.gpu_hours,
+        train_flops=target.checkpoint.train_flops,
+    )
+    run_id = log_evaluation(
+        [target.run_dir(split) for split in target.splits],
+        settings,
+        checkpoint=checkpoint,
+        data_files=[Path(p) for p in target.split_files.values()],
+        eval_key=target.eval_key,
+        extra_tags={"studybench.target": target.name, "studybench.run_tag": target.run_tag},
+    )
+    metrics = client_for(settings).get_run(run_id).data.metrics
+    result = {
+        "run_id": run_id,
+        "name": target.name,
+        "step": target.checkpoint.step,
+        "metrics": {k: metrics[k] for k in sorted(metrics) if k in target.expected_metrics()},
+    }
+    write_atomic(Path(target.run_root) / RESULT_FILE, json.dumps(result, indent=1) + "\n")
+    return run_id
+
+
+class Regression(BaseModel):
+    target: str
+    run_id: str
+    against: str
+    baseline_run: str
+    metric: str
+    baseline: float
+    candidate: float
+    margin: float
+
+    def describe(self) -> str:
+        return (
+            f"{self.target}: {self.metric} {self.baseline:.3f} -> {self.candidate:.3f} "
+            f"({self.candidate - self.baseline:+.3f}, noise margin {self.margin:.3f}) against "
+            f"{self.against} (run {self.baseline_run})"
+        )
+
+
+class CheckResult(BaseModel):
+    target: str
+    run_id: str
+    compared: dict[str, str] = Field(default_factory=dict)  # what -> baseline run id
+    regressions: list[Regression] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+def check(target: Target, run_id: str, settings: Settings, baseline: str = "") -> CheckResult:
+    """Compare the logged run with the previous evaluation of the same lineage (previous
+    checkpoint of the training run, or previous night of the model) and with ``baseline``."""
+    from studybench.tracking.compare import compare_runs, previous_evaluation, resolve_run
+    from studybench.tracking.mlflow_log import client_for
+
+    client = client_for(settings)
+    result = CheckResult(target=target.name, run_id=run_id)
+    against: dict[str, str] = {}
+    previous = previous_evaluation(client, run_id)
+    if previous:
+        against["previous checkpoint" if target.checkpoint.training_run else "previous run"] = (
+            previous
+        )
+    else:
+        result.notes.append("no earlier evaluation of this lineage to compare with")
+    if baseline:
+        try:
+            against["baseline"] = resolve_run(client, baseline, relative_to=run_id)
+        except Exception as exc:  # an unknown alias must not hide the other comparison
+            result.notes.append(f"baseline {baseline!r} not found: {exc}")
+    for what, base in against.items():
+        if base == run_id:
+            continue
+        comparison = compare_runs(
+            client, base, run_id, settings.tracking.regression_threshold, log=what != "baseline"
+        )
+        result.compared[what] = base
+        result.regressions.extend(
+            Regression(
+                target=target.name,
+                run_id=run_id,
+                against=what,
+                baseline_run=base,
+                metric=m.metric,
+                baseline=m.baseline,
+                candidate=m.candidate,
+                margin=m.margin,
+            )
+            for m in comparison.metrics
+            if m.regression
+        )
+    client.set_tag(run_id, "studybench.regressions", str(len(result.regressions)))
+    return result
+
+
+def regression_message(results: Sequence[CheckResult]) -> str:
+    lines = [r.describe() for result in results for r in result.regressions]
+    if not lines:
+        return ""
+    return f"{len(lines)} regression(s) beyond seed noise:\n  " + "\n  ".join(lines)

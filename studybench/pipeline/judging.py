@@ -1,0 +1,59 @@
+"""Judging one run folder with the settings' two stages (shared by the CLI and the DAGs)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection
+from pathlib import Path
+
+from studybench.config import Settings
+from studybench.judge.pipeline import JudgeSummary
+
+
+def judge_dir(
+    run_dir: Path,
+    settings: Settings,
+    *,
+    rule_only: bool = False,
+    rejudge_errors: bool = False,
+    seeds: Collection[int] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> JudgeSummary:
+    """Rule verifier, then (when enabled) the LLM judge for what the rules rejected."""
+    from studybench.engines.openai_compat import OpenAICompatEngine
+    from studybench.judge.llm import JudgeCache, LLMJudge
+    from studybench.judge.pipeline import judge_run
+    from studybench.verify import Verifier
+
+    js = settings.judge
+    judge = None
+    cache = None
+    if js.llm_enabled and not rule_only:
+        cache = JudgeCache(settings.paths.cache_dir / "judge_cache.sqlite")
+        engine = OpenAICompatEngine(
+            js.base_url,
+            js.model,
+            api_key=os.environ.get(js.api_key_env),
+            concurrency=js.concurrency,
+            max_retries=js.max_retries,
+            timeout_s=js.request_timeout_s,
+        )
+        judge = LLMJudge(
+            engine, js.model, cache=cache, temperature=js.temperature, max_tokens=js.max_tokens
+        )
+    strip = settings.protocol.strip_think_before_judging
+    try:
+        with Verifier(
+            tolerance=js.tolerance, timeout_s=js.rule_timeout_s, strip_think=strip
+        ) as rules:
+            return judge_run(
+                run_dir,
+                rules,
+                judge,
+                rejudge_errors_only=rejudge_errors,
+                on_progress=on_progress,
+                seeds=seeds,
+            )
+    finally:
+        if cache is not None:
+            cache.close()
