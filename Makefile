@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data vllm-env browser mlflow-ui lint format test lock clean
+.PHONY: help setup dvc-remote data vllm-env browser mlflow-ui airflow demo lint format test lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -51,11 +51,20 @@ browser:  ## install Debian's chromium when missing (needs root, as CI has)
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 MLFLOW_PORT ?= 5000
+MLFLOW_DB ?= work/mlflow/mlflow.db
 mlflow-ui: setup  ## open the MLflow UI of the embedded store on http://127.0.0.1:$(MLFLOW_PORT)
-	@mkdir -p work/mlflow
+	@mkdir -p $(dir $(abspath $(MLFLOW_DB)))
 	MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false $(BIN)/mlflow server --host 127.0.0.1 \
-	  --port $(MLFLOW_PORT) --backend-store-uri sqlite:///$(CURDIR)/work/mlflow/mlflow.db \
+	  --port $(MLFLOW_PORT) --backend-store-uri sqlite:///$(abspath $(MLFLOW_DB)) \
 	  --workers 1
+
+# A local Airflow over dags/ and plugins/ (standalone: scheduler, dag-processor, triggerer,
+# API server; SQLite, LocalExecutor). Settings: the airflow section of params.yaml.
+airflow: setup vllm-env  ## run Airflow on http://127.0.0.1:8080 watching checkpoints.roots
+	$(BIN)/studybench airflow
+
+demo: setup vllm-env  ## the end-to-end demo: train a tiny model, Airflow evaluates each checkpoint
+	$(BIN)/studybench demo
 
 data: setup  ## run the DVC data pipeline (import, ocr_fix, redact, audit, fragments)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
@@ -72,13 +81,13 @@ $(STAMP): $(LOCK) pyproject.toml
 	@touch $@
 
 lint: setup  ## ruff (format check + lint) and mypy
-	$(BIN)/ruff format --check studybench tests benchmarks dags
-	$(BIN)/ruff check studybench tests benchmarks dags
+	$(BIN)/ruff format --check studybench tests benchmarks dags plugins
+	$(BIN)/ruff check studybench tests benchmarks dags plugins
 	$(BIN)/mypy
 
 format: setup  ## apply ruff formatting and safe fixes
-	$(BIN)/ruff format studybench tests benchmarks dags
-	$(BIN)/ruff check --fix studybench tests benchmarks dags
+	$(BIN)/ruff format studybench tests benchmarks dags plugins
+	$(BIN)/ruff check --fix studybench tests benchmarks dags plugins
 
 test: setup vllm-env browser lint  ## setup + lint + the test suite
 	$(BIN)/pytest

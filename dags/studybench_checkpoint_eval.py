@@ -64,7 +64,7 @@ with DAG(
             locations.append(str(conf["checkpoint"]))
         return plan_checkpoints(locations, task_settings())
 
-    @task
+    @task(trigger_rule="none_failed")  # also when nothing was evaluated (and say so)
     def verdict(results: list[dict[str, Any]]) -> str:
         from studybench.pipeline.orchestration import task_settings
         from studybench.pipeline.orchestration import verdict as body

@@ -51,7 +51,7 @@ with DAG(
         night = context["dag_run"].run_after.strftime("%Y-%m-%d")
         return plan_nightly(task_settings(), run_tag=f"nightly-{night}")
 
-    @task
+    @task(trigger_rule="none_failed")  # also when nothing was evaluated (and say so)
     def verdict(results: list[dict[str, Any]], problems: list[str]) -> str:
         from studybench.pipeline.orchestration import verdict as body
 

@@ -402,12 +402,11 @@ def demo_model_build(
 
 
 def _split_path(split: str, params: Path | None) -> Path:
-    settings = load_settings(params)
-    named = {
-        "application": settings.data.application_split,
-        "transfer": settings.data.transfer_split,
-    }
-    return Path(named.get(split, split))
+    from studybench.pipeline.evaluate import NAMED_SPLITS, split_file
+
+    if split in NAMED_SPLITS:
+        return split_file(split, load_settings(params))
+    return Path(split)
 
 
 def _parse_seeds(text: str | None, default: tuple[int, ...]) -> tuple[int, ...]:
@@ -427,7 +426,7 @@ def _parse_seeds(text: str | None, default: tuple[int, ...]) -> tuple[int, ...]:
 ModelOpt = Annotated[str, typer.Option(help="Checkpoint folder or served model name.")]
 RunOutOpt = Annotated[Path, typer.Option("--out", help="Run folder (resumable).")]
 EngineOpt = Annotated[str, typer.Option(help="vllm | openai | hf")]
-SplitOpt = Annotated[str, typer.Option(help="application | transfer | a split file")]
+SplitOpt = Annotated[str, typer.Option(help="application | transfer | memorisation | a split file")]
 SeedsOpt = Annotated[str | None, typer.Option(help="Sampling seeds, e.g. 0,1,2.")]
 KOpt = Annotated[int | None, typer.Option(help="Attempts per parent and seed.")]
 MaxNewOpt = Annotated[int | None, typer.Option(help="Cap on one completion (default: protocol).")]
@@ -463,10 +462,10 @@ def generate_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from studybench.data.loaders import load_parents
-    from studybench.engines.base import SamplingParams
     from studybench.engines.factory import open_engine
+    from studybench.pipeline.evaluate import rollout_config
     from studybench.rollout.artefacts import load_artefacts
-    from studybench.rollout.runner import Rollout, RolloutConfig
+    from studybench.rollout.runner import Rollout
 
     if engine not in ("vllm", "openai", "hf"):
         raise typer.BadParameter(f"engine must be vllm, openai or hf, got {engine!r}")
@@ -482,21 +481,12 @@ def generate_command(
         evoskill=evoskill,
         guidance=guidance,
     )
-    config = RolloutConfig(
-        model=model,
-        k=k or protocol.k,
+    config = rollout_config(
+        model,
+        settings,
+        k=k,
         seeds=_parse_seeds(seeds, protocol.seeds),
-        sampling=SamplingParams(
-            temperature=protocol.temperature,
-            top_p=protocol.top_p,
-            top_k=protocol.top_k,
-            min_p=protocol.min_p,
-            presence_penalty=protocol.presence_penalty,
-            repetition_penalty=protocol.repetition_penalty,
-            max_tokens=max_new_tokens or protocol.max_new_tokens,
-            thinking=protocol.thinking,
-        ),
-        language=protocol.language,
+        max_new_tokens=max_new_tokens,
         concurrency=concurrency,
     )
     rollout = Rollout(parents, config, artefacts, out_dir, split=split)
@@ -907,6 +897,11 @@ def verify_command(
         agree = sum(e == got for e, got in expected)
         summary += f"; matches 'expect' on {agree}/{len(expected)}"
     err.print(summary, markup=False, highlight=False, soft_wrap=True)
+
+
+from studybench.cli_ops import register as _register_ops  # noqa: E402
+
+_register_ops(app)
 
 
 def main() -> None:

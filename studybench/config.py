@@ -239,6 +239,21 @@ class NightlySettings(_Section):
     baseline: str = Field("", description="pinned baseline: run id or models:/NAME@ALIAS")
 
 
+class AirflowSettings(_Section):
+    """The local Airflow (``make airflow``) and the REST endpoint ``studybench trigger`` uses."""
+
+    url: str = Field("http://127.0.0.1:8080", description="Airflow API server")
+    username: str = "admin"
+    password_env: str = Field(
+        "STUDYBENCH_AIRFLOW_PASSWORD",
+        description="env var with the password (else the local instance's generated one)",
+    )
+    home: Path = Field(Path("work/airflow"), description="AIRFLOW_HOME of the local instance")
+    port: int = Field(8080, ge=1, le=65535, description="API port of the local instance")
+    parallelism: int = Field(4, ge=1)
+    gpu_slots: int = Field(1, ge=1, description="size of the gpu pool: concurrent engines")
+
+
 class PathSettings(_Section):
     """Where the platform writes. Everything it produces lives under ``work_dir``."""
 
@@ -259,6 +274,7 @@ class Settings(_Section):
     tracking: TrackingSettings = TrackingSettings()
     checkpoints: CheckpointSettings = CheckpointSettings()
     nightly: NightlySettings = NightlySettings()
+    airflow: AirflowSettings = AirflowSettings()
     paths: PathSettings = PathSettings()
 
 

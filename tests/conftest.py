@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,3 +65,81 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from studybench.engines.demo_model import build_demo_model
 
     return build_demo_model(tmp_path_factory.mktemp("tiny") / "model", SAMPLE)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    home = tmp_path_factory.mktemp("mlflow_server")
+    port = free_port()
+    env = {**os.environ, "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
+    command = [
+        str(Path(sys.executable).with_name("mlflow")),
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--backend-store-uri",
+        f"sqlite:///{home / 'mlflow.db'}",
+        "--artifacts-destination",
+        str(home / "artifacts"),
+        "--workers",
+        "1",
+    ]
+    log = (home / "server.log").open("w")
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert process.poll() is None, (home / "server.log").read_text()[-2000:]
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        pytest.fail("mlflow server did not start: " + (home / "server.log").read_text()[-2000:])
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(20)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A training run of the tiny model (TRL SFT on the answered instruction layers, with the
+    ready-marker callback): ``checkpoint-0`` (untrained) and ``checkpoint-160``, which
+    reproduces its training answers. About 30 s on two cores."""
+    from studybench.config import load_settings
+    from studybench.data.loaders import load_parents
+    from studybench.data.memorisation import sft_examples, write_split
+    from studybench.training.sft import SFTRecipe, train_sft
+
+    settings = load_settings(ROOT / "params.yaml", environ={})
+    base = tmp_path_factory.mktemp("trained")
+    split = write_split(
+        [
+            ROOT / settings.data.instructions_with_answer,
+            ROOT / settings.data.instructions_with_answer_multi,
+        ],
+        base / "memorisation.json",
+    )
+    examples = sft_examples(load_parents(split), settings.protocol.system_prompt)
+    run = base / "sft-test"
+    train_sft(
+        tiny_model,
+        run,
+        examples,
+        SFTRecipe(save_steps=160, save_initial=True, training_run="sft-test"),
+    )
+    return run

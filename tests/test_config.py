@@ -122,3 +122,48 @@ def test_settings_are_frozen() -> None:
     settings = Settings()
     with pytest.raises(ValueError, match="frozen"):
         settings.protocol.k = 3  # type: ignore[misc]
+
+
+def test_profile_overlays_the_file_and_env_still_wins(tmp_path: Path) -> None:
+    path = tmp_path / "params.yaml"
+    path.write_text(
+        "protocol: {k: 8, seeds: [0, 1, 2]}\n"
+        "profiles:\n  quick: {protocol: {k: 2}, paths: {work_dir: /tmp/q}}\n"
+    )
+    assert load_settings(path, environ={}).protocol.k == 8
+    quick = load_settings(path, environ={"STUDYBENCH_PROFILE": "quick"})
+    assert (quick.protocol.k, quick.protocol.seeds, str(quick.paths.work_dir)) == (
+        2,
+        (0, 1, 2),
+        "/tmp/q",
+    )
+    env = {"STUDYBENCH_PROFILE": "quick", "STUDYBENCH__PROTOCOL__K": "4"}
+    assert load_settings(path, environ=env).protocol.k == 4
+    with pytest.raises(ConfigError, match=r"no profile 'slow' under 'profiles' \(known: quick\)"):
+        load_settings(path, environ={}, profile="slow")
+
+
+def test_profile_errors_name_the_profile(tmp_path: Path) -> None:
+    path = tmp_path / "params.yaml"
+    path.write_text("profiles:\n  bad: {protocol: {kk: 2}}\n")
+    with pytest.raises(ConfigError, match=r"profile bad\): unknown key 'protocol.kk'"):
+        load_settings(path, environ={}, profile="bad")
+
+
+def test_demo_profile_of_the_project_is_valid() -> None:
+    demo = load_settings(ROOT / "params.yaml", environ={}, profile="demo")
+    assert demo.protocol.k == 2 and demo.judge.llm_enabled is False
+    assert "memorisation" in demo.checkpoints.splits
+    assert str(demo.paths.work_dir) == "work/demo"
+
+
+def test_nightly_models_need_exactly_one_location(tmp_path: Path) -> None:
+    path = tmp_path / "params.yaml"
+    path.write_text("nightly:\n  models:\n    - {name: a, path: /x, base_url: http://h/v1}\n")
+    with pytest.raises(
+        ConfigError, match=r"nightly\.models\.0.*exactly one of path, root, base_url"
+    ):
+        load_settings(path, environ={})
+    path.write_text("nightly:\n  models:\n    - {name: a, base_url: http://h/v1}\n")
+    with pytest.raises(ConfigError, match="base_url needs model"):
+        load_settings(path, environ={})

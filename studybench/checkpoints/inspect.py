@@ -152,6 +152,33 @@ def _sample_blocks(fs: Any, path: str, size: int, start: int) -> bytes:
     return b"".join(chunks)
 
 
+_FINGERPRINTS: dict[tuple[str, int, float], bytes] = {}
+
+
+def _weights_fingerprint(fs: Any, entry: dict[str, Any], pickle: bool) -> bytes:
+    """Name, size, header and sampled data of one weight file. Cached by (path, size,
+    mtime): a watcher polling hundreds of checkpoints every few seconds reads each file's
+    samples once, not once per poll."""
+    path = str(entry["name"])
+    size = int(entry.get("size") or 0)
+    key = (path, size, _mtime(fs, entry))
+    cached = _FINGERPRINTS.get(key)
+    if cached is not None:
+        return cached
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if pickle:
+        header = b""
+        sample = _sample_blocks(fs, path, size, 0)
+    else:
+        header = safetensors_header(fs, path, size)
+        sample = _sample_blocks(fs, path, size, 8 + len(header))
+    value = f"{name}:{size}".encode() + header + hashlib.sha256(sample).digest()
+    if len(_FINGERPRINTS) > 4096:
+        _FINGERPRINTS.clear()
+    _FINGERPRINTS[key] = value
+    return value
+
+
 def _step(folder: str, marker: dict[str, Any], state: Any) -> int | None:
     if isinstance(state, dict) and isinstance(state.get("global_step"), int):
         return int(state["global_step"])
@@ -286,13 +313,5 @@ def _check_layout(fs: Any, files: dict[str, Any], allow_pickle: bool) -> tuple[s
             )
         weights, weights_format = pickles, "pickle"
     for name in weights:
-        entry = files[name]
-        size = int(entry.get("size") or 0)
-        digest.update(f"{name}:{size}".encode())
-        if weights_format == "pickle":
-            digest.update(_sample_blocks(fs, entry["name"], size, 0))
-            continue
-        header = safetensors_header(fs, entry["name"], size)
-        digest.update(header)
-        digest.update(_sample_blocks(fs, entry["name"], size, 8 + len(header)))
+        digest.update(_weights_fingerprint(fs, files[name], weights_format == "pickle"))
     return digest.hexdigest()[:16], weights_format

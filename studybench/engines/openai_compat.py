@@ -11,11 +11,16 @@ retried: repeating a malformed request only burns the budget. vLLM's extra sampl
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from studybench.engines.base import Completion, EngineError, Message, SamplingParams
+
+# One INFO line per HTTP request would bury a task log (tens of thousands per evaluation).
+for _name in ("httpx", "httpx2", "httpcore", "openai"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
 
 
 class OpenAICompatEngine:

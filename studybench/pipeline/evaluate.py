@@ -476,18 +476,27 @@ def stop_leftover_engine(target: Target, grace_s: float = 20.0) -> bool:
         path.unlink(missing_ok=True)
         return False
     deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.5)
-    else:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
+    while time.monotonic() < deadline and _group_alive(pid):
+        time.sleep(0.2)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)  # workers that outlived their leader, if any
     path.unlink(missing_ok=True)
     log.warning("stopped a leftover vLLM server (process group %s) of %s", pid, target.name)
     return True
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether the process group still has a live leader (an exited, not yet reaped leader
+    counts as gone)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        state = Path(f"/proc/{pgid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state != "Z"
 
 
 # ---------------------------------------------------------------- judging, logging, checks

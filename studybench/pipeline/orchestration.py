@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from studybench.config import Settings, load_settings
-from studybench.errors import StudyBenchError
+from studybench.errors import DataError, StudyBenchError
 from studybench.pipeline import evaluate as ev
 
 log = logging.getLogger(__name__)
@@ -56,8 +56,8 @@ def plan_checkpoints(locations: Iterable[str], settings: Settings) -> list[str]:
         try:
             target = ev.plan_checkpoint(location, settings)
         except StudyBenchError as exc:
-            log.error("cannot evaluate %s: %s", location, exc)
-            problems.append(f"{location}: {exc}")
+            log.error("cannot evaluate %s", exc)
+            problems.append(str(exc))
             continue
         if target.skip_reason:
             log.info("skipping %s (%s): %s", location, target.name, target.skip_reason)
@@ -65,7 +65,7 @@ def plan_checkpoints(locations: Iterable[str], settings: Settings) -> list[str]:
         log.info("planned %s -> %s", location, target.run_root)
         roots.append(target.run_root)
     if problems and not roots:
-        raise StudyBenchError("no checkpoint can be evaluated:\n  " + "\n  ".join(problems))
+        raise DataError("no checkpoint can be evaluated:\n  " + "\n  ".join(problems))
     return roots
 
 

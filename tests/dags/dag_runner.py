@@ -4,6 +4,7 @@ DAGs, run state, task states, asset events)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -48,6 +49,21 @@ def main(dag_folder: str, dag_id: str | None, conf: str | None) -> None:
             }
             tis = session.query(TaskInstance).filter(TaskInstance.run_id == run.run_id).all()
             summary["tasks"] = {f"{ti.task_id}[{ti.map_index}]": str(ti.state) for ti in tis}
+            from airflow.models.xcom import XComModel
+
+            rows = (
+                session.query(XComModel)
+                .filter(XComModel.run_id == run.run_id, XComModel.key != "return_value")
+                .all()
+            )
+            xcom: dict[str, dict[str, object]] = {}
+            for row in rows:
+                value = row.value
+                if isinstance(value, str):
+                    with contextlib.suppress(ValueError):
+                        value = json.loads(value)
+                xcom.setdefault(f"{row.task_id}[{row.map_index}]", {})[row.key] = value
+            summary["xcom"] = xcom
     print("JSON:" + json.dumps(summary))
 
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.conftest import ROOT, build_dvc_repo, run_checked
 
 RUNNER = Path(__file__).with_name("dag_runner.py")
+EVAL_DAGS = ("studybench_checkpoint_eval", "studybench_nightly")
 
 
 @pytest.fixture(scope="module")
@@ -21,40 +24,116 @@ def airflow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "AIRFLOW_HOME": str(home),
         "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
         "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags"),
+        "AIRFLOW__CORE__PLUGINS_FOLDER": str(ROOT / "plugins"),
         "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
+        "STUDYBENCH_REPO": str(ROOT),
     }
     run_checked(str(Path(sys.executable).with_name("airflow")), "db", "migrate", cwd=home, env=env)
     return env
 
 
-def run_dags(env: dict[str, str], dag_id: str | None = None, **extra: str) -> dict[str, Any]:
-    args = [sys.executable, str(RUNNER), str(ROOT / "dags")] + ([dag_id] if dag_id else [])
-    output = run_checked(*args, cwd=ROOT, env={**env, **extra})
-    line = next(line for line in output.splitlines() if line.startswith("JSON:"))
+def run_dags(
+    env: dict[str, str], dag_id: str | None = None, conf: dict[str, Any] | None = None, **extra: str
+) -> dict[str, Any]:
+    args = [sys.executable, str(RUNNER), str(ROOT / "dags")]
+    args += [dag_id] if dag_id else []
+    args += [json.dumps(conf)] if conf else []
+    import os
+
+    bin_dir = str(Path(sys.executable).parent)
+    full_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", **env, **extra}
+    done = subprocess.run(
+        args, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=900, check=False
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-5000:]
+    line = next(line for line in done.stdout.splitlines() if line.startswith("JSON:"))
     result: dict[str, Any] = json.loads(line[5:])
+    result["output"] = output
     return result
 
 
-def test_every_dag_imports_cleanly(airflow_env: dict[str, str]) -> None:
+def write_params(tmp_path: Path, **sections: dict[str, Any]) -> Path:
+    """A params file for in-process evaluation of the tiny model under ``tmp_path``."""
+    project = yaml.safe_load((ROOT / "params.yaml").read_text())
+    work = tmp_path / "work"
+    params: dict[str, Any] = {
+        "protocol": {"k": 1, "seeds": [0, 1, 2], "max_new_tokens": 40},
+        "data": {k: str(ROOT / v) for k, v in project["data"].items()},
+        "judge": {"llm_enabled": False},
+        "engine": {"kind": "transformers"},
+        "tracking": {"experiment": "dag-test"},
+        "paths": {
+            "work_dir": str(work),
+            "runs_dir": str(work / "runs"),
+            "cache_dir": str(work / "cache"),
+        },
+    }
+    for name, values in sections.items():
+        params[name] = {**params.get(name, {}), **values}
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(params))
+    return path
+
+
+def test_every_dag_imports_cleanly_and_follows_the_rules(airflow_env: dict[str, str]) -> None:
     summary = run_dags(airflow_env)
     assert summary["import_errors"] == {}
-    data = summary["dags"]["studybench_data"]
-    assert "studybench" in data["tags"]
+    dags = summary["dags"]
+    assert set(dags) == {"studybench_data", *EVAL_DAGS}
+    for dag_id, dag in dags.items():
+        assert "studybench" in dag["tags"], dag_id
+        assert dag["catchup"] is False, dag_id
+        assert dag["owners"] == ["studybench"], dag_id
+        assert min(dag["retries"]) >= 2, dag_id
+    data = dags["studybench_data"]
     assert data["tasks"] == ["reproduce_data"]
     assert data["outlets"] == [
         "studybench://data/corpus/fragments",
         "studybench://data/corpus/redacted",
         "studybench://data/release",
     ]
+    for dag_id in EVAL_DAGS:
+        dag = dags[dag_id]
+        assert dag["setup"] == ["prepare_engine"] and dag["teardown"] == ["stop_engine"]
+        assert "gpu" in dag["pools"]
+        assert {"generate", "judge", "log_to_mlflow", "check_regressions", "verdict"} <= set(
+            dag["tasks"]
+        )
+    checkpoint = dags["studybench_checkpoint_eval"]
+    assert checkpoint["timetable"] == "AssetTriggeredTimetable"
+    assert checkpoint["max_active_runs"] != 1  # events must never wait behind one run
+    assert dags["studybench_nightly"]["timetable"] == "CronTriggerTimetable"
 
 
-def test_dag_files_stay_thin() -> None:
+@pytest.mark.parametrize("path", sorted((ROOT / "dags").glob("*.py")), ids=lambda p: p.name)
+def test_dag_files_are_thin_and_import_fast(path: Path) -> None:
     """DAG files wire tasks; heavy imports happen inside tasks, in studybench."""
-    for path in (ROOT / "dags").glob("*.py"):
-        top_level = [
-            line for line in path.read_text().splitlines() if line.startswith(("import ", "from "))
-        ]
-        assert not any("studybench" in line for line in top_level), path
+    top_level = [
+        line for line in path.read_text().splitlines() if line.startswith(("import ", "from "))
+    ]
+    assert not any("studybench." in line or "import studybench" in line for line in top_level)
+    probe = f"""
+import sys, time, runpy
+sys.path.insert(0, {str(ROOT / "plugins")!r})
+import airflow.sdk  # the SDK itself is not the DAG file's cost
+before = set(sys.modules)
+start = time.perf_counter()
+runpy.run_path({str(path)!r})
+took = time.perf_counter() - start
+heavy = sorted(
+    m for m in set(sys.modules) - before
+    if m.split(".")[0] in ("torch", "transformers", "trl", "mlflow", "vllm", "pandas")
+    or m.startswith(("studybench.pipeline", "studybench.tracking", "studybench.engines"))
+)
+print(took, heavy)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    took, heavy = done.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert float(took) < 1.0, f"{path.name} took {took} s to import"
+    assert heavy == "[]", heavy
 
 
 def test_data_dag_runs_the_pipeline_and_publishes_versions(
@@ -72,3 +151,100 @@ def test_data_dag_runs_the_pipeline_and_publishes_versions(
     assert events["studybench://data/release"]["stage"] == "import"
     assert events["studybench://data/release"]["md5"].endswith(".dir")
     assert (repo / "data/corpus/fragments.jsonl").exists()
+
+
+def test_checkpoint_dag_evaluates_a_checkpoint_given_in_conf(
+    airflow_env: dict[str, str], trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    from studybench.config import load_settings
+    from studybench.tracking.mlflow_log import client_for
+
+    params = write_params(tmp_path, checkpoints={"splits": ["application", "transfer"]})
+    checkpoint = trained_checkpoints / "checkpoint-160"
+    summary = run_dags(
+        airflow_env,
+        "studybench_checkpoint_eval",
+        {"checkpoint": str(checkpoint)},
+        STUDYBENCH_PARAMS=str(params),
+    )
+    assert summary["state"] == "success", summary["tasks"]
+    tasks = summary["tasks"]
+    assert sorted(k for k in tasks if k.startswith("judge[")) == [f"judge[{i}]" for i in range(6)]
+    assert set(tasks.values()) == {"success"}
+    url = summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
+    run_id = url.rsplit("/", 1)[-1]
+    assert url.startswith("http://127.0.0.1:5000/#/experiments/")
+
+    settings = load_settings(params, environ={})
+    client = client_for(settings)
+    run = client.get_run(run_id)
+    keys = {
+        f"{split}/{m}_at_1_{s}"
+        for split in ("application", "transfer")
+        for m in ("par", "sub")
+        for s in ("mean", "std")
+    }
+    assert keys <= set(run.data.metrics)
+    assert run.data.tags["checkpoint.step"] == "160"
+    assert run.data.tags["training_run"] == "sft-test"
+    children = client.search_runs(
+        [run.info.experiment_id], filter_string=f"tags.`mlflow.parentRunId` = '{run_id}'"
+    )
+    assert sorted((c.data.tags["split"], c.data.tags["seed"]) for c in children) == [
+        (s, str(seed)) for s in ("application", "transfer") for seed in range(3)
+    ]
+
+    again = run_dags(
+        airflow_env,
+        "studybench_checkpoint_eval",
+        {"checkpoint": str(checkpoint)},
+        STUDYBENCH_PARAMS=str(params),
+    )
+    assert again["state"] == "success"
+    assert again["tasks"]["plan[-1]"] == "success"
+    assert "generate[0]" not in again["tasks"] or again["tasks"]["generate[0]"] == "skipped"
+
+
+def test_nightly_fails_loudly_after_logging_everything(
+    airflow_env: dict[str, str], trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    from studybench.config import load_settings
+    from studybench.pipeline import evaluate as ev
+    from studybench.tracking.mlflow_log import client_for
+
+    baseline_params = write_params(tmp_path, checkpoints={"splits": ["memorisation"]})
+    settings = load_settings(baseline_params, environ={})
+    pinned = ev.plan_checkpoint(str(trained_checkpoints / "checkpoint-160"), settings)
+    ev.generate(pinned, settings)
+    for split in pinned.splits:
+        ev.judge(pinned, split, None, settings)
+    baseline_run = ev.log_results(pinned, settings)
+
+    params = write_params(
+        tmp_path,
+        checkpoints={"splits": ["memorisation"]},
+        nightly={
+            "splits": ["memorisation"],
+            "baseline": baseline_run,
+            "models": [
+                {"name": "tiny-base", "path": str(trained_checkpoints / "checkpoint-0")},
+                {"name": "vanished", "root": str(tmp_path / "no-such-run")},
+            ],
+        },
+    )
+    summary = run_dags(airflow_env, "studybench_nightly", STUDYBENCH_PARAMS=str(params))
+    assert summary["state"] == "failed"
+    tasks = summary["tasks"]
+    assert tasks.pop("verdict[-1]") == "failed"
+    assert set(tasks.values()) == {"success"}, tasks  # everything else ran and logged
+    client = client_for(settings)
+    runs = client.search_runs(
+        [client.get_experiment_by_name("dag-test").experiment_id],
+        filter_string="tags.`studybench.target` = 'tiny-base'",
+    )
+    assert len(runs) == 1
+    assert runs[0].data.tags["studybench.run_tag"].startswith("nightly-")
+    assert int(runs[0].data.tags["studybench.regressions"]) >= 1
+    log = summary["output"]
+    assert "RegressionError" in log and "memorisation/par_at_1_mean" in log
+    assert "against baseline" in log and "vanished" in log

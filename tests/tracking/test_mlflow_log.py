@@ -21,7 +21,8 @@ from studybench.tracking.mlflow_log import (
     client_for,
     log_evaluation,
 )
-from tests.tracking.conftest import free_port, judged_run, settings_for
+from tests.conftest import free_port
+from tests.tracking.conftest import judged_run, settings_for
 
 SECRET = "sk-test-never-log-this-9f8e7d"
 

@@ -1,0 +1,242 @@
+"""A local Airflow for one machine (``make airflow``, ``make demo``, the integration test),
+and a small client of its REST API (``studybench trigger``).
+
+``airflow standalone`` runs the scheduler, dag-processor, triggerer and API server with
+SQLite and the LocalExecutor. Everything it needs is set through ``AIRFLOW__*`` variables
+here, so the project's ``dags/`` and ``plugins/`` are used in place and nothing outside
+``work/airflow`` is written. The API port and the execution API URL are set together (task
+processes call back to the API server), and the log-server ports are set explicitly so two
+local instances never collide on 8793/8794. The simple auth manager generates the admin
+password once; standalone prints it and :func:`admin_password` reads it back.
+
+This module starts Airflow as a subprocess; it never imports Airflow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from studybench.errors import StudyBenchError
+
+PASSWORD_FILE = "simple_auth_manager_passwords.json.generated"
+CHECKPOINT_DAG = "studybench_checkpoint_eval"
+GPU_POOL = "gpu"
+
+
+class AirflowError(StudyBenchError):
+    """The local Airflow did not start, or its API refused a request."""
+
+
+def airflow_env(
+    repo: Path,
+    home: Path,
+    *,
+    port: int = 8080,
+    log_ports: tuple[int, int] = (8795, 8796),
+    parallelism: int = 4,
+    params: Path | None = None,
+    profile: str = "",
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The environment of a local Airflow over this project."""
+    env = dict(os.environ if base is None else base)
+    url = f"http://127.0.0.1:{port}"
+    env.update(
+        {
+            "AIRFLOW_HOME": str(home),
+            "AIRFLOW__CORE__DAGS_FOLDER": str(repo / "dags"),
+            "AIRFLOW__CORE__PLUGINS_FOLDER": str(repo / "plugins"),
+            "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+            "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+            "AIRFLOW__CORE__PARALLELISM": str(parallelism),
+            # paused until someone turns them on: the checkpoint DAG is unpaused by
+            # `studybench airflow` / the demo; nightly and data stay paused until you choose
+            "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "True",
+            "AIRFLOW__CORE__AUTH_MANAGER": (
+                "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
+            ),
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": "admin:admin",
+            "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{url}/execution/",
+            "AIRFLOW__API__HOST": "127.0.0.1",
+            "AIRFLOW__API__PORT": str(port),
+            "AIRFLOW__API__BASE_URL": url,
+            "AIRFLOW__LOGGING__WORKER_LOG_SERVER_PORT": str(log_ports[0]),
+            "AIRFLOW__LOGGING__TRIGGER_LOG_SERVER_PORT": str(log_ports[1]),
+            "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "30",
+            "AIRFLOW__SCHEDULER__ENABLE_HEALTH_CHECK": "False",
+            "STUDYBENCH_REPO": str(repo),
+            "MLFLOW_DISABLE_TELEMETRY": "true",
+            "DVC_NO_ANALYTICS": "1",
+            "HF_HUB_OFFLINE": "1",
+        }
+    )
+    venv_bin = str(Path(sys.executable).parent)
+    env["PATH"] = venv_bin + os.pathsep + env.get("PATH", "")
+    if params is not None:
+        env["STUDYBENCH_PARAMS"] = str(params.resolve())
+    if profile:
+        env["STUDYBENCH_PROFILE"] = profile
+    return env
+
+
+def _airflow() -> str:
+    candidate = Path(sys.executable).with_name("airflow")
+    return str(candidate) if candidate.exists() else (shutil.which("airflow") or "airflow")
+
+
+def start_standalone(env: Mapping[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    """Start ``airflow standalone`` in its own process group, output to ``log_path``."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    Path(env["AIRFLOW_HOME"]).mkdir(parents=True, exist_ok=True)
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            [_airflow(), "standalone"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=dict(env),
+            cwd=env.get("STUDYBENCH_REPO"),
+            start_new_session=True,
+        )
+
+
+def stop(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
+    """Stop standalone and every process it started (its process group)."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(grace_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def admin_password(home: Path, timeout_s: float = 0.0) -> str:
+    """The generated admin password of the simple auth manager."""
+    path = home / PASSWORD_FILE
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return str(json.loads(path.read_text())["admin"])
+        except (OSError, ValueError, KeyError):
+            if time.monotonic() >= deadline:
+                raise AirflowError(f"{path}: no admin password (has Airflow started?)") from None
+            time.sleep(1.0)
+
+
+def set_pool(env: Mapping[str, str], name: str = GPU_POOL, slots: int = 1) -> None:
+    """Create or resize a pool (the ``gpu`` pool bounds concurrent engines)."""
+    done = subprocess.run(
+        [_airflow(), "pools", "set", name, str(slots), "concurrent vLLM engines"],
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise AirflowError(f"airflow pools set {name} failed: {done.stderr.strip()[-500:]}")
+
+
+class AirflowAPI:
+    """The few REST calls the platform needs (Airflow 3 API v2, simple auth manager)."""
+
+    def __init__(self, url: str, username: str, password: str, timeout_s: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self.username = username
+        self.password = password
+        self.timeout_s = timeout_s
+        self._token: str | None = None
+
+    def _request(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.url}{path}", data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if auth:
+            request.add_header("Authorization", f"Bearer {self.token()}")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+                text = response.read().decode()
+        except urllib.error.HTTPError as exc:
+            detail = exc.read().decode(errors="replace")[:500]
+            raise AirflowError(f"{method} {self.url}{path}: HTTP {exc.code}: {detail}") from None
+        except (urllib.error.URLError, ConnectionError, TimeoutError) as exc:
+            raise AirflowError(f"{method} {self.url}{path}: cannot reach Airflow: {exc}") from None
+        return json.loads(text) if text else None
+
+    def token(self) -> str:
+        if self._token is None:
+            reply = self._request(
+                "POST",
+                "/auth/token",
+                {"username": self.username, "password": self.password},
+                auth=False,
+            )
+            self._token = str(reply["access_token"])
+        return self._token
+
+    def healthy(self) -> bool:
+        try:
+            reply = self._request("GET", "/api/v2/monitor/health", auth=False)
+        except AirflowError:
+            return False
+        return bool(reply) and reply.get("metadatabase", {}).get("status") == "healthy"
+
+    def trigger(self, dag_id: str, conf: dict[str, Any]) -> dict[str, Any]:
+        reply = self._request(
+            "POST", f"/api/v2/dags/{dag_id}/dagRuns", {"logical_date": None, "conf": conf}
+        )
+        return dict(reply)
+
+    def unpause(self, dag_id: str) -> None:
+        self._request("PATCH", f"/api/v2/dags/{dag_id}", {"is_paused": False})
+
+    def wait_for_dag(self, dag_id: str, timeout_s: float = 180.0) -> None:
+        """Wait until the dag-processor has parsed ``dag_id``."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self._request("GET", f"/api/v2/dags/{dag_id}")
+                return
+            except AirflowError as exc:
+                if "HTTP 404" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(2.0)
+
+    def dag_runs(self, dag_id: str) -> list[dict[str, Any]]:
+        reply = self._request("GET", f"/api/v2/dags/{dag_id}/dagRuns?limit=100")
+        return list(reply.get("dag_runs", []))
+
+    def task_instances(self, dag_id: str, run_id: str) -> list[dict[str, Any]]:
+        quoted = urllib.parse.quote(run_id, safe="")
+        reply = self._request("GET", f"/api/v2/dags/{dag_id}/dagRuns/{quoted}/taskInstances")
+        return list(reply.get("task_instances", []))
+
+
+def wait_healthy(
+    api: AirflowAPI, process: subprocess.Popen[bytes], log: Path, timeout_s: float
+) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
+            raise AirflowError(f"airflow standalone exited ({process.returncode}); {log}:\n{tail}")
+        if api.healthy():
+            return
+        time.sleep(2.0)
+    raise AirflowError(f"Airflow API at {api.url} not healthy after {timeout_s:.0f} s; see {log}")

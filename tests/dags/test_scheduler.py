@@ -1,0 +1,104 @@
+"""The real thing: ``airflow standalone`` (scheduler, dag-processor, triggerer, API server)
+over the project's dags/ and plugins/. A checkpoint copied into the watched folder is
+evaluated without any manual step; ``studybench trigger`` pushes another one."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from studybench import local_airflow as la
+from tests.conftest import ROOT, free_port, run_checked
+from tests.dags.test_dags import write_params
+
+DAG = la.CHECKPOINT_DAG
+
+
+def wait_for_runs(api: la.AirflowAPI, count: int, timeout_s: float = 420.0) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + timeout_s
+    runs: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        runs = api.dag_runs(DAG)
+        finished = [r for r in runs if r["state"] in ("success", "failed")]
+        if len(finished) >= count and len(finished) == len(runs):
+            return runs
+        time.sleep(2.0)
+    raise AssertionError(f"no {count} finished run(s) of {DAG} in {timeout_s:.0f} s: {runs}")
+
+
+def test_watched_checkpoint_is_evaluated_without_a_manual_step(
+    trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    from studybench.config import load_settings
+    from studybench.tracking.mlflow_log import client_for
+
+    home = tmp_path / "airflow"
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    port = free_port()
+    params = write_params(
+        tmp_path,
+        protocol={"k": 1, "seeds": [0], "max_new_tokens": 40},
+        checkpoints={
+            "roots": [str(watched)],
+            "quiet_period_s": 1,
+            "poll_interval_s": 1,
+            "splits": ["memorisation"],
+        },
+        airflow={"home": str(home), "url": f"http://127.0.0.1:{port}"},
+    )
+    env = la.airflow_env(ROOT, home, port=port, log_ports=(free_port(), free_port()), params=params)
+    log = tmp_path / "standalone.log"
+    process = la.start_standalone(env, log)
+    try:
+        api = la.AirflowAPI(f"http://127.0.0.1:{port}", "admin", "")
+        la.wait_healthy(api, process, log, timeout_s=300)
+        api.password = la.admin_password(home, timeout_s=60)
+        la.set_pool(env, la.GPU_POOL, 1)
+        api.wait_for_dag(DAG)
+        api.unpause(DAG)
+        time.sleep(3)  # let the triggerer pick the watcher up before the checkpoint lands
+
+        # a training job's checkpoint appears in the watched folder
+        shutil.copytree(
+            trained_checkpoints / "checkpoint-160", watched / "sft-test" / "checkpoint-160"
+        )
+        (run,) = wait_for_runs(api, 1)
+        assert run["state"] == "success", log.read_text()[-3000:]
+        assert run["run_type"] == "asset_triggered"
+        links = api._request(
+            "GET",
+            f"/api/v2/dags/{DAG}/dagRuns/{run['dag_run_id']}/taskInstances/log_to_mlflow/links"
+            "?map_index=0",
+        )
+        assert links["extra_links"]["MLflow run"].startswith("http://127.0.0.1:5000/#/")
+
+        # training code that prefers push: studybench trigger
+        studybench = str(Path(sys.executable).with_name("studybench"))
+        run_checked(
+            studybench,
+            "trigger",
+            str(trained_checkpoints / "checkpoint-0"),
+            "--params",
+            str(params),
+            cwd=tmp_path,
+        )
+        runs = wait_for_runs(api, 2)
+        assert [r["state"] for r in runs] == ["success", "success"], log.read_text()[-3000:]
+        assert sorted(r["run_type"] for r in runs) == ["asset_triggered", "manual"]
+    finally:
+        la.stop(process)
+
+    settings = load_settings(params, environ={})
+    client = client_for(settings)
+    experiment = client.get_experiment_by_name("dag-test").experiment_id
+    evaluated = client.search_runs([experiment], filter_string="tags.`training_run` = 'sft-test'")
+    steps = sorted(
+        int(r.data.tags["checkpoint.step"])
+        for r in evaluated
+        if "studybench.eval_key" in r.data.tags
+    )
+    assert steps == [0, 160]
