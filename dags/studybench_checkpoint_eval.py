@@ -66,10 +66,15 @@ with DAG(
 
     @task(trigger_rule="none_failed")  # also when nothing was evaluated (and say so)
     def verdict(results: list[dict[str, Any]]) -> str:
-        from studybench.pipeline.orchestration import task_settings
+        from airflow.sdk.exceptions import AirflowFailException
+
+        from studybench.pipeline.orchestration import RegressionError, task_settings
         from studybench.pipeline.orchestration import verdict as body
 
         fail = task_settings().checkpoints.fail_on_regression
-        return body(list(results), fail_on_regression=fail)
+        try:
+            return body(list(results), fail_on_regression=fail)
+        except RegressionError as exc:  # a finding, not a transient error: no retries
+            raise AirflowFailException(f"RegressionError: {exc}") from exc
 
     verdict(evaluate(plan(), baseline_setting="checkpoints"))

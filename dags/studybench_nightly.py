@@ -53,9 +53,15 @@ with DAG(
 
     @task(trigger_rule="none_failed")  # also when nothing was evaluated (and say so)
     def verdict(results: list[dict[str, Any]], problems: list[str]) -> str:
+        from airflow.sdk.exceptions import AirflowFailException
+
+        from studybench.pipeline.orchestration import RegressionError
         from studybench.pipeline.orchestration import verdict as body
 
-        return body(list(results), fail_on_regression=True, problems=list(problems))
+        try:
+            return body(list(results), fail_on_regression=True, problems=list(problems))
+        except RegressionError as exc:  # a finding, not a transient error: no retries
+            raise AirflowFailException(f"RegressionError: {exc}") from exc
 
     @task
     def run_roots(planned: dict[str, list[str]]) -> list[str]:

@@ -190,7 +190,7 @@ def test_checkpoint_dag_evaluates_a_checkpoint_given_in_conf(
     children = client.search_runs(
         [run.info.experiment_id], filter_string=f"tags.`mlflow.parentRunId` = '{run_id}'"
     )
-    assert sorted((c.data.tags["split"], c.data.tags["seed"]) for c in children) == [
+    assert sorted((c.data.params["split"], c.data.params["seed"]) for c in children) == [
         (s, str(seed)) for s in ("application", "transfer") for seed in range(3)
     ]
 
@@ -248,3 +248,15 @@ def test_nightly_fails_loudly_after_logging_everything(
     log = summary["output"]
     assert "RegressionError" in log and "memorisation/par_at_1_mean" in log
     assert "against baseline" in log and "vanished" in log
+
+
+def test_nightly_with_no_model_to_evaluate_still_says_so(
+    airflow_env: dict[str, str], tmp_path: Path
+) -> None:
+    params = write_params(
+        tmp_path, nightly={"models": [{"name": "vanished", "root": str(tmp_path / "gone")}]}
+    )
+    summary = run_dags(airflow_env, "studybench_nightly", STUDYBENCH_PARAMS=str(params))
+    assert summary["state"] == "failed"
+    assert summary["tasks"]["verdict[-1]"] == "failed"
+    assert "not evaluated:" in summary["output"] and "vanished" in summary["output"]
