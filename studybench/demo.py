@@ -93,8 +93,10 @@ def _table(settings: Settings, results: dict[int, dict[str, float]]) -> Table:
     k = settings.protocol.k
     splits = list(settings.checkpoints.splits)
     table = Table(
-        title=f"{TRAINING_RUN}: Par@{k} / Sub@{k} in % per checkpoint (mean ± std over seeds)",
+        title=f"{TRAINING_RUN}: Par@{k} / Sub@{k} in %",
+        caption=f"mean ± std over {len(settings.protocol.seeds)} seeds",
         title_justify="left",
+        caption_justify="left",
     )
     table.add_column("step", justify="right")
     for split in splits:

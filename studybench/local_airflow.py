@@ -114,16 +114,22 @@ def start_standalone(env: Mapping[str, str], log_path: Path) -> subprocess.Popen
 
 
 def stop(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
-    """Stop standalone and every process it started (its process group)."""
-    if process.poll() is not None:
-        return
+    """Stop standalone and every process it started (its process group), waiting until all
+    of them are gone (scheduler, triggerer and API server shut down gracefully first)."""
+    deadline = time.monotonic() + grace_s
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(grace_s)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.5)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(10)
 
 

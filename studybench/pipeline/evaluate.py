@@ -179,6 +179,14 @@ def _default_artefacts(settings: Settings) -> Any:
     return MethodArtefacts(system_prompt=settings.protocol.system_prompt)
 
 
+def _relative(path: Path) -> Path:
+    """``path`` relative to the project folder when inside it (as dvc.lock names files)."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "model"
 
@@ -295,8 +303,10 @@ def plan_target(
 
 
 def engine_kind(settings: Settings) -> EngineKind:
-    kind = settings.engine.kind
-    return "hf" if kind == "transformers" else kind
+    """The engine for a checkpoint folder: in-process transformers when the settings say so
+    (CPU tests), else a vLLM server started for it (an OpenAI endpoint serves a model that is
+    already running, not a folder)."""
+    return "hf" if settings.engine.kind == "transformers" else "vllm"
 
 
 def plan_checkpoint(
@@ -530,7 +540,7 @@ def log_results(target: Target, settings: Settings) -> str:
         [target.run_dir(split) for split in target.splits],
         settings,
         checkpoint=checkpoint,
-        data_files=[Path(p) for p in target.split_files.values()],
+        data_files=[_relative(Path(p)) for p in target.split_files.values()],
         eval_key=target.eval_key,
         extra_tags={"studybench.target": target.name, "studybench.run_tag": target.run_tag},
     )
