@@ -290,47 +290,37 @@ def airflow_command(
     from studybench import local_airflow as la
 
     settings = _settings(params)
-    repo = Path.cwd()
     home = settings.airflow.home.resolve()
     chosen = port or settings.airflow.port
-    env = la.airflow_env(
-        repo,
-        home,
-        port=chosen,
-        parallelism=settings.airflow.parallelism,
-        params=params,
-        profile=os.environ.get("STUDYBENCH_PROFILE", ""),
-    )
-    log = home / "standalone.log"
     first = not (home / la.PASSWORD_FILE).exists()
-    process = la.start_standalone(env, log)
     try:
-        api = la.AirflowAPI(f"http://127.0.0.1:{chosen}", settings.airflow.username, "")
-        la.wait_healthy(api, process, log, timeout_s=300)
-        la.set_pool(env, la.GPU_POOL, settings.airflow.gpu_slots)
-        password = la.admin_password(home, timeout_s=60)
-        api.password = password
-        api.wait_for_dag(la.CHECKPOINT_DAG)
-        api.unpause(la.CHECKPOINT_DAG)
-        _say(f"Airflow is up: http://127.0.0.1:{chosen}  (log: {log})")
-        if first:
-            _say(f"user {settings.airflow.username}, password {password} (shown once; kept in ")
-            _say(f"  {home / la.PASSWORD_FILE})")
-        else:
-            _say(f"user {settings.airflow.username}; password in {home / la.PASSWORD_FILE}")
-        _say(
-            f"{la.CHECKPOINT_DAG} is on and watching {', '.join(settings.checkpoints.roots)}; "
-            "studybench_nightly and studybench_data stay paused until you turn them on"
-        )
-        _say("Ctrl-C stops everything")
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-        while process.poll() is None:
-            time.sleep(1.0)
-        _say(f"airflow standalone exited with code {process.returncode}; see {log}")
+        with la.running(
+            Path.cwd(),
+            settings,
+            port=chosen,
+            params=params,
+            profile=os.environ.get("STUDYBENCH_PROFILE", ""),
+        ) as airflow:
+            _say(f"Airflow is up: http://127.0.0.1:{chosen}  (log: {airflow.log})")
+            where = home / la.PASSWORD_FILE
+            if first:
+                _say(f"user {settings.airflow.username}, password {airflow.api.password}")
+                _say(f"(shown once; kept in {where})")
+            else:
+                _say(f"user {settings.airflow.username}; password in {where}")
+            _say(
+                f"{la.CHECKPOINT_DAG} is on and watching "
+                f"{', '.join(settings.checkpoints.roots)}; studybench_nightly and "
+                "studybench_data stay paused until you turn them on"
+            )
+            _say("Ctrl-C stops everything")
+            signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+            while airflow.process.poll() is None:
+                time.sleep(1.0)
+            code = airflow.process.returncode
+            _say(f"airflow standalone exited with code {code}; see {airflow.log}")
     except KeyboardInterrupt:
-        _say("stopping Airflow")
-    finally:
-        la.stop(process)
+        _say("Airflow stopped")
 
 
 def demo_command(

@@ -151,24 +151,10 @@ def run_demo(params: Path, *, timeout_s: float = 1500.0) -> dict[int, dict[str, 
         root.mkdir(parents=True, exist_ok=True)
     home = settings.airflow.home.resolve()
     port = _port(settings.airflow.port)
-    env = la.airflow_env(
-        repo,
-        home,
-        port=port,
-        parallelism=settings.airflow.parallelism,
-        params=params,
-        profile=PROFILE,
-    )
     log = home / "standalone.log"
     _say(f"starting Airflow on http://127.0.0.1:{port} (log {log})")
-    process = la.start_standalone(env, log)
-    try:
-        api = la.AirflowAPI(f"http://127.0.0.1:{port}", settings.airflow.username, "")
-        la.wait_healthy(api, process, log, timeout_s=300)
-        la.set_pool(env, la.GPU_POOL, settings.airflow.gpu_slots)
-        api.password = la.admin_password(home, timeout_s=60)
-        api.wait_for_dag(la.CHECKPOINT_DAG)
-        api.unpause(la.CHECKPOINT_DAG)  # the watcher starts once the DAG is active
+    with la.running(repo, settings, port=port, params=params, profile=PROFILE) as airflow:
+        api = airflow.api
         _say(f"Airflow is up after {time.monotonic() - started:.0f} s; training the tiny model")
 
         parents = load_parents(split_file("memorisation", settings))
@@ -199,8 +185,6 @@ def run_demo(params: Path, *, timeout_s: float = 1500.0) -> dict[int, dict[str, 
                 break
             time.sleep(5)
         failures = _failures(api, home)
-    finally:
-        la.stop(process)
     elapsed = time.monotonic() - started
     Console(stderr=True, width=max(console.width, 100)).print(_table(settings, results))
     _report(settings, results, elapsed, home)

@@ -25,7 +25,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +232,55 @@ class AirflowAPI:
         quoted = urllib.parse.quote(run_id, safe="")
         reply = self._request("GET", f"/api/v2/dags/{dag_id}/dagRuns/{quoted}/taskInstances")
         return list(reply.get("task_instances", []))
+
+
+class LocalAirflow:
+    """A started local Airflow: its API client (logged in), environment and log."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], api: AirflowAPI, env: dict[str, str], log: Path
+    ) -> None:
+        self.process = process
+        self.api = api
+        self.env = env
+        self.log = log
+
+
+@contextlib.contextmanager
+def running(
+    repo: Path,
+    settings: Any,
+    *,
+    port: int,
+    params: Path | None = None,
+    profile: str = "",
+    log_ports: tuple[int, int] = (8795, 8796),
+    timeout_s: float = 300.0,
+) -> Iterator[LocalAirflow]:
+    """Start standalone over ``repo`` with the ``airflow`` settings, wait until its API is
+    healthy, create the ``gpu`` pool, turn the checkpoint DAG on; stop everything on exit."""
+    home = Path(settings.airflow.home).resolve()
+    env = airflow_env(
+        repo,
+        home,
+        port=port,
+        log_ports=log_ports,
+        parallelism=settings.airflow.parallelism,
+        params=params,
+        profile=profile,
+    )
+    log = home / "standalone.log"
+    process = start_standalone(env, log)
+    try:
+        api = AirflowAPI(f"http://127.0.0.1:{port}", settings.airflow.username, "")
+        wait_healthy(api, process, log, timeout_s)
+        set_pool(env, GPU_POOL, settings.airflow.gpu_slots)
+        api.password = admin_password(home, timeout_s=60)
+        api.wait_for_dag(CHECKPOINT_DAG)
+        api.unpause(CHECKPOINT_DAG)  # its watcher starts once the DAG is active
+        yield LocalAirflow(process, api, env, log)
+    finally:
+        stop(process)
 
 
 def wait_healthy(

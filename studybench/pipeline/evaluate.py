@@ -33,6 +33,7 @@ from studybench.checkpoints.inspect import CheckpointInfo, _fs, inspect_checkpoi
 from studybench.config import NightlyModel, Settings
 from studybench.errors import ConfigError, DataError, StudyBenchError
 from studybench.fileio import write_atomic
+from studybench.tracking.mlflow_log import Checkpoint
 
 log = logging.getLogger(__name__)
 
@@ -43,16 +44,10 @@ ENGINE_FILE = "engine.json"
 RESULT_FILE = "result.json"
 
 
-class CheckpointMeta(BaseModel):
-    """What tracking records about the evaluated weights."""
+class CheckpointMeta(Checkpoint):
+    """What tracking records about the evaluated weights, plus their content identity."""
 
-    path: str | None = None
     identity: str | None = None
-    step: int | None = None
-    training_run: str | None = None
-    base_model: str | None = None
-    gpu_hours: float | None = None
-    train_flops: float | None = None
 
 
 class Target(BaseModel):
@@ -526,20 +521,12 @@ def judge(target: Target, split: str, seed: int | None, settings: Settings) -> A
 
 def log_results(target: Target, settings: Settings) -> str:
     """Log the judged target to MLflow (idempotent); writes ``result.json``."""
-    from studybench.tracking.mlflow_log import Checkpoint, client_for, log_evaluation
+    from studybench.tracking.mlflow_log import client_for, log_evaluation
 
-    checkpoint = Checkpoint(
-        path=target.checkpoint.path,
-        step=target.checkpoint.step,
-        base_model=target.checkpoint.base_model,
-        training_run=target.checkpoint.training_run,
-        gpu_hours=target.checkpoint.gpu_hours,
-        train_flops=target.checkpoint.train_flops,
-    )
     run_id = log_evaluation(
         [target.run_dir(split) for split in target.splits],
         settings,
-        checkpoint=checkpoint,
+        checkpoint=target.checkpoint,
         data_files=[_relative(Path(p)) for p in target.split_files.values()],
         eval_key=target.eval_key,
         extra_tags={"studybench.target": target.name, "studybench.run_tag": target.run_tag},

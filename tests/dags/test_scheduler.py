@@ -50,16 +50,11 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
         },
         airflow={"home": str(home), "url": f"http://127.0.0.1:{port}"},
     )
-    env = la.airflow_env(ROOT, home, port=port, log_ports=(free_port(), free_port()), params=params)
-    log = tmp_path / "standalone.log"
-    process = la.start_standalone(env, log)
-    try:
-        api = la.AirflowAPI(f"http://127.0.0.1:{port}", "admin", "")
-        la.wait_healthy(api, process, log, timeout_s=300)
-        api.password = la.admin_password(home, timeout_s=60)
-        la.set_pool(env, la.GPU_POOL, 1)
-        api.wait_for_dag(DAG)
-        api.unpause(DAG)
+    settings = load_settings(params, environ={})
+    with la.running(
+        ROOT, settings, port=port, params=params, log_ports=(free_port(), free_port())
+    ) as airflow:
+        api, log = airflow.api, airflow.log
         time.sleep(3)  # let the triggerer pick the watcher up before the checkpoint lands
 
         # a training job's checkpoint appears in the watched folder
@@ -89,10 +84,7 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
         runs = wait_for_runs(api, 2)
         assert [r["state"] for r in runs] == ["success", "success"], log.read_text()[-3000:]
         assert sorted(r["run_type"] for r in runs) == ["asset_triggered", "manual"]
-    finally:
-        la.stop(process)
 
-    settings = load_settings(params, environ={})
     client = client_for(settings)
     experiment = client.get_experiment_by_name("dag-test").experiment_id
     evaluated = client.search_runs([experiment], filter_string="tags.`training_run` = 'sft-test'")
