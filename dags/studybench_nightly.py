@@ -17,19 +17,28 @@ from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
 
 
 def _schedule() -> str:
-    """``nightly.schedule`` from params.yaml, read without importing studybench."""
+    """``nightly.schedule`` as studybench reads it (environment override, then the profile,
+    then the file), without importing studybench: parsing stays fast."""
     import os
     from pathlib import Path
 
     import yaml
 
+    default = "0 2 * * *"
+    if os.environ.get("STUDYBENCH__NIGHTLY__SCHEDULE"):
+        return os.environ["STUDYBENCH__NIGHTLY__SCHEDULE"]
     repo = Path(os.environ.get("STUDYBENCH_REPO", Path(__file__).resolve().parents[1]))
     params = Path(os.environ.get("STUDYBENCH_PARAMS", repo / "params.yaml"))
     try:
         loaded = yaml.safe_load((repo / params).read_text()) or {}
-        return str(loaded.get("nightly", {}).get("schedule") or "0 2 * * *")
+        profile = loaded.get("profiles", {}).get(os.environ.get("STUDYBENCH_PROFILE", ""), {})
+        for source in (profile, loaded):
+            value = (source or {}).get("nightly", {}).get("schedule")
+            if value:
+                return str(value)
     except (OSError, yaml.YAMLError, AttributeError):
-        return "0 2 * * *"
+        pass
+    return default
 
 
 with DAG(

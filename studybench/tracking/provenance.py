@@ -54,10 +54,16 @@ def data_version_tags(paths: Iterable[Path], repo: Path = Path()) -> dict[str, s
 
 
 def checkpoint_hash(path: Path) -> str | None:
-    """A content hash of a checkpoint folder: its config and the names and sizes of its weight
-    files (cheap, and changes whenever the weights are rewritten)."""
+    """The checkpoint's content identity (:mod:`studybench.checkpoints.inspect`: config, weight
+    headers and sampled weight data, so two training steps differ). A folder that is not a
+    complete checkpoint falls back to its config and weight file names and sizes."""
     if not path.is_dir():
         return None
+    from studybench.checkpoints.inspect import inspect_checkpoint
+
+    info = inspect_checkpoint(str(path), allow_pickle=True, assume_settled=True)
+    if info.identity is not None:
+        return info.identity
     digest = hashlib.sha256()
     config = path / "config.json"
     if config.exists():
