@@ -62,19 +62,20 @@ with DAG(
         conf = context["dag_run"].conf or {}
         if conf.get("checkpoint"):
             locations.append(str(conf["checkpoint"]))
-        return plan_checkpoints(locations, task_settings())
+        return plan_checkpoints(locations, task_settings(REPO))
 
-    @task(trigger_rule="none_failed")  # also when nothing was evaluated (and say so)
-    def verdict(results: list[dict[str, Any]]) -> str:
+    @task(trigger_rule="all_done")  # after everything, also when something failed
+    def verdict(run_roots: list[str]) -> str:
         from airflow.sdk.exceptions import AirflowFailException
 
         from studybench.pipeline.orchestration import RegressionError, task_settings
         from studybench.pipeline.orchestration import verdict as body
 
-        fail = task_settings().checkpoints.fail_on_regression
+        fail = task_settings(REPO).checkpoints.fail_on_regression
         try:
-            return body(list(results), fail_on_regression=fail)
+            return body(list(run_roots), fail_on_regression=fail)
         except RegressionError as exc:  # a finding, not a transient error: no retries
             raise AirflowFailException(f"RegressionError: {exc}") from exc
 
-    verdict(evaluate(plan(), baseline_setting="checkpoints"))
+    planned = plan()
+    evaluate(planned, baseline_setting="checkpoints") >> verdict(planned)

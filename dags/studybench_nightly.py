@@ -13,7 +13,7 @@ from typing import Any
 
 import pendulum
 from airflow.sdk import DAG, task
-from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
+from studybench_airflow.tasks import DEFAULT_ARGS, REPO, evaluate
 
 
 def _schedule() -> str:
@@ -58,17 +58,17 @@ with DAG(
         from studybench.pipeline.orchestration import plan_nightly, task_settings
 
         night = context["dag_run"].run_after.strftime("%Y-%m-%d")
-        return plan_nightly(task_settings(), run_tag=f"nightly-{night}")
+        return plan_nightly(task_settings(REPO), run_tag=f"nightly-{night}")
 
-    @task(trigger_rule="none_failed")  # also when nothing was evaluated (and say so)
-    def verdict(results: list[dict[str, Any]], problems: list[str]) -> str:
+    @task(trigger_rule="all_done")  # after everything, also when something failed
+    def verdict(run_roots: list[str], problems: list[str]) -> str:
         from airflow.sdk.exceptions import AirflowFailException
 
         from studybench.pipeline.orchestration import RegressionError
         from studybench.pipeline.orchestration import verdict as body
 
         try:
-            return body(list(results), fail_on_regression=True, problems=list(problems))
+            return body(list(run_roots), fail_on_regression=True, problems=list(problems))
         except RegressionError as exc:  # a finding, not a transient error: no retries
             raise AirflowFailException(f"RegressionError: {exc}") from exc
 
@@ -81,4 +81,5 @@ with DAG(
         return list(planned["problems"])
 
     planned = plan()
-    verdict(evaluate(run_roots(planned), baseline_setting="nightly"), problems(planned))
+    roots = run_roots(planned)
+    evaluate(roots, baseline_setting="nightly") >> verdict(roots, problems(planned))

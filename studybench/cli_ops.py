@@ -212,7 +212,9 @@ def airflow_api(settings: Settings) -> Any:
 
     password = os.environ.get(settings.airflow.password_env, "")
     if not password:
-        password = admin_password(settings.airflow.home.resolve())
+        password = admin_password(
+            settings.airflow.home.resolve(), username=settings.airflow.username
+        )
     return AirflowAPI(settings.airflow.url, settings.airflow.username, password)
 
 
@@ -278,6 +280,10 @@ def train_sft_command(
 # ---------------------------------------------------------------- local Airflow and demo
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def airflow_command(
     port: Annotated[int | None, typer.Option(help="API port (default: airflow.port).")] = None,
     params: ParamsOpt = None,
@@ -314,7 +320,8 @@ def airflow_command(
                 "studybench_data stay paused until you turn them on"
             )
             _say("Ctrl-C stops everything")
-            signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                signal.signal(number, _interrupt)
             while airflow.process.poll() is None:
                 time.sleep(1.0)
             code = airflow.process.returncode

@@ -52,16 +52,27 @@ def _port(preferred: int) -> int:
     return free_port()
 
 
+SENTINEL = ".studybench-demo"
+
+
 def _reset(work: Path, keep: set[str]) -> None:
-    if not work.exists():
-        return
+    """Empty the demo's work folder, but only one the demo made (it carries a sentinel):
+    an overridden ``paths.work_dir`` pointing at real results is refused, not wiped."""
+    if work.exists() and any(work.iterdir()) and not (work / SENTINEL).exists():
+        raise StudyBenchError(
+            f"{work} is not empty and was not made by the demo (no {SENTINEL} in it); the demo "
+            "resets its work folder on every run, so point paths.work_dir (or "
+            "STUDYBENCH__PATHS__WORK_DIR) at a folder of its own"
+        )
+    work.mkdir(parents=True, exist_ok=True)
     for child in work.iterdir():
-        if child.name in keep:
+        if child.name in keep or child.name == SENTINEL:
             continue
         if child.is_dir():
             shutil.rmtree(child)
         else:
             child.unlink()
+    (work / SENTINEL).write_text("this folder belongs to `make demo`, which empties it\n")
 
 
 def _evaluated(settings: Settings) -> dict[int, dict[str, float]]:
@@ -130,12 +141,19 @@ def _failures(api: la.AirflowAPI, home: Path) -> list[str]:
 
 
 def run_demo(params: Path, *, timeout_s: float = 1500.0) -> dict[int, dict[str, float]]:
+    import signal
+
     from studybench.data.loaders import load_parents
     from studybench.data.memorisation import sft_examples
     from studybench.engines.demo_model import build_demo_model
     from studybench.pipeline.evaluate import split_file
     from studybench.training.sft import SFTRecipe, train_sft
 
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    for number in (signal.SIGTERM, signal.SIGHUP):  # so Airflow is stopped on the way out
+        signal.signal(number, interrupt)
     started = time.monotonic()
     os.environ["STUDYBENCH_PROFILE"] = PROFILE
     settings = load_settings(params, profile=PROFILE)

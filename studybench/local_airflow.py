@@ -5,9 +5,9 @@ and a small client of its REST API (``studybench trigger``).
 SQLite and the LocalExecutor. Everything it needs is set through ``AIRFLOW__*`` variables
 here, so the project's ``dags/`` and ``plugins/`` are used in place and nothing outside
 ``work/airflow`` is written. The API port and the execution API URL are set together (task
-processes call back to the API server), and the log-server ports are set explicitly so two
-local instances never collide on 8793/8794. The simple auth manager generates the admin
-password once; standalone prints it and :func:`admin_password` reads it back.
+processes call back to the API server), and the log servers get free ports, never Airflow's
+defaults 8793/8794, so two local instances never collide. The simple auth manager generates
+the admin password once; standalone prints it and :func:`admin_password` reads it back.
 
 This module starts Airflow as a subprocess; it never imports Airflow.
 """
@@ -49,6 +49,7 @@ def airflow_env(
     parallelism: int = 4,
     params: Path | None = None,
     profile: str = "",
+    username: str = "admin",
     base: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The environment of a local Airflow over this project."""
@@ -68,7 +69,7 @@ def airflow_env(
             "AIRFLOW__CORE__AUTH_MANAGER": (
                 "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
             ),
-            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": "admin:admin",
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": f"{username}:admin",
             "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{url}/execution/",
             "AIRFLOW__API__HOST": "127.0.0.1",
             "AIRFLOW__API__PORT": str(port),
@@ -133,13 +134,13 @@ def stop(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
         process.wait(10)
 
 
-def admin_password(home: Path, timeout_s: float = 0.0) -> str:
-    """The generated admin password of the simple auth manager."""
+def admin_password(home: Path, timeout_s: float = 0.0, username: str = "admin") -> str:
+    """The generated password of ``username`` (the simple auth manager's admin)."""
     path = home / PASSWORD_FILE
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            return str(json.loads(path.read_text())["admin"])
+            return str(json.loads(path.read_text())[username])
         except (OSError, ValueError, KeyError):
             if time.monotonic() >= deadline:
                 raise AirflowError(f"{path}: no admin password (has Airflow started?)") from None
@@ -234,6 +235,25 @@ class AirflowAPI:
         return list(reply.get("task_instances", []))
 
 
+def port_free(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 class LocalAirflow:
     """A started local Airflow: its API client (logged in), environment and log."""
 
@@ -254,28 +274,35 @@ def running(
     port: int,
     params: Path | None = None,
     profile: str = "",
-    log_ports: tuple[int, int] = (8795, 8796),
+    log_ports: tuple[int, int] | None = None,
     timeout_s: float = 300.0,
 ) -> Iterator[LocalAirflow]:
     """Start standalone over ``repo`` with the ``airflow`` settings, wait until its API is
     healthy, create the ``gpu`` pool, turn the checkpoint DAG on; stop everything on exit."""
     home = Path(settings.airflow.home).resolve()
+    if not port_free(port):
+        raise AirflowError(
+            f"port {port} on 127.0.0.1 is taken (another Airflow?); stop it or choose another "
+            "port (airflow.port in params.yaml, or --port)"
+        )
+    username = settings.airflow.username
     env = airflow_env(
         repo,
         home,
         port=port,
-        log_ports=log_ports,
+        log_ports=log_ports or (_free_port(), _free_port()),
         parallelism=settings.airflow.parallelism,
         params=params,
         profile=profile,
+        username=username,
     )
     log = home / "standalone.log"
     process = start_standalone(env, log)
     try:
-        api = AirflowAPI(f"http://127.0.0.1:{port}", settings.airflow.username, "")
+        api = AirflowAPI(f"http://127.0.0.1:{port}", username, "")
         wait_healthy(api, process, log, timeout_s)
         set_pool(env, GPU_POOL, settings.airflow.gpu_slots)
-        api.password = admin_password(home, timeout_s=60)
+        api.password = admin_password(home, timeout_s=60, username=username)
         api.wait_for_dag(CHECKPOINT_DAG)
         api.unpause(CHECKPOINT_DAG)  # its watcher starts once the DAG is active
         yield LocalAirflow(process, api, env, log)

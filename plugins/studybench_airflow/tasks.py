@@ -7,7 +7,9 @@ every split and seed) → stop engine (teardown, runs even when generation fails
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from airflow.sdk import setup, task, teardown
@@ -18,20 +20,29 @@ GPU_POOL = "gpu"
 DEFAULT_ARGS: dict[str, Any] = {
     "owner": "studybench",
     "retries": 2,
-    "retry_delay": timedelta(seconds=30),
+    # first retry after this many seconds, then exponential backoff
+    "retry_delay": timedelta(seconds=float(os.environ.get("STUDYBENCH_RETRY_DELAY_S", "30"))),
     "retry_exponential_backoff": True,
 }
+
+
+# the project folder: $STUDYBENCH_REPO, else the checkout this plugins folder belongs to
+REPO = os.environ.get("STUDYBENCH_REPO", str(Path(__file__).resolve().parents[2]))
 
 
 def _settings() -> Any:
     from studybench.pipeline.orchestration import task_settings
 
-    return task_settings()
+    return task_settings(REPO)
 
 
 def evaluate(run_roots: Any, baseline_setting: str) -> Any:
     """Wire the evaluation of ``run_roots`` (an XComArg: list of run folders); returns the
-    mapped regression-check results.
+    mapped regression checks (each writes its target's ``check.json`` for the verdict).
+
+    Targets are independent: after a failed generation or judging of one target, the
+    others are still judged, logged and checked (``all_done``), and the failed one is
+    skipped downstream and listed by the verdict.
 
     The task functions are decorated anew on every call: Airflow 3.3's ``@teardown``
     ``.expand()`` stores its trigger rule on the shared decorator, so a second DAG reusing a
@@ -56,7 +67,7 @@ def evaluate(run_roots: Any, baseline_setting: str) -> Any:
 
         return body(run_root)
 
-    @task
+    @task(trigger_rule="all_done")  # one failed generation must not stop the others
     def judge_units(run_roots: list[str]) -> list[dict[str, Any]]:
         from studybench.pipeline.orchestration import judge_units as body
 
@@ -68,29 +79,43 @@ def evaluate(run_roots: Any, baseline_setting: str) -> Any:
 
         return judge_unit(unit, _settings())
 
-    @task
+    @task(trigger_rule="all_done")
     def log_to_mlflow(run_root: str, **context: Any) -> dict[str, Any]:
-        from studybench.pipeline.orchestration import log_run
+        from airflow.sdk.exceptions import AirflowSkipException
 
-        logged = log_run(run_root, _settings())
+        from studybench.pipeline.orchestration import NotReadyError, log_run
+
+        try:
+            logged = log_run(run_root, _settings())
+        except NotReadyError as exc:  # its failed step already says why
+            raise AirflowSkipException(str(exc)) from exc
         push_url(context, logged["url"])
         return logged
 
-    @task
-    def check_regressions(logged: dict[str, Any], baseline_setting: str) -> dict[str, Any]:
-        from studybench.pipeline.orchestration import check_run
+    @task(trigger_rule="all_done")
+    def check_regressions(run_root: str, baseline_setting: str) -> dict[str, Any]:
+        from airflow.sdk.exceptions import AirflowSkipException
+
+        from studybench.pipeline.orchestration import NotReadyError, check_run
 
         settings = _settings()
-        section = getattr(settings, baseline_setting)
-        return check_run(logged, settings, section.baseline)
+        try:
+            return check_run(run_root, settings, getattr(settings, baseline_setting).baseline)
+        except NotReadyError as exc:
+            raise AirflowSkipException(str(exc)) from exc
 
     prepared = prepare_engine.expand(run_root=run_roots)
     generated = generate.expand(run_root=prepared)
     stopped = stop_engine.expand(run_root=prepared)
     generated >> stopped
-    units = judge_units(generated)
+    units = judge_units(run_roots)
+    generated >> units
     judged = judge.expand(unit=units)
     logged = log_to_mlflow.expand(run_root=run_roots)
     judged >> logged
     logged.operator.operator_extra_links = [MLflowRunLink()]
-    return check_regressions.partial(baseline_setting=baseline_setting).expand(logged=logged)
+    checked = check_regressions.partial(baseline_setting=baseline_setting).expand(
+        run_root=run_roots
+    )
+    logged >> checked
+    return checked

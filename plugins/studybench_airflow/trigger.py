@@ -73,6 +73,10 @@ class CheckpointTrigger(BaseEventTrigger):
         store = getattr(self, "asset_state_store", None)
         if store is None:
             if not hasattr(self, "_memory"):
+                log.warning(
+                    "no asset state store (not running in a triggerer?): reported checkpoints "
+                    "are kept in memory only and re-fire after a restart"
+                )
                 self._memory = _MemoryStore()
             return self._memory
         if self.asset:
@@ -87,58 +91,70 @@ class CheckpointTrigger(BaseEventTrigger):
         path = Path(self.repo) / (self.params or "params.yaml")  # an absolute params wins
         return load_settings(path, profile=self.profile or None)
 
-    def _scan(self) -> tuple[Any, Any]:
+    def _scan(self) -> tuple[Any, list[str], Any]:
         from studybench.checkpoints.scan import scan_roots
 
         settings = self._settings()
         cp = settings.checkpoints
-        roots = [r if "://" in r else str(Path(self.repo) / r) for r in cp.roots]
+        roots = [r if "://" in r else str((Path(self.repo) / r).resolve()) for r in cp.roots]
         infos = scan_roots(
             roots,
             depth=cp.depth,
             quiet_period_s=cp.quiet_period_s,
             allow_pickle=cp.allow_pickle,
         )
-        return settings, infos
+        return settings, roots, infos
 
     async def run(self) -> AsyncIterator[TriggerEvent]:
         store = self._store()
         reported_invalid: dict[str, str] = {}
+        seen: set[str] = set()  # confirmed in the store: no database round trip next poll
         while True:
             try:
-                settings, infos = await asyncio.to_thread(self._scan)
+                settings, roots, infos = await asyncio.to_thread(self._scan)
             except Exception as exc:  # bad params or an unreachable root: keep watching
                 log.error("checkpoint scan failed: %s", exc)
                 await asyncio.sleep(10.0)
                 continue
-            first = not await store.aget(INITIALISED, False)
+            # a root seen for the first time (at the first start, or added to params later)
+            new_roots = [r for r in roots if not await store.aget(INITIALISED + ":" + r, False)]
             for info in infos:
                 if info.state.value == "invalid":
                     if reported_invalid.get(info.uri) != info.reason:
                         reported_invalid[info.uri] = info.reason
                         log.warning("not evaluating %s", info.describe())
                     continue
-                if not info.ready or info.identity is None:
+                if not info.ready or info.identity is None or info.identity in seen:
                     continue
                 key = SEEN_PREFIX + info.identity
                 if await store.aget(key):
+                    seen.add(info.identity)
                     continue
-                await store.aset(key, info.uri)
-                if first and not settings.checkpoints.evaluate_existing:
+                existing = any(_under(info.uri, root) for root in new_roots)
+                if existing and not settings.checkpoints.evaluate_existing:
                     log.info("present at first start, not evaluated: %s", info.describe())
-                    continue
-                log.info("new checkpoint: %s", info.describe())
-                yield TriggerEvent(
-                    {
-                        "checkpoint": info.uri,
-                        "identity": info.identity,
-                        "step": info.step,
-                        "training_run": info.training_run,
-                    }
-                )
-                await asyncio.sleep(EVENT_SPACING_S)
-            if first:
-                await store.aset(INITIALISED, True)
+                else:
+                    log.info("new checkpoint: %s", info.describe())
+                    yield TriggerEvent(
+                        {
+                            "checkpoint": info.uri,
+                            "identity": info.identity,
+                            "step": info.step,
+                            "training_run": info.training_run,
+                        }
+                    )
+                # recorded after the event is handed over: a crash in between re-fires it
+                # (harmless: planning skips what was already logged) instead of losing it
+                await store.aset(key, info.uri)
+                seen.add(info.identity)
+                if not existing or settings.checkpoints.evaluate_existing:
+                    await asyncio.sleep(EVENT_SPACING_S)
+            for root in new_roots:
+                await store.aset(INITIALISED + ":" + root, True)
             if self.once:
                 return
             await asyncio.sleep(settings.checkpoints.poll_interval_s)
+
+
+def _under(uri: str, root: str) -> bool:
+    return uri == root or uri.startswith(root.rstrip("/") + "/")

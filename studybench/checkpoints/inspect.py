@@ -208,7 +208,25 @@ def inspect_checkpoint(
     """Inspect the folder ``uri`` (a local path or an fsspec URL) without changing it.
 
     ``assume_settled`` skips the marker / quiet-period wait, for folders someone names
-    explicitly (a manual trigger, a nightly model path): only the layout is checked."""
+    explicitly (a manual trigger, a nightly model path): only the layout is checked. A
+    folder that cannot be read (permissions, a file deleted while it is inspected) is
+    reported with the error instead of stopping a scan of its neighbours."""
+    try:
+        return _inspect(uri, quiet_period_s, allow_pickle, now, assume_settled)
+    except (OSError, ValueError, struct.error) as exc:
+        state = CheckpointState.INVALID if assume_settled else CheckpointState.PENDING
+        return CheckpointInfo(
+            uri=uri, state=state, reason=f"cannot read: {type(exc).__name__}: {exc}"
+        )
+
+
+def _inspect(
+    uri: str,
+    quiet_period_s: float,
+    allow_pickle: bool,
+    now: float | None,
+    assume_settled: bool,
+) -> CheckpointInfo:
     fs, folder = _fs(uri)
     now = time.time() if now is None else now
     try:
@@ -228,7 +246,7 @@ def inspect_checkpoint(
         try:
             loaded = _read_json(fs, files[READY_MARKER]["name"])
             marker = loaded if isinstance(loaded, dict) else {}
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, json.JSONDecodeError):
             return info(CheckpointState.INVALID, f"{READY_MARKER} is not valid JSON")
         marker_time = _mtime(fs, files[READY_MARKER])
         later = [n for n, e in files.items() if n != READY_MARKER and _mtime(fs, e) > marker_time]

@@ -50,13 +50,16 @@ def candidate_folders(root: str, depth: int = 2) -> list[str]:
         for folder in frontier:
             try:
                 entries = fs.ls(folder, detail=True)
-            except (FileNotFoundError, NotADirectoryError, PermissionError):
+            except OSError:
                 continue
             names = {e["name"].rstrip("/").rsplit("/", 1)[-1] for e in entries}
             name = folder.rstrip("/").rsplit("/", 1)[-1]
-            if STEP_FOLDER.match(name) or names & MARKS:
+            if STEP_FOLDER.match(name):
                 found.append(folder)
                 continue
+            if names & MARKS:
+                found.append(folder)  # a model folder; a run folder with a final model may
+                # still hold checkpoint-N folders below it: keep searching
             if level < depth:
                 following.extend(
                     e["name"].rstrip("/")

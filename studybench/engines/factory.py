@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from studybench.config import Settings
 from studybench.engines.base import Engine
 from studybench.errors import ConfigError
-
-if TYPE_CHECKING:
-    from studybench.engines.vllm_server import VLLMServer
 
 EngineKind = Literal["vllm", "openai", "hf"]
 
@@ -28,13 +25,13 @@ def open_engine(
     seed: int = 0,
     base_url: str | None = None,
     api_key_env: str | None = None,
-    on_started: Callable[[VLLMServer], None] | None = None,
+    pid_file: Path | None = None,
 ) -> Iterator[Engine]:
     """The engine for ``model``; a vLLM server lives exactly as long as the context.
 
     ``base_url`` / ``api_key_env`` override the settings' endpoint (a nightly model served
-    elsewhere); ``on_started`` sees a vLLM server once it is healthy (the pipeline records
-    its process so a teardown task can stop it if this process dies first)."""
+    elsewhere); a vLLM server writes its process id to ``pid_file`` as soon as it starts
+    (the pipeline's teardown stops it from there if this process dies first)."""
     engine_settings = settings.engine
     if kind == "hf":
         from studybench.engines.local_hf import LocalHFEngine
@@ -69,9 +66,7 @@ def open_engine(
         served_model_name=Path(model).name or "model",
         seed=seed,
     )
-    with VLLMServer(config, run_dir) as server:
-        if on_started is not None:
-            on_started(server)
+    with VLLMServer(config, run_dir, pid_file=pid_file) as server:
         yield OpenAICompatEngine(
             server.base_url,
             config.served_model_name,

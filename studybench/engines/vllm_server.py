@@ -11,6 +11,7 @@ dies or never becomes healthy fails the run with the tail of its log instead of 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -98,9 +99,12 @@ def log_tail(path: Path, lines: int = 30) -> str:
 class VLLMServer:
     """Context manager: ``with VLLMServer(config, run_dir) as server: server.base_url``."""
 
-    def __init__(self, config: VLLMServerConfig, run_dir: Path) -> None:
+    def __init__(
+        self, config: VLLMServerConfig, run_dir: Path, *, pid_file: Path | None = None
+    ) -> None:
         self.config = config
         self.run_dir = run_dir
+        self.pid_file = pid_file  # written at once, so a killed caller's server can be found
         self.port = config.port or free_port(config.host)
         self.log_path = run_dir / "vllm.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -169,6 +173,9 @@ class VLLMServer:
             )
         finally:
             log.close()
+        if self.pid_file is not None:
+            payload = {"pid": self.process.pid, "base_url": self.base_url}
+            self.pid_file.write_text(json.dumps(payload) + "\n")
         self._install_sigterm_handler()
         try:
             self.wait_healthy()
@@ -205,6 +212,8 @@ class VLLMServer:
         process, self.process = self.process, None
         self._restore_sigterm_handler()
         if process is None or process.poll() is not None:
+            if self.pid_file is not None:
+                self.pid_file.unlink(missing_ok=True)
             return
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -214,6 +223,8 @@ class VLLMServer:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(10)
+        if self.pid_file is not None:
+            self.pid_file.unlink(missing_ok=True)
 
     def _install_sigterm_handler(self) -> None:
         if threading.current_thread() is not threading.main_thread():

@@ -42,6 +42,9 @@ NAMED_SPLITS = ("application", "transfer", "memorisation")
 TARGET_FILE = "target.json"
 ENGINE_FILE = "engine.json"
 RESULT_FILE = "result.json"
+GENERATED_FILE = "generated.json"
+JUDGED_DIR = "judged"
+CHECK_FILE = "check.json"
 
 
 class CheckpointMeta(Checkpoint):
@@ -416,14 +419,7 @@ def generate(
         for split in target.splits
     }
     engine_file = root / ENGINE_FILE
-
-    def record(server: Any) -> None:
-        assert server.process is not None
-        write_atomic(
-            engine_file,
-            json.dumps({"pid": server.process.pid, "base_url": server.base_url}) + "\n",
-        )
-
+    stop_leftover_engine(target)  # a server of a killed earlier attempt would hold the GPU
     try:
         with open_engine(
             target.engine,
@@ -432,7 +428,7 @@ def generate(
             root,
             base_url=target.base_url or None,
             api_key_env=target.api_key_env or None,
-            on_started=record,
+            pid_file=engine_file,
         ) as backend:
 
             def reporter(split: str) -> Callable[[Any], None] | None:
@@ -465,6 +461,7 @@ def generate(
             f"{target.name}: {errors} turn(s) failed after the engine's retries; they are "
             "stored as errors and regenerated (with the turns after them) on retry"
         )
+    write_atomic(root / GENERATED_FILE, json.dumps(out, indent=1) + "\n")
     return out
 
 
@@ -523,10 +520,13 @@ def log_results(target: Target, settings: Settings) -> str:
     """Log the judged target to MLflow (idempotent); writes ``result.json``."""
     from studybench.tracking.mlflow_log import client_for, log_evaluation
 
+    checkpoint = target.checkpoint
+    if target.run_tag:  # a nightly re-evaluation is not a new point of the learning curve
+        checkpoint = checkpoint.model_copy(update={"training_run": None})
     run_id = log_evaluation(
         [target.run_dir(split) for split in target.splits],
         settings,
-        checkpoint=target.checkpoint,
+        checkpoint=checkpoint,
         data_files=[_relative(Path(p)) for p in target.split_files.values()],
         eval_key=target.eval_key,
         extra_tags={"studybench.target": target.name, "studybench.run_tag": target.run_tag},

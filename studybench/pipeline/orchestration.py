@@ -9,6 +9,7 @@ folder (``$STUDYBENCH_REPO``), the same way the CLI reads them.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ from typing import Any
 
 from studybench.config import Settings, load_settings
 from studybench.errors import DataError, StudyBenchError
+from studybench.fileio import write_atomic
 from studybench.pipeline import evaluate as ev
 
 log = logging.getLogger(__name__)
@@ -27,11 +29,18 @@ class RegressionError(StudyBenchError):
     """An evaluation dropped beyond seed noise (the nightly run fails with this)."""
 
 
+class NotReadyError(StudyBenchError):
+    """An earlier step of this target did not finish: the step is skipped, not failed (the
+    failure is already reported by its own task, and the verdict lists the target)."""
+
+
 def task_settings(repo: str | Path | None = None) -> Settings:
-    """Settings for a task: run in the project folder so relative paths in params resolve."""
+    """Settings for a task: run in the project folder so relative paths in params resolve.
+    The params file must exist: a worker started elsewhere must not fall back to built-in
+    defaults and write its results somewhere nobody looks."""
     folder = Path(repo or os.environ.get(REPO_ENV) or Path.cwd())
     os.chdir(folder)
-    return load_settings()
+    return load_settings(require_file=True)
 
 
 def mlflow_run_url(settings: Settings, run_id: str) -> str:
@@ -42,8 +51,15 @@ def mlflow_run_url(settings: Settings, run_id: str) -> str:
         if settings.tracking.uri.startswith(("http://", "https://"))
         else "http://127.0.0.1:5000"
     )
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(base)
+    if parts.username or parts.password:  # never put credentials into logs or XCom
+        parts = parts._replace(
+            netloc=parts.hostname or "" + (f":{parts.port}" if parts.port else "")
+        )
     experiment = client_for(settings).get_run(run_id).info.experiment_id
-    return f"{base.rstrip('/')}/#/experiments/{experiment}/runs/{run_id}"
+    return f"{urlunsplit(parts).rstrip('/')}/#/experiments/{experiment}/runs/{run_id}"
 
 
 def plan_checkpoints(locations: Iterable[str], settings: Settings) -> list[str]:
@@ -124,47 +140,104 @@ def stop_engine(run_root: str) -> bool:
     return ev.stop_leftover_engine(ev.Target.load(run_root))
 
 
+def _generated(root: Path) -> bool:
+    return (root / ev.GENERATED_FILE).exists()
+
+
+def _judged_marker(root: Path, split: str, seed: int) -> Path:
+    return root / ev.JUDGED_DIR / f"{split}-seed{seed}.json"
+
+
 def judge_units(run_roots: Sequence[str]) -> list[dict[str, Any]]:
-    return [unit for root in run_roots for unit in ev.Target.load(root).units()]
+    """(split, seed) units of the targets whose generation finished; the others are left
+    to the verdict, so one failed model does not stop the judging of the rest."""
+    units = []
+    for root in run_roots:
+        if _generated(Path(root)):
+            units.extend(ev.Target.load(root).units())
+        else:
+            log.warning("%s: generation did not finish; not judged", root)
+    return units
 
 
 def judge_unit(unit: dict[str, Any], settings: Settings) -> dict[str, Any]:
     target = ev.Target.load(unit["run_root"])
     summary = ev.judge(target, str(unit["split"]), int(unit["seed"]), settings)
     log.info("%s %s seed %s: %s", target.name, unit["split"], unit["seed"], summary)
+    marker = _judged_marker(Path(target.run_root), str(unit["split"]), int(unit["seed"]))
+    write_atomic(marker, summary.model_dump_json() + "\n")
     return {**unit, **summary.model_dump()}
 
 
 def log_run(run_root: str, settings: Settings) -> dict[str, Any]:
+    """Log a target whose every (split, seed) is judged; :class:`NotReadyError` otherwise."""
     target = ev.Target.load(run_root)
+    root = Path(run_root)
+    if not _generated(root):
+        raise NotReadyError(f"{target.name}: generation did not finish; nothing to log")
+    missing = [
+        f"{u['split']} seed {u['seed']}"
+        for u in target.units()
+        if not _judged_marker(root, u["split"], u["seed"]).exists()
+    ]
+    if missing:
+        raise NotReadyError(f"{target.name}: judging did not finish for {', '.join(missing)}")
     run_id = ev.log_results(target, settings)
     url = mlflow_run_url(settings, run_id)
     log.info("%s logged to MLflow: %s", target.name, url)
     return {"run_root": run_root, "run_id": run_id, "url": url}
 
 
-def check_run(logged: dict[str, Any], settings: Settings, baseline: str) -> dict[str, Any]:
-    target = ev.Target.load(logged["run_root"])
-    result = ev.check(target, logged["run_id"], settings, baseline)
+def check_run(run_root: str, settings: Settings, baseline: str) -> dict[str, Any]:
+    """Regression check of a logged target; writes ``check.json`` for the verdict."""
+    target = ev.Target.load(run_root)
+    try:
+        run_id = json.loads((Path(run_root) / ev.RESULT_FILE).read_text())["run_id"]
+    except (OSError, ValueError, KeyError):
+        raise NotReadyError(f"{target.name}: not logged to MLflow; nothing to check") from None
+    result = ev.check(target, run_id, settings, baseline)
     for note in result.notes:
         log.info("%s: %s", target.name, note)
     for what, run in result.compared.items():
         log.info("%s compared with %s (run %s)", target.name, what, run)
+    write_atomic(Path(run_root) / ev.CHECK_FILE, result.model_dump_json(indent=1) + "\n")
     return result.model_dump()
 
 
 def verdict(
-    results: Sequence[dict[str, Any]], *, fail_on_regression: bool, problems: Sequence[str] = ()
+    run_roots: Sequence[str], *, fail_on_regression: bool, problems: Sequence[str] = ()
 ) -> str:
-    """The run's last word: a summary, or a :class:`RegressionError` listing every
-    regression (and every model that could not be evaluated) so Airflow's alerting fires."""
-    checks = [ev.CheckResult.model_validate(r) for r in results]
+    """The run's last word, from every planned target's ``check.json``: a summary, or a
+    :class:`RegressionError` listing every regression and every target that could not be
+    evaluated, so Airflow's alerting fires."""
+    checks: list[ev.CheckResult] = []
+    missing = list(problems)
+    for root in run_roots:
+        target = ev.Target.load(root)
+        try:
+            checks.append(
+                ev.CheckResult.model_validate_json((Path(root) / ev.CHECK_FILE).read_text())
+            )
+        except (OSError, ValueError):
+            missing.append(
+                f"{target.name}: generation, judging or logging failed (see those task logs; "
+                f"run folder {root})"
+            )
+    return decide(checks, missing, fail_on_regression=fail_on_regression)
+
+
+def decide(
+    checks: Sequence[ev.CheckResult], missing: Sequence[str], *, fail_on_regression: bool
+) -> str:
+    """A summary, or :class:`RegressionError` when something was not evaluated or (with
+    ``fail_on_regression``) regressed."""
     message = ev.regression_message(checks)
-    if problems:
-        message += ("\n" if message else "") + "not evaluated:\n  " + "\n  ".join(problems)
-    if message and (fail_on_regression or problems):
+    if missing:
+        message += ("\n" if message else "") + "not evaluated:\n  " + "\n  ".join(missing)
+    if missing or (message and fail_on_regression):
         raise RegressionError(message)
-    summary = f"{len(checks)} evaluation(s) checked, {sum(len(c.regressions) for c in checks)} "
-    summary += "regression(s)" + (f":\n{message}" if message else "")
+    found = sum(len(c.regressions) for c in checks)
+    summary = f"{len(checks)} evaluation(s) checked, {found} regression(s)"
+    summary += f":\n{message}" if message else ""
     log.info(summary)
     return summary

@@ -65,15 +65,16 @@ def resolve_run(client: Any, spec: str, *, relative_to: str | None = None) -> st
 
 def previous_evaluation(client: Any, run_id: str) -> str | None:
     """The evaluation before ``run_id`` in its lineage: for a checkpoint of a training run,
-    the evaluated checkpoint with the highest lower step; otherwise the latest earlier run
-    of the same target (the previous night)."""
+    the evaluated checkpoint with the highest lower step; for a scheduled (nightly) run or a
+    model without training run, the latest earlier run of the same target."""
     run = client.get_run(run_id)
     tags = run.data.tags
     experiment = [run.info.experiment_id]
     key = tags.get("studybench.eval_key", "")
     training_run = tags.get("training_run")
     step = tags.get("checkpoint.step")
-    if training_run and step is not None:
+    scheduled = bool(tags.get("studybench.run_tag"))  # a nightly run: compare night by night
+    if training_run and step is not None and not scheduled:
         runs = client.search_runs(
             experiment,
             filter_string=f"tags.`training_run` = '{training_run}'",

@@ -147,3 +147,21 @@ def test_fsspec_urls_are_inspected_without_a_local_copy(tmp_path: Path) -> None:
     assert info.ready, info.reason
     assert info.identity == inspect_checkpoint(str(local)).identity
     assert (info.step, info.training_run) == (8, "run")
+
+
+def test_unreadable_folder_is_reported_not_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studybench.checkpoints import inspect as module
+
+    folder = write_checkpoint(tmp_path / "checkpoint-1")
+
+    def denied(fs: object, path: str) -> object:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(module, "_read_json", denied)
+    info = inspect_checkpoint(str(folder))
+    assert info.state is CheckpointState.PENDING
+    assert info.reason.startswith("cannot read: PermissionError")
+    named = inspect_checkpoint(str(folder), assume_settled=True)
+    assert named.state is CheckpointState.INVALID

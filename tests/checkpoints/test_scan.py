@@ -57,3 +57,12 @@ def test_invalid_folders_are_reported_once_per_reason(tmp_path: Path) -> None:
     assert watcher.poll().invalid == []
     (folder / "tokenizer.json").unlink()
     assert len(watcher.poll().invalid) == 1  # a new reason is news
+
+
+def test_a_run_folder_with_a_final_model_still_shows_its_checkpoints(tmp_path: Path) -> None:
+    run = write_checkpoint(tmp_path / "run", step=40, marker=False, trainer_state=False)
+    write_checkpoint(run / "checkpoint-20", step=20, seed=1)
+    found = [Path(f).relative_to(tmp_path).as_posix() for f in candidate_folders(str(tmp_path))]
+    assert found == ["run", "run/checkpoint-20"]
+    latest = latest_ready(str(tmp_path))
+    assert latest is not None and latest.step == 20

@@ -260,3 +260,40 @@ def test_nightly_with_no_model_to_evaluate_still_says_so(
     assert summary["state"] == "failed"
     assert summary["tasks"]["verdict[-1]"] == "failed"
     assert "not evaluated:" in summary["output"] and "vanished" in summary["output"]
+
+
+def test_one_broken_model_does_not_stop_the_others(
+    airflow_env: dict[str, str], trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    from tests.checkpoints.fake import write_checkpoint
+
+    broken = write_checkpoint(tmp_path / "broken" / "checkpoint-1")  # loads in no engine
+    params = write_params(
+        tmp_path,
+        protocol={"k": 1, "seeds": [0], "max_new_tokens": 40},
+        nightly={
+            "splits": ["memorisation"],
+            "models": [
+                {"name": "tiny", "path": str(trained_checkpoints / "checkpoint-160")},
+                {"name": "broken", "path": str(broken)},
+            ],
+        },
+    )
+    summary = run_dags(
+        airflow_env,
+        "studybench_nightly",
+        STUDYBENCH_PARAMS=str(params),
+        STUDYBENCH_RETRY_DELAY_S="0",
+    )
+    tasks = summary["tasks"]
+    assert summary["state"] == "failed"
+    assert (tasks["generate[0]"], tasks["generate[1]"]) == ("success", "failed")
+    assert tasks["stop_engine[1]"] == "success"  # the teardown ran after the failure
+    assert (tasks["log_to_mlflow[0]"], tasks["log_to_mlflow[1]"]) == ("success", "skipped")
+    assert (tasks["check_regressions[0]"], tasks["check_regressions[1]"]) == (
+        "success",
+        "skipped",
+    )
+    assert tasks["verdict[-1]"] == "failed"
+    assert "broken: generation, judging or logging failed" in summary["output"]
+    assert "mlflow_run_url" in summary["xcom"]["log_to_mlflow[0]"]

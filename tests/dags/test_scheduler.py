@@ -85,6 +85,23 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
         assert [r["state"] for r in runs] == ["success", "success"], log.read_text()[-3000:]
         assert sorted(r["run_type"] for r in runs) == ["asset_triggered", "manual"]
 
+    # restart: reported checkpoints live in the asset state store in Airflow's database, so
+    # neither the same folder nor a copy of it (same identity) fires again
+    with la.running(
+        ROOT, settings, port=port, params=params, log_ports=(free_port(), free_port())
+    ) as airflow:
+        shutil.copytree(
+            trained_checkpoints / "checkpoint-160", watched / "copy-of-run" / "checkpoint-160"
+        )
+        time.sleep(12)  # a dozen polls of the watcher
+        assert len(airflow.api.dag_runs(DAG)) == 2
+        # the watcher is alive: a checkpoint it has not reported fires; it was evaluated
+        # through the manual run already, so the run plans nothing and succeeds
+        shutil.copytree(trained_checkpoints / "checkpoint-0", watched / "sft-test" / "checkpoint-0")
+        runs = wait_for_runs(airflow.api, 3)
+        assert [r["state"] for r in runs] == ["success"] * 3
+        assert sorted(r["run_type"] for r in runs) == ["asset_triggered"] * 2 + ["manual"]
+
     client = client_for(settings)
     experiment = client.get_experiment_by_name("dag-test").experiment_id
     evaluated = client.search_runs([experiment], filter_string="tags.`training_run` = 'sft-test'")

@@ -92,6 +92,15 @@ def test_existing_checkpoints_can_be_left_alone_at_first_start(tmp_path: Path) -
     assert poll(params, store) == []
     write_checkpoint(root / "new" / "checkpoint-2", step=2, seed=9)
     assert [e["step"] for e in poll(params, store)] == [2]
+    # a root added to params later: what it already holds is existing too
+    other = tmp_path / "other"
+    write_checkpoint(other / "checkpoint-3", step=3, seed=7)
+    params.write_text(
+        json.dumps({"checkpoints": {"roots": [str(root), str(other)], "evaluate_existing": False}})
+    )
+    assert poll(params, store) == []
+    write_checkpoint(other / "checkpoint-4", step=4, seed=8)
+    assert [e["step"] for e in poll(params, store)] == [4]
 
 
 def test_bad_settings_do_not_kill_the_watcher(
