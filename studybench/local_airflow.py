@@ -239,6 +239,8 @@ def port_free(port: int) -> bool:
     import socket
 
     with socket.socket() as sock:
+        # as servers bind: a port whose last connections are in TIME_WAIT is free
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
