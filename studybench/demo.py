@@ -39,17 +39,10 @@ def _say(text: str) -> None:
 
 
 def _port(preferred: int) -> int:
-    import socket
-
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", preferred))
-            return preferred
-        except OSError:
-            pass
+    """``preferred`` unless something listens there, else a free port."""
     from studybench.engines.vllm_server import free_port
 
-    return free_port()
+    return preferred if la.port_free(preferred) else free_port()
 
 
 SENTINEL = ".studybench-demo"
