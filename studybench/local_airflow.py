@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -29,7 +28,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from studybench.engines.vllm_server import free_port
 from studybench.errors import StudyBenchError
+from studybench.processes import stop_group
 
 PASSWORD_FILE = "simple_auth_manager_passwords.json.generated"
 CHECKPOINT_DAG = "studybench_checkpoint_eval"
@@ -117,19 +118,7 @@ def start_standalone(env: Mapping[str, str], log_path: Path) -> subprocess.Popen
 def stop(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
     """Stop standalone and every process it started (its process group), waiting until all
     of them are gone (scheduler, triggerer and API server shut down gracefully first)."""
-    deadline = time.monotonic() + grace_s
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(grace_s)
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.5)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
+    stop_group(process.pid, grace_s)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(10)
 
@@ -248,14 +237,6 @@ def port_free(port: int) -> bool:
     return True
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class LocalAirflow:
     """A started local Airflow: its API client (logged in), environment and log."""
 
@@ -292,7 +273,7 @@ def running(
         repo,
         home,
         port=port,
-        log_ports=log_ports or (_free_port(), _free_port()),
+        log_ports=log_ports or (free_port(), free_port()),
         parallelism=settings.airflow.parallelism,
         params=params,
         profile=profile,

@@ -15,14 +15,10 @@ with every metric is skipped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
-import os
 import re
-import signal
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +29,7 @@ from studybench.checkpoints.inspect import CheckpointInfo, _fs, inspect_checkpoi
 from studybench.config import NightlyModel, Settings
 from studybench.errors import ConfigError, DataError, StudyBenchError
 from studybench.fileio import write_atomic
+from studybench.processes import stop_group
 from studybench.tracking.mlflow_log import Checkpoint
 
 log = logging.getLogger(__name__)
@@ -472,33 +469,12 @@ def stop_leftover_engine(target: Target, grace_s: float = 20.0) -> bool:
         pid = int(json.loads(path.read_text())["pid"])
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    try:
-        os.killpg(pid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
+    if not stop_group(pid, grace_s):
         path.unlink(missing_ok=True)
         return False
-    deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline and _group_alive(pid):
-        time.sleep(0.2)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)  # workers that outlived their leader, if any
     path.unlink(missing_ok=True)
     log.warning("stopped a leftover vLLM server (process group %s) of %s", pid, target.name)
     return True
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether the process group still has a live leader (an exited, not yet reaped leader
-    counts as gone)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        state = Path(f"/proc/{pgid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state != "Z"
 
 
 # ---------------------------------------------------------------- judging, logging, checks
