@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data vllm-env browser mlflow-ui airflow demo lint format test lock clean
+.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format test lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -49,6 +49,17 @@ $(VLLM_STAMP):
 browser:  ## install Debian's chromium when missing (needs root, as CI has)
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's Redis (the Celery broker) and curl (the compose health checks) for the
+# deployment's native start test (tests/docker).
+redis:  ## install Debian's redis-server and curl when missing (needs root, as CI has)
+	@{ command -v redis-server && command -v curl; } >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server curl >/dev/null; }
+
+# Debian's bubblewrap (and util-linux's prlimit): the SE-Bench sandbox for model-written code.
+sandbox:  ## install Debian's bubblewrap when missing (needs root, as CI has)
+	@{ command -v bwrap && command -v prlimit; } >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux >/dev/null; }
 
 MLFLOW_PORT ?= 5000
 MLFLOW_DB ?= work/mlflow/mlflow.db
@@ -89,7 +100,7 @@ format: setup  ## apply ruff formatting and safe fixes
 	$(BIN)/ruff format studybench tests benchmarks dags plugins
 	$(BIN)/ruff check --fix studybench tests benchmarks dags plugins
 
-test: setup vllm-env browser lint  ## setup + lint + the test suite
+test: setup vllm-env browser redis sandbox lint  ## setup + lint + the test suite
 	$(BIN)/pytest
 
 # Resolve requirements/*.in afresh in a throw-away venv and record the exact set.

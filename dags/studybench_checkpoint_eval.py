@@ -2,7 +2,8 @@
 
 A watcher (``CheckpointTrigger`` in plugins/) polls ``checkpoints.roots`` from params.yaml and
 emits one asset event per newly ready checkpoint; each DAG run evaluates every checkpoint of
-its events (several events can arrive in one run). Trigger by hand with
+its events (several events can arrive in one run) on every benchmark of ``benchmarks.run``
+(StudyBench, EvaLearn, ...), all served by one engine per checkpoint. Trigger by hand with
 ``conf={"checkpoint": "/path/to/checkpoint-N"}`` (or ``studybench trigger``). Logic lives in
 ``studybench.pipeline``; this file only wires it.
 """
@@ -39,7 +40,7 @@ CHECKPOINTS = Asset(
 
 with DAG(
     dag_id="studybench_checkpoint_eval",
-    description="Evaluate each new checkpoint on StudyBench and log it to MLflow",
+    description="Evaluate each new checkpoint on the configured benchmarks; log to MLflow",
     schedule=[CHECKPOINTS],
     start_date=pendulum.datetime(2026, 1, 1, tz="UTC"),
     catchup=False,

@@ -1,5 +1,5 @@
-"""studybench_nightly: re-evaluate the models of ``nightly.models`` every night and fail
-loudly on regressions.
+"""studybench_nightly: re-evaluate the models of ``nightly.models`` every night on the
+benchmarks of ``benchmarks.run`` and fail loudly on regressions.
 
 Each night is its own evaluation (the run tag is the night's date), compared with the
 previous night of the same model and with the pinned ``nightly.baseline``. The last task

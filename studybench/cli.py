@@ -18,6 +18,7 @@ import yaml
 from rich.console import Console
 from rich.table import Table
 
+from studybench.cli_benchmarks import benchmarks_app as _benchmarks_app
 from studybench.config import load_settings
 from studybench.data.stats import FileStats, SplitStats, file_stats, split_stats
 from studybench.data.validate import FileKind, LoadedFile, Severity, validate_file
@@ -42,6 +43,7 @@ app.add_typer(metrics_app, name="metrics")
 app.add_typer(data_app, name="data")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(config_app, name="config")
+app.add_typer(_benchmarks_app, name="benchmarks")
 
 out = Console()
 err = Console(stderr=True)
@@ -603,6 +605,8 @@ def report_command(
             f"{report.judge_rescued} rescued by the LLM judge, {report.flagged} flagged, "
             f"{report.missing} without verdict"
         )
+        for line in report.guidance_gap.lines() if report.guidance_gap else []:
+            _say(line)
         for name, breakdown in s.breakdowns.items():
             metric = "sub" if name.startswith("slot:") else "par"
             parts = [f"{k} {100 * v[metric]:.0f}% (n={int(v['n'])})" for k, v in breakdown.items()]
@@ -620,9 +624,39 @@ def eval_command(
     max_new_tokens: MaxNewOpt = None,
     guidance: GuidanceOpt = None,
     rule_only: Annotated[bool, typer.Option(help="Rule verifier only, no LLM judge.")] = False,
+    benchmark: Annotated[
+        str, typer.Option(help="A registered benchmark (studybench benchmarks list).")
+    ] = "studybench",
+    parts: Annotated[
+        str | None,
+        typer.Option(help="Other benchmarks: parts to run, e.g. zero_shot,feedback (default all)."),
+    ] = None,
     params: ParamsOpt = None,
 ) -> None:
-    """generate + judge + report in one command; every step resumes where it stopped."""
+    """generate + judge + report in one command; every step resumes where it stopped.
+
+    ``--benchmark`` evaluates another registered benchmark (``--split``, ``--k`` and
+    ``--guidance`` are StudyBench's; the others read their section of params.yaml)."""
+    if benchmark != "studybench":
+        from studybench.benchmarks.registry import get_benchmark
+        from studybench.cli_benchmarks import evaluate
+
+        if engine not in ("vllm", "openai", "hf"):
+            raise typer.BadParameter(f"engine must be vllm, openai or hf, got {engine!r}")
+        get_benchmark(benchmark)  # an unknown name fails before anything starts
+        settings = load_settings(params)
+        if seeds is not None:
+            protocol = settings.protocol.model_copy(
+                update={"seeds": _parse_seeds(seeds, settings.protocol.seeds)}
+            )
+            settings = settings.model_copy(update={"protocol": protocol})
+        if rule_only:
+            settings = settings.model_copy(
+                update={"judge": settings.judge.model_copy(update={"llm_enabled": False})}
+            )
+        chosen = [p.strip() for p in (parts or "").split(",") if p.strip()]
+        evaluate(benchmark, model, out_dir, engine, settings, chosen)
+        return
     generate_command(
         model=model,
         out_dir=out_dir,
@@ -902,6 +936,18 @@ def verify_command(
 from studybench.cli_ops import register as _register_ops  # noqa: E402
 
 _register_ops(app)
+
+from studybench.guidance.cli import register as _register_guidance  # noqa: E402
+
+_register_guidance(app)
+
+from studybench.cli_train import register as _register_train  # noqa: E402
+
+_register_train(app)
+
+from studybench.benchmarks.sebench.cli import register as _register_sebench  # noqa: E402
+
+_register_sebench(app)
 
 
 def main() -> None:

@@ -157,16 +157,17 @@ def task_stop_engine(run_root: RunRootArg) -> None:
 @task_app.command("judge")
 def task_judge(
     run_root: RunRootArg,
-    split: Annotated[str, typer.Option(help="Split to judge.")],
+    split: Annotated[str, typer.Option(help="Split (or, with --benchmark, part) to judge.")],
     seed: Annotated[int | None, typer.Option(help="Seed to judge (default: all).")] = None,
+    benchmark: Annotated[str, typer.Option(help="Benchmark of the part.")] = "studybench",
     params: ParamsOpt = None,
 ) -> None:
     """Judge one (split, seed) of a target."""
     from studybench.pipeline import evaluate as ev
 
     settings = _settings(params)
-    summary = ev.judge(ev.Target.load(run_root), split, seed, settings)
-    out.print_json(summary.model_dump_json())
+    summary = ev.judge(ev.Target.load(run_root), split, seed, settings, benchmark=benchmark)
+    out.print_json(json.dumps(summary) if isinstance(summary, dict) else summary.model_dump_json())
 
 
 @task_app.command("log")

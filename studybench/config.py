@@ -254,12 +254,240 @@ class AirflowSettings(_Section):
     gpu_slots: int = Field(1, ge=1, description="size of the gpu pool: concurrent engines")
 
 
+class BenchmarkSelection(_Section):
+    """Which registered benchmarks the checkpoint and nightly DAGs (and ``studybench eval``)
+    run; every benchmark of a model is served by one engine (one model load)."""
+
+    run: tuple[str, ...] = Field(("studybench",), min_length=1)
+
+    @field_validator("run")
+    @classmethod
+    def _distinct(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(names)) != len(names):
+            raise ValueError(f"benchmarks must be distinct, got {list(names)}")
+        return names
+
+
+EvaLearnParadigm = Literal["zero_shot", "few_shot", "demonstration", "feedback"]
+
+
+class EvaLearnSettings(_Section):
+    """EvaLearn: sequences of same-type problems solved in order (learning along a sequence).
+
+    Sampling and seeds come from ``protocol``; the rubric judge uses the ``judge`` section's
+    endpoint and model."""
+
+    problems: Path = Path("data/sample/evalearn/evalearn_problems.json")
+    sequences: Path = Path("data/sample/evalearn/evalearn_sequences.json")
+    paradigms: tuple[EvaLearnParadigm, ...] = Field(
+        ("zero_shot", "few_shot", "demonstration", "feedback"), min_length=1
+    )
+    few_shot_examples: int = Field(2, ge=1, description="solved examples per type (few-shot)")
+    few_shot_seed: int = Field(0, description="which examples are drawn, per type")
+    rubric_language: Literal["en", "zh"] = Field("en", description="rubric_en or rubric_zh")
+    warmup: int = Field(3, ge=0, description="positions left out of post-warm-up accuracy")
+    max_new_tokens: int | None = Field(
+        None, ge=1, description="cap on one answer; empty: the protocol's"
+    )
+    judge_max_tokens: int = Field(512, ge=1)
+
+    @field_validator("paradigms")
+    @classmethod
+    def _distinct_paradigms(
+        cls, paradigms: tuple[EvaLearnParadigm, ...]
+    ) -> tuple[EvaLearnParadigm, ...]:
+        if len(set(paradigms)) != len(paradigms):
+            raise ValueError(f"paradigms must be distinct, got {list(paradigms)}")
+        return paradigms
+
+
+class LLMEndpointSettings(_Section):
+    """An OpenAI-compatible chat endpoint a training recipe calls (generator, reflector)."""
+
+    base_url: str = "http://127.0.0.1:8000/v1"
+    model: str = "model"
+    api_key_env: str = Field("STUDYBENCH_ENGINE_API_KEY", description="env var holding the key")
+    temperature: float = Field(0.7, ge=0.0)
+    max_tokens: int = Field(2048, ge=1)
+    max_retries: int = Field(6, ge=0)
+    request_timeout_s: float = Field(600.0, gt=0.0)
+
+
+class RLTrainingSettings(_Section):
+    """GRPO / TTRL hyper-parameters (TRL ``GRPOTrainer``); see studybench/training/grpo.py."""
+
+    steps: int = Field(200, ge=1)
+    learning_rate: float = Field(1e-6, gt=0.0)
+    batch_size: int = Field(8, ge=1, description="completions per device and step")
+    num_generations: int = Field(8, ge=2, description="group size; divides batch_size")
+    max_completion_length: int = Field(1024, ge=1)
+    temperature: float = Field(1.0, gt=0.0)
+    top_p: float = Field(0.95, gt=0.0, le=1.0)
+    beta: float = Field(0.0, ge=0.0, description="KL weight (> 0 loads a reference model)")
+    num_iterations: int = Field(1, ge=1)
+    loss_type: str = "dapo"
+    save_steps: int = Field(25, ge=1)
+    seed: int = 0
+    threads: int = Field(2, ge=1)
+    save_initial: bool = True
+    min_votes: int = Field(2, ge=1, description="TTRL: votes a pseudo-label needs")
+    use_vllm: bool = Field(False, description="GPU hosts with vllm beside TRL only")
+    vllm_mode: Literal["server", "colocate"] = "colocate"
+    vllm_server_base_url: str = Field("", description="a `trl vllm-serve` server (server mode)")
+
+
+class SynthSettings(_Section):
+    """Bonito-style SFT data: a generator turns redacted-corpus fragments into Q/A pairs."""
+
+    fragments: Path = Path("data/corpus/fragments.jsonl")
+    out: Path = Path("data/training/sft_synth.jsonl")
+    cache: Path = Path("data/training/sft_synth.cache.jsonl")
+    generator: LLMEndpointSettings = LLMEndpointSettings()
+    max_fragments: int | None = Field(None, ge=1, description="empty: every fragment")
+    min_fragment_words: int = Field(40, ge=1)
+    concurrency: int = Field(8, ge=1)
+
+
+class SFTTrainingSettings(_Section):
+    """SFT on the synthesised pairs (TRL ``SFTTrainer``)."""
+
+    steps: int = Field(500, ge=1)
+    learning_rate: float = Field(1e-5, gt=0.0)
+    batch_size: int = Field(8, ge=1)
+    save_steps: int = Field(50, ge=1)
+    max_length: int = Field(2048, ge=16)
+    seed: int = 0
+    threads: int = Field(2, ge=1)
+
+
+class PromptMethodSettings(_Section):
+    """GEPA and ACE: the task model answers the Instructions-with-Answer items with the
+    candidate system prompt / playbook; the reflector proposes edits; the verifier scores."""
+
+    task: LLMEndpointSettings = LLMEndpointSettings(temperature=0.0, max_tokens=1024)
+    reflector: LLMEndpointSettings = LLMEndpointSettings(temperature=0.7, max_tokens=2048)
+    max_metric_calls: int = Field(200, ge=1, description="GEPA: task rollouts budget")
+    minibatch_size: int = Field(3, ge=1, description="GEPA: items per reflection")
+    epochs: int = Field(1, ge=1, description="ACE: passes over the items")
+    max_bullets: int = Field(40, ge=1, description="ACE: playbook size cap")
+    seed: int = 0
+
+
+class TrainingSettings(_Section):
+    """Reference self-evolution recipes (``studybench train ...``). Checkpoints go to
+    ``out_root/<run>`` (inside the watched ``checkpoints.roots`` by default)."""
+
+    out_root: Path = Path("work/checkpoints")
+    grpo: RLTrainingSettings = RLTrainingSettings()
+    ttrl: RLTrainingSettings = RLTrainingSettings()
+    synth: SynthSettings = SynthSettings()
+    sft: SFTTrainingSettings = SFTTrainingSettings()
+    prompts: PromptMethodSettings = PromptMethodSettings()
+    artefacts_dir: Path = Field(Path("work/artefacts"), description="GEPA histories, ACE playbooks")
+
+
+SEBenchCondition = Literal["closed_book", "open_book"]
+
+
+class SEBenchSettings(_Section):
+    """SE-Bench: NumPy behind an obfuscated package, tasks judged in a bubblewrap sandbox.
+
+    The package's names come from ``name_seed``; ``functions`` empty means the built-in
+    list (``studybench/benchmarks/sebench/functions.py``). Parts are ``<condition>-<split>``."""
+
+    tasks: Path = Path("data/sample/sebench/tasks.json")
+    package_name: str = Field("zwc", pattern=r"^[a-z][a-z0-9_]*$")
+    name_seed: int = Field(0, description="seed of the obfuscated names")
+    functions: tuple[str, ...] = Field((), description="NumPy paths wrapped; empty: built-in")
+    doc_max_chars: int = Field(1500, ge=200, description="documentation length per function")
+    conditions: tuple[SEBenchCondition, ...] = Field(("closed_book", "open_book"), min_length=1)
+    splits: tuple[str, ...] = Field(("single", "multi"), min_length=1)
+    seeds: tuple[int, ...] = Field((0,), min_length=1)
+    k: int = Field(1, ge=1, description="attempts per task and seed")
+    temperature: float = Field(0.0, ge=0.0)
+    top_p: float = Field(1.0, gt=0.0, le=1.0)
+    max_new_tokens: int = Field(1024, ge=1)
+    thinking: bool = False
+    cpu_s: int = Field(5, ge=1, description="sandbox: CPU seconds per process")
+    wall_s: float = Field(15.0, gt=0.0, description="sandbox: wall clock per solution")
+    memory_mb: int = Field(1024, ge=64, description="sandbox: address space per process")
+    output_kb: int = Field(1024, ge=1, description="sandbox: largest output / file")
+    workers: int = Field(2, ge=1, description="sandboxes run at once")
+    rel_tolerance: float = Field(1e-6, ge=0.0)
+    abs_tolerance: float = Field(1e-9, ge=0.0)
+    training_only_correct: bool = Field(
+        True, description="training data keeps only responses judged correct"
+    )
+
+
 class PathSettings(_Section):
     """Where the platform writes. Everything it produces lives under ``work_dir``."""
 
     work_dir: Path = Path("work")
     runs_dir: Path = Path("work/runs")
     cache_dir: Path = Path("work/cache")
+
+
+class GuidanceTeacherSettings(_Section):
+    """The teacher of the guidance pipeline: any OpenAI-compatible endpoint, or (empty
+    ``base_url``) an in-process transformers model, by default the tiny offline demo model,
+    so the stages run offline (its noise is retried and recorded as failures)."""
+
+    base_url: str = Field("", description="empty: in-process model (model_path)")
+    model: str = "teacher-model"
+    api_key_env: str = Field("STUDYBENCH_TEACHER_API_KEY", description="env var holding the key")
+    model_path: str = Field("", description="in-process teacher; empty: the tiny demo model")
+    temperature: float = Field(0.0, ge=0.0)
+    max_tokens: int = Field(1024, ge=1)
+    local_max_tokens: int = Field(128, ge=1, description="cap for the in-process teacher")
+    json_retries: int = Field(2, ge=0, description="invalid replies asked again this often")
+    concurrency: int = Field(8, ge=1)
+    max_retries: int = Field(6, ge=0)
+    request_timeout_s: float = Field(600.0, gt=0.0)
+
+
+class GuidanceAdmitSettings(_Section):
+    """Stage 6: the filter model is asked with the guidance; solved at least once = admitted."""
+
+    engine: Literal["hf", "openai", "vllm"] = "hf"
+    model: str = Field("", description="checkpoint or served name; empty: the demo teacher")
+    base_url: str = Field("", description="endpoint for engine openai (empty: engine.base_url)")
+    api_key_env: str = "STUDYBENCH_ENGINE_API_KEY"
+    k: int = Field(8, ge=1)
+    seeds: tuple[int, ...] = Field((0,), min_length=1)
+    max_new_tokens: int | None = Field(None, ge=1, description="empty: the protocol's")
+    llm_judge: bool = Field(True, description="second judge stage (judge section)")
+
+
+class GuidanceGapSettings(_Section):
+    """The Guidance Gap references: configured MLflow run ids, else the latest runs of
+    ``base_model`` without and with guidance."""
+
+    base_run: str = Field("", description="MLflow run id of the base model without guidance")
+    guided_run: str = Field("", description="MLflow run id of the base model with guidance")
+    base_model: str = Field("", description="model name (studybench.model tag) to look up")
+
+
+class GuidanceSettings(_Section):
+    """The textbook-grounded guidance pipeline (DVC stages after ``fragments``)."""
+
+    split: Path = Field(Path("data/release/transfer.json"), description="problems to guide")
+    fragments: Path = Path("data/corpus/fragments.jsonl")
+    out_dir: Path = Path("data/guidance")
+    teacher: GuidanceTeacherSettings = GuidanceTeacherSettings()
+    fuzzy_threshold: float = Field(90.0, ge=0.0, le=100.0, description="rapidfuzz merge score")
+    embedding_threshold: float = Field(0.9, ge=-1.0, le=1.0, description="cosine merge score")
+    top_n: int = Field(3, ge=1, description="candidate fragments per knowledge point")
+    pool: int = Field(20, ge=1, description="ranked fragments per channel before fusion")
+    rrf_k: int = Field(60, ge=1)
+    book_preference: float = Field(1.5, ge=1.0, description="RRF boost, sub-discipline books")
+    book_disciplines: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="book -> problem_type labels it serves"
+    )
+    guide_retries: int = Field(2, ge=0, description="regenerations of a leaking draft")
+    leak_tolerance: float = Field(1e-2, gt=0.0, description="numeric leak: relative tolerance")
+    admit: GuidanceAdmitSettings = GuidanceAdmitSettings()
+    gap: GuidanceGapSettings = GuidanceGapSettings()
 
 
 class Settings(_Section):
@@ -276,6 +504,11 @@ class Settings(_Section):
     nightly: NightlySettings = NightlySettings()
     airflow: AirflowSettings = AirflowSettings()
     paths: PathSettings = PathSettings()
+    training: TrainingSettings = TrainingSettings()
+    benchmarks: BenchmarkSelection = BenchmarkSelection()
+    evalearn: EvaLearnSettings = EvaLearnSettings()
+    guidance: GuidanceSettings = GuidanceSettings()
+    sebench: SEBenchSettings = SEBenchSettings()
 
 
 def default_params_path() -> Path:

@@ -47,3 +47,40 @@ def stop_group(pgid: int, grace_s: float = 20.0) -> bool:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signal.SIGKILL)  # members that outlived their leader, if any
     return True
+
+
+def start_ticks(pid: int) -> int | None:
+    """The process's start time in clock ticks since boot (``/proc/<pid>/stat`` field 22),
+    or None where it cannot be read. With the host name, it tells a recorded server from an
+    unrelated process that later got the same id."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def owner_record(pid: int) -> dict[str, object]:
+    """What identifies a process we started, for a pid file: id, host, start time."""
+    import socket
+
+    return {"pid": pid, "host": socket.gethostname(), "start_ticks": start_ticks(pid)}
+
+
+def recorded_process_state(record: dict[str, object]) -> str:
+    """Whether ``record`` (from :func:`owner_record`) still names that very process:
+    ``"ours"``; ``"other-host"`` (started on another machine: not ours to signal, and the
+    record is not stale there); ``"gone"`` (no such process, or another process now has the
+    id). Records without host or start time (older files) are taken at their word."""
+    import socket
+
+    pid = record.get("pid")
+    if not isinstance(pid, int):
+        return "gone"
+    host = record.get("host")
+    if host and host != socket.gethostname():
+        return "other-host"
+    ticks = record.get("start_ticks")
+    if isinstance(ticks, int) and start_ticks(pid) != ticks:
+        return "gone"
+    return "ours"

@@ -17,6 +17,9 @@ from airflow.sdk import setup, task, teardown
 from studybench_airflow.links import MLflowRunLink, push_url
 
 GPU_POOL = "gpu"
+# the Celery queue of the GPU workers (docker/): generation and its teardown run where vLLM
+# runs; the LocalExecutor ignores queues
+GPU_QUEUE = "gpu"
 DEFAULT_ARGS: dict[str, Any] = {
     "owner": "studybench",
     "retries": 2,
@@ -54,7 +57,7 @@ def evaluate(run_roots: Any, baseline_setting: str) -> Any:
 
         return body(run_root)
 
-    @task(pool=GPU_POOL, execution_timeout=timedelta(hours=24))
+    @task(pool=GPU_POOL, queue=GPU_QUEUE, execution_timeout=timedelta(hours=24))
     def generate(run_root: str) -> str:
         from studybench.pipeline.orchestration import generate as body
 
@@ -62,6 +65,7 @@ def evaluate(run_roots: Any, baseline_setting: str) -> Any:
         return run_root
 
     @teardown
+    @task(queue=GPU_QUEUE)  # the server it stops runs on the GPU worker
     def stop_engine(run_root: str) -> bool:
         from studybench.pipeline.orchestration import stop_engine as body
 

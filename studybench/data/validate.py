@@ -90,13 +90,14 @@ class Issue(BaseModel):
     field: str | None = None
     message: str
     repaired: bool = False
+    id_field: str = "source_problem_id"  # what the record's id is called in its format
 
     def format(self) -> str:
         where = [self.file]
         if self.record is not None:
             label = f"record {self.record}"
             if self.source_problem_id:
-                label += f" (source_problem_id={self.source_problem_id})"
+                label += f" ({self.id_field}={self.source_problem_id})"
             where.append(label)
         if self.field:
             where.append(f"field {self.field}")

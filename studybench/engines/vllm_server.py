@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from studybench.config import EngineSettings
 from studybench.engines.base import EngineError
+from studybench.processes import owner_record
 
 
 class VLLMServerConfig(BaseModel):
@@ -174,7 +175,7 @@ class VLLMServer:
         finally:
             log.close()
         if self.pid_file is not None:
-            payload = {"pid": self.process.pid, "base_url": self.base_url}
+            payload = {**owner_record(self.process.pid), "base_url": self.base_url}
             self.pid_file.write_text(json.dumps(payload) + "\n")
         self._install_sigterm_handler()
         try:

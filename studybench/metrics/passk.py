@@ -57,6 +57,18 @@ class PassAtK(BaseModel):
     breakdowns: dict[str, dict[str, dict[str, float]]] = Field(default_factory=dict)
 
 
+def headline(split: str, scores: PassAtK) -> dict[str, float]:
+    """The headline metric keys of one judged split (``<split>/par_at_<k>_mean`` ...), the
+    same in MLflow, regression checks and the benchmark registry."""
+    k = scores.k
+    return {
+        f"{split}/par_at_{k}_mean": scores.par_mean,
+        f"{split}/par_at_{k}_std": scores.par_std,
+        f"{split}/sub_at_{k}_mean": scores.sub_mean,
+        f"{split}/sub_at_{k}_std": scores.sub_std,
+    }
+
+
 def _std(values: Sequence[float], ddof: int) -> float:
     if len(values) <= ddof:
         return 0.0

@@ -102,3 +102,47 @@ def sequential_metrics(
         curve=mean_curve,
         per_type=per_type,
     )
+
+
+def learning_offset(reference: Sequence[int], outcomes: Sequence[int]) -> int | None:
+    """How many positions after the reference run's first failure ``outcomes`` is first
+    correct (EvaLearn's learning speed against a zero-shot run of the same sequence).
+
+    ``p`` is the 1-based position of the first 0 in ``reference``; the offset is ``q - p``
+    for the first correct position ``q > p`` of ``outcomes``, ``M + 1 - p`` when there is
+    none. None when the reference never failed (nothing to learn from)."""
+    if len(reference) != len(outcomes):
+        raise ValueError(
+            f"reference and outcomes differ in length ({len(reference)} vs {len(outcomes)})"
+        )
+    failed = next((i for i, v in enumerate(reference, start=1) if not v), None)
+    if failed is None:
+        return None
+    later = next((i for i, v in enumerate(outcomes, start=1) if i > failed and v), None)
+    return (later if later is not None else len(outcomes) + 1) - failed
+
+
+def mean_learning_offset(
+    reference: Mapping[str, Sequence[Sequence[int]]],
+    outcomes: Mapping[str, Sequence[Sequence[int]]],
+) -> tuple[float | None, dict[str, float]]:
+    """Learning offset averaged per task type, then across types (as the other sequence
+    metrics); sequences are paired by position in each type's list. Types whose reference
+    never failed have no offset."""
+    per_type: dict[str, float] = {}
+    for name in sorted(outcomes):
+        refs = reference.get(name, [])
+        if len(refs) != len(outcomes[name]):
+            raise ValueError(
+                f"task type {name!r}: {len(refs)} reference sequences, {len(outcomes[name])} "
+                "evaluated"
+            )
+        values = [
+            v
+            for ref, seq in zip(refs, outcomes[name], strict=True)
+            if (v := learning_offset(ref, seq)) is not None
+        ]
+        if values:
+            per_type[name] = statistics.fmean(values)
+    overall = statistics.fmean(per_type.values()) if per_type else None
+    return overall, per_type

@@ -6,6 +6,11 @@ and the baseline. Each step reads and writes the target's run folder
 (``<runs_dir>/<name>-<key>/``: ``target.json``, one folder per split, ``result.json``), so
 every step is idempotent and a retried or re-run step resumes from what is stored.
 
+A target holds every benchmark of ``benchmarks.run`` (:mod:`studybench.benchmarks`):
+StudyBench's splits as the run folder's split folders (the layout the platform always had),
+each other benchmark in a folder of its own name. One engine serves all of them, judging
+units are (benchmark, part, seed), and all their metrics go to one MLflow run.
+
 The evaluation key is fixed when planning: checkpoint identity (or model name), protocol
 hash, data versions, splits and, for scheduled re-evaluations, a run tag such as the night's
 date. The same key means the same MLflow run and the same run folder; a key already logged
@@ -25,23 +30,35 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from studybench.benchmarks.base import BenchmarkPlan
+from studybench.benchmarks.registry import get_benchmark
+
+# StudyBench's own pieces live with the benchmark; these names stay importable from here.
+from studybench.benchmarks.studybench import (
+    NAMED_SPLITS,
+    rollout_config,
+    split_file,
+    split_label,
+)
+from studybench.benchmarks.studybench import default_artefacts as _default_artefacts
 from studybench.checkpoints.inspect import CheckpointInfo, _fs, inspect_checkpoint
 from studybench.config import NightlyModel, Settings
 from studybench.errors import ConfigError, DataError, StudyBenchError
 from studybench.fileio import write_atomic
-from studybench.processes import stop_group
+from studybench.processes import recorded_process_state, stop_group
 from studybench.tracking.mlflow_log import Checkpoint
 
 log = logging.getLogger(__name__)
 
 EngineKind = Literal["vllm", "openai", "hf"]
-NAMED_SPLITS = ("application", "transfer", "memorisation")
 TARGET_FILE = "target.json"
 ENGINE_FILE = "engine.json"
 RESULT_FILE = "result.json"
 GENERATED_FILE = "generated.json"
 JUDGED_DIR = "judged"
 CHECK_FILE = "check.json"
+STUDYBENCH = "studybench"
+__all__ = ["NAMED_SPLITS", "rollout_config", "split_file", "split_label"]
 
 
 class CheckpointMeta(Checkpoint):
@@ -51,7 +68,9 @@ class CheckpointMeta(Checkpoint):
 
 
 class Target(BaseModel):
-    """One model to evaluate under one protocol on some splits (``target.json``)."""
+    """One model to evaluate under one protocol (``target.json``): StudyBench on some splits
+    (the fields ``splits`` … ``protocol_hash``, as before the registry) and any other
+    registered benchmarks (``plans``), all served by one engine."""
 
     name: str
     model: str
@@ -68,26 +87,62 @@ class Target(BaseModel):
     run_tag: str = ""
     run_root: str
     skip_reason: str = ""
+    benchmarks: tuple[str, ...] = (STUDYBENCH,)
+    plans: dict[str, BenchmarkPlan] = Field(
+        default_factory=dict, description="the benchmarks other than StudyBench, by name"
+    )
 
     def run_dir(self, split: str) -> Path:
         return Path(self.run_root) / split
 
+    def studybench_plan(self) -> BenchmarkPlan | None:
+        """StudyBench's part of the target as a benchmark plan (its folders are the split
+        folders of the run root), or None when StudyBench is not evaluated."""
+        if STUDYBENCH not in self.benchmarks or not self.splits:
+            return None
+        return BenchmarkPlan(
+            benchmark=STUDYBENCH,
+            parts=self.splits,
+            files=self.split_files,
+            seeds=self.seeds,
+            k=self.k,
+            protocol_hash=self.protocol_hash,
+            root=self.run_root,
+            model=self.model,
+        )
+
+    def all_plans(self) -> dict[str, BenchmarkPlan]:
+        """Every benchmark's plan, in the order of ``benchmarks``."""
+        study = self.studybench_plan()
+        found = {**({STUDYBENCH: study} if study else {}), **self.plans}
+        return {name: found[name] for name in self.benchmarks if name in found}
+
     def units(self) -> list[dict[str, Any]]:
-        """(split, seed) pairs for mapped judge tasks."""
-        return [
+        """(split, seed) pairs for mapped judge tasks (``benchmark`` names the benchmark;
+        for StudyBench ``split`` is the split, for others the benchmark's part)."""
+        units = [
             {"run_root": self.run_root, "split": split, "seed": seed}
-            for split in self.splits
+            for split in (self.splits if STUDYBENCH in self.benchmarks else ())
             for seed in self.seeds
         ]
+        for name, plan in self.plans.items():
+            units.extend(
+                {"run_root": self.run_root, "benchmark": name, "split": part, "seed": seed}
+                for part, seed in plan.units()
+            )
+        return units
 
     def expected_metrics(self) -> list[str]:
         """The headline keys a complete logging of this target has."""
-        return [
+        keys = [
             f"{split}/{metric}_at_{self.k}_{stat}"
-            for split in self.splits
+            for split in (self.splits if STUDYBENCH in self.benchmarks else ())
             for metric in ("par", "sub")
             for stat in ("mean", "std")
         ]
+        for name, plan in self.plans.items():
+            keys.extend(get_benchmark(name).expected_metrics(plan))
+        return keys
 
     def save(self) -> Path:
         path = Path(self.run_root) / TARGET_FILE
@@ -105,73 +160,7 @@ class Target(BaseModel):
             raise DataError(f"{path}: not a valid target: {exc}") from None
 
 
-# ---------------------------------------------------------------- splits and protocol
-
-
-def split_file(name: str, settings: Settings) -> Path:
-    """The file of a named split (``memorisation`` is built from the instruction layers)."""
-    if name == "application":
-        return settings.data.application_split
-    if name == "transfer":
-        return settings.data.transfer_split
-    if name == "memorisation":
-        from studybench.data.memorisation import write_split
-
-        layers = [
-            settings.data.instructions_with_answer,
-            settings.data.instructions_with_answer_multi,
-        ]
-        out = settings.paths.work_dir / "splits" / "memorisation.json"
-        return write_split([p for p in layers if p.exists()], out)
-    path = Path(name)
-    if not path.is_file():
-        raise ConfigError(
-            f"split {name!r}: not application, transfer, memorisation or an existing file"
-        )
-    return path
-
-
-def split_label(name: str) -> str:
-    """The split's name in run folders and metric keys."""
-    return name if name in NAMED_SPLITS else Path(name).stem
-
-
-def rollout_config(
-    model: str,
-    settings: Settings,
-    *,
-    k: int | None = None,
-    seeds: Sequence[int] | None = None,
-    max_new_tokens: int | None = None,
-    concurrency: int = 256,
-) -> Any:
-    from studybench.engines.base import SamplingParams
-    from studybench.rollout.runner import RolloutConfig
-
-    protocol = settings.protocol
-    return RolloutConfig(
-        model=model,
-        k=k or protocol.k,
-        seeds=tuple(seeds) if seeds else protocol.seeds,
-        sampling=SamplingParams(
-            temperature=protocol.temperature,
-            top_p=protocol.top_p,
-            top_k=protocol.top_k,
-            min_p=protocol.min_p,
-            presence_penalty=protocol.presence_penalty,
-            repetition_penalty=protocol.repetition_penalty,
-            max_tokens=max_new_tokens or protocol.max_new_tokens,
-            thinking=protocol.thinking,
-        ),
-        language=protocol.language,
-        concurrency=concurrency,
-    )
-
-
-def _default_artefacts(settings: Settings) -> Any:
-    from studybench.rollout.artefacts import MethodArtefacts
-
-    return MethodArtefacts(system_prompt=settings.protocol.system_prompt)
+# ---------------------------------------------------------------- helpers
 
 
 def _relative(path: Path) -> Path:
@@ -227,18 +216,26 @@ def localise(info: CheckpointInfo, settings: Settings) -> Path:
 
 
 def evaluation_key(
-    subject: str, protocol_hash: str, data: dict[str, str], splits: Sequence[str], run_tag: str
+    subject: str,
+    protocol_hash: str,
+    data: dict[str, str],
+    splits: Sequence[str],
+    run_tag: str,
+    benchmarks: dict[str, str] | None = None,
 ) -> str:
-    payload = json.dumps(
-        {
-            "subject": subject,
-            "protocol": protocol_hash,
-            "data": data,
-            "splits": sorted(splits),
-            "tag": run_tag,
-        },
-        sort_keys=True,
-    )
+    """The evaluation's identity. ``benchmarks`` (name -> protocol hash of every benchmark
+    but StudyBench) enters only when there are any, so StudyBench-only keys are the ones the
+    platform always computed."""
+    fields: dict[str, Any] = {
+        "subject": subject,
+        "protocol": protocol_hash,
+        "data": data,
+        "splits": sorted(splits),
+        "tag": run_tag,
+    }
+    if benchmarks:
+        fields["benchmarks"] = benchmarks
+    payload = json.dumps(fields, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
 
@@ -254,20 +251,42 @@ def plan_target(
     api_key_env: str = "",
     run_tag: str = "",
     check_done: bool = True,
+    benchmarks: Sequence[str] | None = None,
 ) -> Target:
     """Fix everything an evaluation needs, write ``target.json`` and say whether this exact
-    evaluation was already logged (``skip_reason``)."""
+    evaluation was already logged (``skip_reason``).
+
+    ``benchmarks`` (default ``benchmarks.run`` of the settings) names the registered
+    benchmarks to run; ``splits`` are StudyBench's, the others plan their own default parts
+    (EvaLearn's paradigms, ...)."""
     from studybench.tracking.provenance import data_version_tags
 
-    files = {split_label(s): split_file(s, settings) for s in splits}
+    names = tuple(benchmarks or settings.benchmarks.run)
+    others = {n: get_benchmark(n) for n in names if n != STUDYBENCH}  # unknown names fail here
+    studied = STUDYBENCH in names
+    files = {split_label(s): split_file(s, settings) for s in splits} if studied else {}
     config = rollout_config(model, settings)
-    protocol = str(config.protocol_hash(_default_artefacts(settings)))
-    data = data_version_tags(files.values())
+    protocol = str(config.protocol_hash(_default_artefacts(settings))) if studied else ""
     subject = (checkpoint.identity if checkpoint and checkpoint.identity else None) or (
         f"{base_url}|{model}" if base_url else model
     )
-    key = evaluation_key(subject, protocol, data, list(files), run_tag)
+    provisional = settings.paths.runs_dir / "_planning"
+    plans = {
+        n: bench.plan(bench.default_parts(settings), model, settings, provisional / n)
+        for n, bench in others.items()
+    }
+    data_files = [*files.values(), *(Path(f) for pl in plans.values() for f in pl.files.values())]
+    data = data_version_tags(dict.fromkeys(data_files))
+    key = evaluation_key(
+        subject,
+        protocol,
+        data,
+        list(files),
+        run_tag,
+        {n: pl.protocol_hash for n, pl in plans.items()},
+    )
     root = (settings.paths.runs_dir / f"{_slug(name)}-{key[:10]}").resolve()
+    plans = {n: pl.model_copy(update={"root": str(root / n)}) for n, pl in plans.items()}
     target = Target(
         name=name,
         model=model,
@@ -283,6 +302,8 @@ def plan_target(
         eval_key=key,
         run_tag=run_tag,
         run_root=str(root),
+        benchmarks=names,
+        plans=plans,
     )
     if check_done and settings.tracking.enabled:
         from studybench.tracking.mlflow_log import evaluated_run
@@ -291,7 +312,7 @@ def plan_target(
         if done is not None:
             target.skip_reason = (
                 f"already evaluated: MLflow run {done} has every metric for this checkpoint, "
-                f"protocol {protocol} and data version"
+                f"protocol {protocol or ', '.join(plans)} and data version"
             )
     target.save()
     return target
@@ -384,39 +405,52 @@ def plan_nightly_model(
 # ---------------------------------------------------------------- generation
 
 
+def _check_plans(target: Target, settings: Settings) -> None:
+    """Refuse to add results under a protocol other than the planned one."""
+    study = target.studybench_plan()
+    if study is not None:
+        config = rollout_config(target.model, settings, k=target.k, seeds=target.seeds)
+        now = config.protocol_hash(_default_artefacts(settings))
+        if now != target.protocol_hash:
+            raise ConfigError(
+                f"{Path(target.run_root) / TARGET_FILE}: planned under protocol "
+                f"{target.protocol_hash}, but the settings now give {now}; plan again"
+            )
+    for name, plan in target.plans.items():
+        bench = get_benchmark(name)
+        now = bench.plan(plan.parts, plan.model, settings, Path(plan.root)).protocol_hash
+        if now != plan.protocol_hash:
+            raise ConfigError(
+                f"{Path(target.run_root) / TARGET_FILE}: {name} planned under protocol "
+                f"{plan.protocol_hash}, but the settings now give {now}; plan again"
+            )
+
+
 def generate(
     target: Target,
     settings: Settings,
     *,
     on_progress: Callable[[str, Any], None] | None = None,
 ) -> dict[str, Any]:
-    """Start the engine once, generate every split and seed concurrently, stop the engine.
-    Resumes from stored turns; returns a summary per split."""
-    from studybench.data.loaders import load_parents
+    """Start the engine once, generate every benchmark, part and seed of the target
+    concurrently against it, stop the engine. Resumes from stored turns; returns a summary
+    per StudyBench split and per other benchmark (``{"evalearn": {part: summary}}``)."""
     from studybench.engines.factory import open_engine
-    from studybench.rollout.runner import Rollout
 
-    config = rollout_config(target.model, settings, k=target.k, seeds=target.seeds)
-    artefacts = _default_artefacts(settings)
-    if config.protocol_hash(artefacts) != target.protocol_hash:
-        raise ConfigError(
-            f"{Path(target.run_root) / TARGET_FILE}: planned under protocol "
-            f"{target.protocol_hash}, but the settings now give "
-            f"{config.protocol_hash(artefacts)}; plan again"
-        )
+    _check_plans(target, settings)
+    plans = target.all_plans()
     root = Path(target.run_root)
-    rollouts = {
-        split: Rollout(
-            load_parents(target.split_files[split]),
-            config,
-            artefacts,
-            target.run_dir(split),
-            split=split,
-        )
-        for split in target.splits
-    }
     engine_file = root / ENGINE_FILE
     stop_leftover_engine(target)  # a server of a killed earlier attempt would hold the GPU
+
+    def reporter(name: str) -> Callable[[str, Any], None] | None:
+        if on_progress is None:
+            return None
+        callback = on_progress
+        if name == STUDYBENCH:
+            return callback
+        return lambda part, progress: callback(f"{name}/{part}", progress)
+
     try:
         with open_engine(
             target.engine,
@@ -428,31 +462,27 @@ def generate(
             pid_file=engine_file,
         ) as backend:
 
-            def reporter(split: str) -> Callable[[Any], None] | None:
-                if on_progress is None:
-                    return None
-                callback = on_progress
-                return lambda progress: callback(split, progress)
-
-            async def run_all() -> list[Any]:
+            async def run_all() -> list[dict[str, Any]]:
                 try:
                     return list(
                         await asyncio.gather(
-                            *(r.run(backend, reporter(split)) for split, r in rollouts.items())
+                            *(
+                                get_benchmark(name).generate(
+                                    plan, backend, settings, reporter(name)
+                                )
+                                for name, plan in plans.items()
+                            )
                         )
                     )
                 finally:
                     await backend.aclose()
 
-            summaries = asyncio.run(run_all())
-        for split, rollout in rollouts.items():
-            rollout.export_reference(target.run_dir(split) / "generations.json")
+            summaries = dict(zip(plans, asyncio.run(run_all()), strict=True))
     finally:
-        for rollout in rollouts.values():
-            rollout.close()
         engine_file.unlink(missing_ok=True)
-    out = {split: s.model_dump() for split, s in zip(rollouts, summaries, strict=True)}
-    errors = sum(s.errors for s in summaries)
+    out: dict[str, Any] = dict(summaries.pop(STUDYBENCH, {}))
+    out.update(summaries)
+    errors = sum(int(part.get("errors", 0)) for part in _part_summaries(out, summaries))
     if errors:
         raise StudyBenchError(
             f"{target.name}: {errors} turn(s) failed after the engine's retries; they are "
@@ -462,12 +492,34 @@ def generate(
     return out
 
 
+def _part_summaries(out: dict[str, Any], others: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every per-part summary of a generate result (StudyBench's splits at the top level,
+    the other benchmarks' parts one level down)."""
+    parts = [v for k, v in out.items() if k not in others and isinstance(v, dict)]
+    for summary in others.values():
+        parts.extend(v for v in summary.values() if isinstance(v, dict))
+    return parts
+
+
 def stop_leftover_engine(target: Target, grace_s: float = 20.0) -> bool:
     """Stop a vLLM server a dead generate step left behind (teardown). True if one ran."""
     path = Path(target.run_root) / ENGINE_FILE
     try:
-        pid = int(json.loads(path.read_text())["pid"])
+        record = json.loads(path.read_text())
+        pid = int(record["pid"])
     except (OSError, ValueError, KeyError, TypeError):
+        return False
+    state = recorded_process_state({**record, "pid": pid})
+    if state == "other-host":  # never signal a process group of another machine
+        log.warning(
+            "%s: the leftover vLLM server was started on host %s; stop it there (process group %s)",
+            target.name,
+            record.get("host"),
+            pid,
+        )
+        return False
+    if state == "gone":  # the recorded server is gone; its id may now be someone else's
+        path.unlink(missing_ok=True)
         return False
     if not stop_group(pid, grace_s):
         path.unlink(missing_ok=True)
@@ -480,8 +532,19 @@ def stop_leftover_engine(target: Target, grace_s: float = 20.0) -> bool:
 # ---------------------------------------------------------------- judging, logging, checks
 
 
-def judge(target: Target, split: str, seed: int | None, settings: Settings) -> Any:
-    """Judge one (split, seed) of the target (all seeds when ``seed`` is None)."""
+def judge(
+    target: Target, split: str, seed: int | None, settings: Settings, *, benchmark: str = ""
+) -> Any:
+    """Judge one (split, seed) of the target (all seeds when ``seed`` is None). For a
+    benchmark other than StudyBench, ``split`` is its part and a dict summary is returned."""
+    if benchmark and benchmark != STUDYBENCH:
+        plan = target.plans.get(benchmark)
+        if plan is None:
+            raise ConfigError(f"{target.run_root}: benchmark {benchmark!r} was not planned")
+        bench = get_benchmark(benchmark)
+        seeds = plan.seeds if seed is None else (seed,)
+        summaries = [bench.judge(plan, split, s, settings) for s in seeds]
+        return summaries[0] if len(summaries) == 1 else {"seeds": summaries}
     from studybench.pipeline.judging import judge_dir
 
     return judge_dir(
@@ -492,27 +555,69 @@ def judge(target: Target, split: str, seed: int | None, settings: Settings) -> A
     )
 
 
+def benchmark_results(target: Target, settings: Settings, out_dir: Path) -> list[Any]:
+    """Metrics and artefacts of every benchmark but StudyBench, ready for tracking."""
+    from studybench.tracking.mlflow_log import BenchmarkResult
+
+    results = []
+    for name, plan in target.plans.items():
+        bench = get_benchmark(name)
+        reason = bench.check(plan)
+        if reason:
+            raise StudyBenchError(f"{target.name}: {name}: {reason}")
+        folder = out_dir / name
+        folder.mkdir(parents=True, exist_ok=True)
+        bench.write_artefacts(plan, folder, settings)
+        metrics = bench.metrics(plan, settings)
+        results.append(
+            BenchmarkResult(
+                name=name,
+                metrics=metrics,
+                headline=bench.headline(plan, metrics),
+                artefact_dir=str(folder),
+                params={"parts": ",".join(plan.parts), "protocol_hash": plan.protocol_hash},
+                model=plan.model,
+            )
+        )
+    return results
+
+
 def log_results(target: Target, settings: Settings) -> str:
     """Log the judged target to MLflow (idempotent); writes ``result.json``."""
+    import tempfile
+
     from studybench.tracking.mlflow_log import client_for, log_evaluation
 
     checkpoint = target.checkpoint
     if target.run_tag:  # a nightly re-evaluation is not a new point of the learning curve
         checkpoint = checkpoint.model_copy(update={"training_run": None})
-    run_id = log_evaluation(
-        [target.run_dir(split) for split in target.splits],
-        settings,
-        checkpoint=checkpoint,
-        data_files=[_relative(Path(p)) for p in target.split_files.values()],
-        eval_key=target.eval_key,
-        extra_tags={"studybench.target": target.name, "studybench.run_tag": target.run_tag},
-    )
+    data_files = [_relative(Path(p)) for p in target.split_files.values()]
+    for plan in target.plans.values():
+        data_files.extend(_relative(Path(p)) for p in plan.files.values())
+    with tempfile.TemporaryDirectory(prefix="studybench-artefacts-") as tmp:
+        run_id = log_evaluation(
+            [target.run_dir(split) for split in target.splits]
+            if STUDYBENCH in target.benchmarks
+            else [],
+            settings,
+            checkpoint=checkpoint,
+            data_files=data_files,
+            eval_key=target.eval_key,
+            extra_tags={
+                "studybench.target": target.name,
+                "studybench.run_tag": target.run_tag,
+                "studybench.benchmarks": ",".join(target.benchmarks),
+            },
+            benchmarks=benchmark_results(target, settings, Path(tmp)),
+            model=target.model,
+        )
     metrics = client_for(settings).get_run(run_id).data.metrics
+    expected = set(target.expected_metrics())
     result = {
         "run_id": run_id,
         "name": target.name,
         "step": target.checkpoint.step,
-        "metrics": {k: metrics[k] for k in sorted(metrics) if k in target.expected_metrics()},
+        "metrics": {k: metrics[k] for k in sorted(metrics) if k in expected},
     }
     write_atomic(Path(target.run_root) / RESULT_FILE, json.dumps(result, indent=1) + "\n")
     return run_id

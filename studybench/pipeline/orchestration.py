@@ -144,8 +144,9 @@ def _generated(root: Path) -> bool:
     return (root / ev.GENERATED_FILE).exists()
 
 
-def _judged_marker(root: Path, split: str, seed: int) -> Path:
-    return root / ev.JUDGED_DIR / f"{split}-seed{seed}.json"
+def _judged_marker(root: Path, split: str, seed: int, benchmark: str = "") -> Path:
+    prefix = f"{benchmark}-" if benchmark and benchmark != ev.STUDYBENCH else ""
+    return root / ev.JUDGED_DIR / f"{prefix}{split}-seed{seed}.json"
 
 
 def judge_units(run_roots: Sequence[str]) -> list[dict[str, Any]]:
@@ -161,12 +162,17 @@ def judge_units(run_roots: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def judge_unit(unit: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """Judge one (benchmark, split or part, seed) unit and mark it judged."""
     target = ev.Target.load(unit["run_root"])
-    summary = ev.judge(target, str(unit["split"]), int(unit["seed"]), settings)
-    log.info("%s %s seed %s: %s", target.name, unit["split"], unit["seed"], summary)
-    marker = _judged_marker(Path(target.run_root), str(unit["split"]), int(unit["seed"]))
-    write_atomic(marker, summary.model_dump_json() + "\n")
-    return {**unit, **summary.model_dump()}
+    benchmark = str(unit.get("benchmark", ""))
+    split, seed = str(unit["split"]), int(unit["seed"])
+    summary = ev.judge(target, split, seed, settings, benchmark=benchmark)
+    values = summary if isinstance(summary, dict) else summary.model_dump()
+    label = f"{benchmark} {split}" if benchmark else split
+    log.info("%s %s seed %s: %s", target.name, label, seed, summary)
+    marker = _judged_marker(Path(target.run_root), split, seed, benchmark)
+    write_atomic(marker, json.dumps(values, default=str) + "\n")
+    return {**unit, **values}
 
 
 def log_run(run_root: str, settings: Settings) -> dict[str, Any]:
@@ -176,9 +182,9 @@ def log_run(run_root: str, settings: Settings) -> dict[str, Any]:
     if not _generated(root):
         raise NotReadyError(f"{target.name}: generation did not finish; nothing to log")
     missing = [
-        f"{u['split']} seed {u['seed']}"
+        " ".join(filter(None, (u.get("benchmark"), u["split"], f"seed {u['seed']}")))
         for u in target.units()
-        if not _judged_marker(root, u["split"], u["seed"]).exists()
+        if not _judged_marker(root, u["split"], u["seed"], u.get("benchmark", "")).exists()
     ]
     if missing:
         raise NotReadyError(f"{target.name}: judging did not finish for {', '.join(missing)}")

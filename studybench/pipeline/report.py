@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from studybench.judge.pipeline import iter_verdicts, load_items, manifest
+from studybench.metrics.guidance_gap import GuidanceGap
 from studybench.metrics.passk import PassAtK, VerdictRow, score
 
 
@@ -25,6 +26,7 @@ class Report(BaseModel):
     judge_rejected: int
     flagged: int
     rule_only: int
+    guidance_gap: GuidanceGap | None = None  # RUN/guidance_gap.json, when computed
 
 
 def build_report(run_dir: Path) -> Report:
@@ -79,7 +81,14 @@ def build_report(run_dir: Path) -> Report:
         ),
         flagged=sum(n for (_, _, _, flagged), n in stages.items() if flagged),
         rule_only=sum(n for (stage, _, _, _), n in stages.items() if stage == "rule_only"),
+        guidance_gap=_saved_gap(run_dir),
     )
+
+
+def _saved_gap(run_dir: Path) -> GuidanceGap | None:
+    from studybench.tracking.guidance_gap import saved_gap
+
+    return saved_gap(run_dir)
 
 
 def _pm(mean: float, std: float) -> str:
@@ -107,6 +116,8 @@ def markdown(report: Report) -> str:
             f"(SE {100 * (s.par_unbiased_se or 0):.1f}), Sub {100 * (s.sub_unbiased or 0):.1f} "
             f"(SE {100 * (s.sub_unbiased_se or 0):.1f})."
         )
+    if report.guidance_gap is not None:
+        lines += ["", *report.guidance_gap.lines()]
     for name, table in s.breakdowns.items():
         lines += ["", f"## By {name.removeprefix('slot:').replace('_', ' ')}", ""]
         metric = "sub" if name.startswith("slot:") else "par"

@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from studybench.data.records import ParentProblem, Slot, SlotKey
-from studybench.engines.base import Engine, EngineError, SamplingParams
+from studybench.engines.base import Engine, EngineError, Message, SamplingParams
 from studybench.fileio import write_atomic
 from studybench.rollout import studybench_prompts
 from studybench.rollout.artefacts import MethodArtefacts
@@ -101,6 +101,34 @@ class RolloutSummary(BaseModel):
     wall_s: float
 
 
+async def ask_turn(
+    engine: Engine,
+    store: GenerationStore,
+    limit: asyncio.Semaphore,
+    progress: Progress,
+    record: TurnRecord,
+    messages: Sequence[Message],
+    sampling: SamplingParams,
+) -> TurnRecord:
+    """Send one request (within ``limit``), fill ``record`` with the completion or the
+    failure after the engine's retries, store it at once and count it in ``progress``.
+    Shared by every runner that keeps turns in a generation store."""
+    try:
+        async with limit:
+            (completion,) = (await engine.complete(messages, sampling))[:1]
+        record.completion = completion.text
+        record.finish_reason = completion.finish_reason
+        record.prompt_tokens = completion.prompt_tokens
+        record.completion_tokens = completion.completion_tokens
+        progress.completion_tokens += completion.completion_tokens
+    except EngineError as exc:
+        record.status, record.error = "error", str(exc)[:2000]
+        progress.errors += 1
+    store.append(record)
+    progress.turns_generated += 1
+    return record
+
+
 @dataclass(frozen=True)
 class Chain:
     parent: ParentProblem
@@ -164,31 +192,26 @@ class Rollout:
                     answers.append(cached.completion)
                     progress.turns_reused += 1
                     continue
-                record = TurnRecord(
-                    run_key=self.run_key,
-                    key=slot.key,
-                    seed=chain.seed,
-                    attempt=chain.attempt,
-                    turn=turn,
-                    context_hash=digest,
-                    status="ok",
-                    completion="",
-                    request_seed=sampling.seed,
-                    messages=[m.model_dump() for m in messages],
+                record = await ask_turn(
+                    engine,
+                    self.store,
+                    limit,
+                    progress,
+                    TurnRecord(
+                        run_key=self.run_key,
+                        key=slot.key,
+                        seed=chain.seed,
+                        attempt=chain.attempt,
+                        turn=turn,
+                        context_hash=digest,
+                        status="ok",
+                        completion="",
+                        request_seed=sampling.seed,
+                        messages=[m.model_dump() for m in messages],
+                    ),
+                    messages,
+                    sampling,
                 )
-                try:
-                    async with limit:
-                        (completion,) = (await engine.complete(messages, sampling))[:1]
-                    record.completion = completion.text
-                    record.finish_reason = completion.finish_reason
-                    record.prompt_tokens = completion.prompt_tokens
-                    record.completion_tokens = completion.completion_tokens
-                    progress.completion_tokens += completion.completion_tokens
-                except EngineError as exc:
-                    record.status, record.error = "error", str(exc)[:2000]
-                    progress.errors += 1
-                self.store.append(record)
-                progress.turns_generated += 1
                 answers.append(record.completion)
                 if on_progress is not None:
                     on_progress(progress)

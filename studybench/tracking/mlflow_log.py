@@ -35,7 +35,7 @@ from studybench.config import Settings
 from studybench.errors import StudyBenchError
 from studybench.judge.pipeline import iter_verdicts, load_items, manifest
 from studybench.judge.prompt import JUDGE_VERSION
-from studybench.metrics.passk import VerdictRow, score
+from studybench.metrics.passk import VerdictRow, headline, score
 from studybench.pipeline.report import Report, build_report, markdown
 from studybench.rollout.store import GenerationStore
 from studybench.tracking import provenance
@@ -142,6 +142,18 @@ def _log(
     )
 
 
+class BenchmarkResult(BaseModel):
+    """What a benchmark other than StudyBench hands to tracking: flat metrics under its own
+    key prefix, an artefact folder, a few params (prefixed with the benchmark's name)."""
+
+    name: str
+    metrics: dict[str, float]
+    headline: list[str] = []  # the keys that go on a training run's learning curve
+    artefact_dir: str = ""
+    params: dict[str, str] = {}
+    model: str = ""
+
+
 class SplitResult(BaseModel):
     run_dir: str
     split: str
@@ -174,14 +186,7 @@ def _split_result(run_dir: Path) -> SplitResult:
 
 
 def headline_metrics(result: SplitResult) -> dict[str, float]:
-    s = result.report.scores
-    k, split = s.k, result.split
-    return {
-        f"{split}/par_at_{k}_mean": s.par_mean,
-        f"{split}/par_at_{k}_std": s.par_std,
-        f"{split}/sub_at_{k}_mean": s.sub_mean,
-        f"{split}/sub_at_{k}_std": s.sub_std,
-    }
+    return headline(result.split, result.report.scores)
 
 
 def _plot_disciplines(result: SplitResult, path: Path) -> None:
@@ -296,11 +301,17 @@ def log_evaluation(
     extra_tags: dict[str, str] | None = None,
     attempts: int = 3,
     backoff_s: float = 2.0,
+    benchmarks: Sequence[BenchmarkResult] = (),
+    model: str = "",
 ) -> str:
-    """Log one evaluation (one run folder per split) and return its MLflow run id.
+    """Log one evaluation (one run folder per StudyBench split, plus the results of other
+    benchmarks) and return its MLflow run id.
 
     ``eval_key`` is the key the orchestration fixed when planning (default: derived from the
-    run folders); ``extra_tags`` are added to the run."""
+    run folders); ``extra_tags`` are added to the run. Without StudyBench splits, ``model``
+    names the model and ``eval_key`` is required."""
+    if not run_dirs and not (benchmarks and eval_key):
+        raise StudyBenchError("nothing to log: no StudyBench run folder and no benchmark result")
     last: Exception | None = None
     for attempt in range(attempts):
         try:
@@ -311,6 +322,8 @@ def log_evaluation(
                 data_files,
                 eval_key=eval_key,
                 extra_tags=extra_tags or {},
+                benchmarks=benchmarks,
+                model_name=model,
             )
         except StudyBenchError:
             raise
@@ -333,10 +346,13 @@ def _log_evaluation(
     *,
     eval_key: str | None = None,
     extra_tags: dict[str, str],
+    benchmarks: Sequence[BenchmarkResult] = (),
+    model_name: str = "",
 ) -> str:
     results = [_split_result(Path(d)) for d in run_dirs]
-    info = manifest(Path(run_dirs[0]))
-    model = str(info.get("model", "model"))
+    info = manifest(Path(run_dirs[0])) if run_dirs else {}
+    fallback = model_name or next((b.model for b in benchmarks if b.model), "") or "model"
+    model = str(info.get("model", fallback))
     label = Path(model).name or model
     if checkpoint.path:
         label = Path(checkpoint.path).name or label
@@ -387,19 +403,36 @@ def _log_evaluation(
         "judge.enabled": settings.judge.llm_enabled,
         "method.artefact": info.get("artefacts", {}).get("kind", "default"),
     }
+    if not results:  # no StudyBench split: the run's params come from the benchmarks
+        params = {"engine.kind": None, "judge.model": settings.judge.model}
+    for bench in benchmarks:
+        params.update({f"{bench.name}.{k}": v for k, v in bench.params.items()})
     run_id = _run(client, experiment, name, tags, (EVAL_KEY, key))
     metrics: dict[str, float] = {}
     for result in results:
         metrics.update(headline_metrics(result))
-    correct = sum(r.report.rule_correct + r.report.judge_rescued for r in results)
-    metrics["judge/llm_share"] = (
-        sum(r.report.judge_rescued for r in results) / correct if correct else 0.0
+    if results:
+        correct = sum(r.report.rule_correct + r.report.judge_rescued for r in results)
+        metrics["judge/llm_share"] = (
+            sum(r.report.judge_rescued for r in results) / correct if correct else 0.0
+        )
+        metrics["judge/disagreements"] = float(sum(r.report.judge_rescued for r in results))
+        metrics["judge/flagged"] = float(sum(r.report.flagged for r in results))
+        metrics["generation/error_turns"] = float(sum(r.error_turns for r in results))
+        metrics["generation/tokens_per_s"] = statistics.fmean(r.tokens_per_s for r in results)
+    for bench in benchmarks:
+        metrics.update(bench.metrics)
+    from studybench.tracking.guidance_gap import guidance_gap_metrics  # the Guidance Gap
+
+    gap_metrics, gap_tags = guidance_gap_metrics(
+        client, experiment, settings, results, info, run_id
     )
-    metrics["judge/disagreements"] = float(sum(r.report.judge_rescued for r in results))
-    metrics["judge/flagged"] = float(sum(r.report.flagged for r in results))
-    metrics["generation/error_turns"] = float(sum(r.error_turns for r in results))
-    metrics["generation/tokens_per_s"] = statistics.fmean(r.tokens_per_s for r in results)
+    metrics.update(gap_metrics)
+    tags.update(gap_tags)
     _log(client, run_id, metrics, {k: v for k, v in params.items() if v is not None}, tags)
+    for bench in benchmarks:
+        if bench.artefact_dir and any(Path(bench.artefact_dir).iterdir()):
+            client.log_artifacts(run_id, bench.artefact_dir, artifact_path=bench.name)
 
     for result in results:
         for seed_score in result.report.scores.per_seed:
@@ -426,7 +459,8 @@ def _log_evaluation(
         _log_artefacts(client, run_id, result)
 
     if checkpoint.training_run and step is not None:
-        _log_lineage(client, experiment, checkpoint, step, metrics, results)
+        extra = {k: b.metrics[k] for b in benchmarks for k in b.headline if k in b.metrics}
+        _log_lineage(client, experiment, checkpoint, step, metrics, results, extra)
     client.set_terminated(run_id)
     return run_id
 
@@ -465,6 +499,7 @@ def _log_lineage(
     step: int,
     metrics: dict[str, float],
     results: Sequence[SplitResult],
+    extra: dict[str, float] | None = None,
 ) -> None:
     import matplotlib
 
@@ -479,6 +514,7 @@ def _log_lineage(
         (LINEAGE_KEY, str(checkpoint.training_run)),
     )
     lineage = {k: v for r in results for k, v in headline_metrics(r).items()}
+    lineage.update(extra or {})
     if checkpoint.gpu_hours is not None:
         lineage["gpu_hours"] = checkpoint.gpu_hours
     if checkpoint.train_flops is not None:

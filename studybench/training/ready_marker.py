@@ -14,6 +14,7 @@ import json
 import os
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +51,19 @@ class ReadyMarkerCallback(TrainerCallback):
     ``on_save`` runs after the Trainer has written the whole checkpoint (weights, tokenizer,
     optimizer and ``trainer_state.json``), on the main process only. ``training_run`` names
     the lineage the checkpoints belong to in MLflow (default: the output folder's name).
+    ``extra_compute`` returns recipe-specific counters merged into the marker's ``compute``
+    (GRPO's token counts and FLOPs estimate: the Trainer counts no FLOPs for RL batches).
     """
 
-    def __init__(self, training_run: str | None = None, base_model: str | None = None) -> None:
+    def __init__(
+        self,
+        training_run: str | None = None,
+        base_model: str | None = None,
+        extra_compute: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
         self.training_run = training_run
         self.base_model = base_model
+        self.extra_compute = extra_compute
         self._started = time.monotonic()
 
     def on_train_begin(
@@ -80,18 +89,21 @@ class ReadyMarkerCallback(TrainerCallback):
             return  # the save was skipped (e.g. a hub-only strategy): nothing to mark
         wall = time.monotonic() - self._started
         gpus = _gpu_count()
+        compute: dict[str, Any] = {
+            "train_wall_s": round(wall, 3),
+            "devices": gpus,
+            "gpu_hours": round(wall * gpus / 3600, 6),
+            "total_flos": float(state.total_flos or 0.0),
+        }
+        if self.extra_compute is not None:
+            compute.update(self.extra_compute())
         write_ready_marker(
             folder,
             step=state.global_step,
             epoch=state.epoch,
             training_run=self.training_run or Path(str(args.output_dir)).resolve().name,
             base_model=self.base_model,
-            compute={
-                "train_wall_s": round(wall, 3),
-                "devices": gpus,
-                "gpu_hours": round(wall * gpus / 3600, 6),
-                "total_flos": float(state.total_flos or 0.0),
-            },
+            compute=compute,
             pid=os.getpid(),
         )
 

@@ -1,0 +1,141 @@
+"""The contract every benchmark of the platform implements, and the plan it works from.
+
+A benchmark turns one model endpoint into metrics, in the same steps for every benchmark so
+the DAGs, the CLI and tracking stay benchmark-neutral:
+
+``plan`` (fix parts, data files, seeds and a protocol hash) → ``generate`` (against an engine
+that is already serving the model: one engine serves every benchmark of a checkpoint) →
+``judge`` one (part, seed) at a time → ``metrics`` (flat, stable MLflow keys prefixed by the
+benchmark's name) → ``write_artefacts`` (reports, tables, plots for the MLflow run).
+
+A *part* is the unit a benchmark's results are grouped by and stored in, one folder each:
+StudyBench's splits, EvaLearn's paradigms, SE-Bench's (condition, split) pairs. Every step
+reads and writes only the plan's folder, so each is idempotent and resumable, and a
+benchmark never needs to know about Airflow or MLflow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from studybench.config import Settings
+from studybench.engines.base import Engine, SamplingParams
+
+ProgressCallback = Callable[[str, Any], None]
+"""Called as ``(part, progress)`` while generating; ``progress`` is benchmark-specific but
+has ``turns_total``, ``turns_generated``, ``turns_reused``, ``errors`` and ``tokens_per_s``."""
+
+
+class BenchmarkPlan(BaseModel):
+    """What one benchmark evaluates of one model, fixed when planning (kept in target.json)."""
+
+    benchmark: str
+    parts: tuple[str, ...] = Field(min_length=1)
+    files: dict[str, str] = Field(
+        default_factory=dict, description="data files whose versions key the evaluation"
+    )
+    seeds: tuple[int, ...] = Field(min_length=1)
+    k: int = Field(1, ge=1, description="attempts per item and seed")
+    protocol_hash: str
+    root: str = Field(description="the benchmark's folder; one sub-folder per part")
+    model: str = Field(description="the model name the engine serves")
+
+    def part_dir(self, part: str) -> Path:
+        return Path(self.root) / part
+
+    def units(self) -> list[tuple[str, int]]:
+        """(part, seed) pairs: the judging units."""
+        return [(part, seed) for part in self.parts for seed in self.seeds]
+
+
+def protocol_sampling(settings: Settings, max_new_tokens: int | None = None) -> SamplingParams:
+    """The sampling of the settings' protocol (temperature, nucleus, penalties, thinking),
+    shared by every benchmark that samples the way the protocol says."""
+    protocol = settings.protocol
+    return SamplingParams(
+        temperature=protocol.temperature,
+        top_p=protocol.top_p,
+        top_k=protocol.top_k,
+        min_p=protocol.min_p,
+        presence_penalty=protocol.presence_penalty,
+        repetition_penalty=protocol.repetition_penalty,
+        max_tokens=max_new_tokens or protocol.max_new_tokens,
+        thinking=protocol.thinking,
+    )
+
+
+def stable_hash(payload: Any, length: int = 16) -> str:
+    """A short hash of a JSON-able payload (sorted keys), for protocol hashes."""
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:length]
+
+
+class Benchmark(ABC):
+    """One benchmark. Subclasses are registered by name with
+    :func:`studybench.benchmarks.registry.register`; instances hold no state between calls,
+    so one instance serves every plan."""
+
+    name: ClassVar[str]
+    title: ClassVar[str] = ""
+
+    @abstractmethod
+    def default_parts(self, settings: Settings) -> tuple[str, ...]:
+        """The parts evaluated when the caller names none (from params.yaml)."""
+
+    @abstractmethod
+    def plan(
+        self, parts: Sequence[str], model: str, settings: Settings, root: Path
+    ) -> BenchmarkPlan:
+        """Fix what will be evaluated; raises ``DataError``/``ConfigError`` naming the file,
+        record and field of bad input before any engine starts."""
+
+    @abstractmethod
+    async def generate(
+        self,
+        plan: BenchmarkPlan,
+        engine: Engine,
+        settings: Settings,
+        on_progress: ProgressCallback | None = None,
+    ) -> dict[str, Any]:
+        """Generate every part and seed of ``plan`` against ``engine`` (resuming from what is
+        stored); returns a small JSON summary per part with an ``errors`` count."""
+
+    @abstractmethod
+    def judge(
+        self, plan: BenchmarkPlan, part: str, seed: int, settings: Settings
+    ) -> dict[str, Any]:
+        """Judge one (part, seed), idempotently; returns a small JSON summary."""
+
+    @abstractmethod
+    def metrics(self, plan: BenchmarkPlan, settings: Settings) -> dict[str, float]:
+        """Headline metrics of the judged plan under stable keys ``<name>/...``."""
+
+    @abstractmethod
+    def expected_metrics(self, plan: BenchmarkPlan) -> list[str]:
+        """The keys a complete logging of ``plan`` has (an evaluation missing one is redone)."""
+
+    def headline(self, plan: BenchmarkPlan, metrics: dict[str, float]) -> list[str]:
+        """The keys of ``metrics`` that summarise the plan: shown by ``studybench eval`` and
+        put on the learning curve of a training run. Default: the expected keys and every
+        ``<name>/<part>/<metric>_mean`` / ``_std`` pair."""
+        expected = set(self.expected_metrics(plan))
+        return [
+            key
+            for key in metrics
+            if key in expected or (key.count("/") == 2 and key.endswith(("_mean", "_std")))
+        ]
+
+    def write_artefacts(self, plan: BenchmarkPlan, out_dir: Path, settings: Settings) -> None:
+        """Write reports, tables and plots for the MLflow run into ``out_dir`` (optional)."""
+        return None
+
+    def check(self, plan: BenchmarkPlan) -> str:
+        """A reason this plan cannot be logged yet (e.g. a part not judged), or ''."""
+        return ""

@@ -1,0 +1,298 @@
+"""``studybench train ...``: the reference self-evolution recipes, one command per method.
+
+Each training command writes marked checkpoints (ready marker with compute record) under
+``training.out_root/<run>``, a watched checkpoints root, so the checkpoint DAG evaluates
+every checkpoint as it appears and MLflow's ``lineage/<run>`` run collects score against
+compute; ``studybench train plateau`` then reports the Compute Plateau. The prompt methods
+(``gepa``, ``ace``) write the artefacts the runner's ``--gepa`` / ``--ace`` options read,
+with their LLM budgets beside them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from studybench.config import RLTrainingSettings, Settings, load_settings
+
+train_app = typer.Typer(
+    help="Reference self-evolution recipes (GRPO, TTRL, SFT on synthesised data, GEPA, ACE) "
+    "and the Compute Plateau.",
+    no_args_is_help=True,
+)
+out = Console()
+err = Console(stderr=True)
+
+ParamsOpt = Annotated[
+    Path | None,
+    typer.Option("--params", help="Settings file (default: $STUDYBENCH_PARAMS or params.yaml)."),
+]
+ModelOpt = Annotated[Path, typer.Option("--model", help="Base model folder (HF layout).")]
+RunOpt = Annotated[
+    str | None, typer.Option("--run", help="Run name: folder under training.out_root, lineage.")
+]
+StepsOpt = Annotated[int | None, typer.Option("--steps", help="Override the recipe's steps.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Output file.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(train_app, name="train")
+
+
+def _rl_recipe(section: RLTrainingSettings, run: str, steps: int | None) -> Any:
+    from studybench.training.grpo import RLRecipe
+
+    values = section.model_dump()
+    if steps is not None:
+        values["steps"] = steps
+    return RLRecipe(**values, training_run=run)
+
+
+def _print_checkpoints(folders: list[Path]) -> None:
+    for folder in folders:
+        marker = json.loads((folder / "studybench-ready.json").read_text())
+        compute = marker.get("compute", {})
+        out.print(
+            f"{folder}  step {marker.get('step')}  gpu_hours {compute.get('gpu_hours')}  "
+            f"flops {compute.get('total_flos', 0):.3g}",
+            markup=False,
+            highlight=False,
+        )
+
+
+def _verifier(settings: Settings) -> Any:
+    from studybench.verify.verifier import Verifier
+
+    return Verifier(
+        workers=2, tolerance=settings.judge.tolerance, timeout_s=settings.judge.rule_timeout_s
+    )
+
+
+def _answered(settings: Settings, folder: Path) -> list[Any]:
+    from studybench.training.items import answered_items
+
+    return answered_items(
+        [settings.data.instructions_with_answer, settings.data.instructions_with_answer_multi],
+        folder / "train_items.json",
+        settings.protocol.system_prompt,
+        settings.protocol.language,
+    )
+
+
+@train_app.command("grpo")
+def grpo_command(
+    model: ModelOpt,
+    run: RunOpt = None,
+    steps: StepsOpt = None,
+    params: ParamsOpt = None,
+) -> None:
+    """GRPO on Instructions-with-Answer; the rule verifier is the only reward."""
+    from studybench.training.grpo import train_rl
+    from studybench.training.rewards import VerifierReward
+
+    settings = load_settings(params)
+    name = run or f"grpo-{model.name}"
+    folder = settings.training.out_root / name
+    items = _answered(settings, folder)
+    with _verifier(settings) as verifier:
+        folders = train_rl(
+            model,
+            folder,
+            items,
+            _rl_recipe(settings.training.grpo, name, steps),
+            VerifierReward(verifier),
+        )
+    _print_checkpoints(folders)
+
+
+@train_app.command("ttrl")
+def ttrl_command(
+    model: ModelOpt,
+    run: RunOpt = None,
+    steps: StepsOpt = None,
+    params: ParamsOpt = None,
+) -> None:
+    """Test-time RL on Instructions-without-Answer: majority-vote pseudo-labels, verified."""
+    from studybench.training.grpo import train_rl
+    from studybench.training.items import unanswered_items
+    from studybench.training.rewards import MajorityVoteReward
+
+    settings = load_settings(params)
+    name = run or f"ttrl-{model.name}"
+    items = unanswered_items(
+        settings.data.instructions_without_answer,
+        settings.protocol.system_prompt,
+        settings.protocol.language,
+    )
+    with _verifier(settings) as verifier:
+        folders = train_rl(
+            model,
+            settings.training.out_root / name,
+            items,
+            _rl_recipe(settings.training.ttrl, name, steps),
+            MajorityVoteReward(verifier, min_votes=settings.training.ttrl.min_votes),
+        )
+    _print_checkpoints(folders)
+
+
+@train_app.command("synth")
+def synth_command(params: ParamsOpt = None) -> None:
+    """Synthesise SFT pairs from corpus fragments (resumable, cached; a DVC stage)."""
+    from rich.progress import Progress
+
+    from studybench.training.synth import synthesise
+
+    settings = load_settings(params)
+    with Progress(console=err, transient=True) as bar:
+        task = bar.add_task("synthesising", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = synthesise(settings.training.synth, progress=progress)
+    out.print(
+        f"{result.pairs} pairs from {result.fragments} fragments ({result.rejected} rejected, "
+        f"{result.new_calls} new calls); budget {result.budget.llm_calls} calls, "
+        f"{result.budget.tokens} tokens -> {settings.training.synth.out}",
+        markup=False,
+        highlight=False,
+    )
+
+
+@train_app.command("sft")
+def sft_command(
+    model: ModelOpt,
+    run: RunOpt = None,
+    steps: StepsOpt = None,
+    pairs: Annotated[
+        Path | None, typer.Option(help="Synthesised pairs (default: training.synth.out).")
+    ] = None,
+    params: ParamsOpt = None,
+) -> None:
+    """SFT (TRL SFTTrainer) on the synthesised pairs, in the benchmark's prompt format."""
+    from studybench.training.sft import SFTRecipe, train_sft
+    from studybench.training.synth import read_pairs, sft_chats
+
+    settings = load_settings(params)
+    name = run or f"sft-{model.name}"
+    chats = sft_chats(
+        read_pairs(pairs or settings.training.synth.out),
+        settings.protocol.system_prompt,
+        settings.protocol.language,
+    )
+    values = settings.training.sft.model_dump()
+    if steps is not None:
+        values["steps"] = steps
+    folders = train_sft(
+        model,
+        settings.training.out_root / name,
+        chats,
+        SFTRecipe(**values, training_run=name, save_initial=True),
+    )
+    _print_checkpoints(folders)
+
+
+def _chats(settings: Settings) -> tuple[Any, Any]:
+    from studybench.training.llm import MeteredChat
+
+    prompts = settings.training.prompts
+    return MeteredChat(prompts.task, "task model"), MeteredChat(prompts.reflector, "reflector")
+
+
+@train_app.command("gepa")
+def gepa_command(out_path: OutOpt = None, params: ParamsOpt = None) -> None:
+    """Evolve the system prompt with GEPA; writes the JSONL history `--gepa` reads."""
+    from studybench.training.gepa_prompt import run_gepa
+
+    settings = load_settings(params)
+    history = out_path or settings.training.artefacts_dir / "gepa_history.jsonl"
+    task, reflector = _chats(settings)
+    with _verifier(settings) as verifier:
+        result = run_gepa(
+            _answered(settings, history.parent),
+            settings.protocol.system_prompt,
+            history,
+            task=task,
+            reflector=reflector,
+            verifier=verifier,
+            max_metric_calls=settings.training.prompts.max_metric_calls,
+            minibatch_size=settings.training.prompts.minibatch_size,
+            seed=settings.training.prompts.seed,
+        )
+    out.print(result.model_dump_json(indent=1), markup=False, highlight=False)
+
+
+@train_app.command("ace")
+def ace_command(out_path: OutOpt = None, params: ParamsOpt = None) -> None:
+    """Build an ACE playbook; writes the text file `--ace` reads."""
+    from studybench.training.ace import build_playbook
+
+    settings = load_settings(params)
+    playbook = out_path or settings.training.artefacts_dir / "ace_playbook.txt"
+    from rich.progress import Progress
+
+    task, reflector = _chats(settings)
+    with _verifier(settings) as verifier, Progress(console=err, transient=True) as bar:
+        step = bar.add_task("ACE", total=None)
+        result = build_playbook(
+            _answered(settings, playbook.parent),
+            settings.protocol.system_prompt,
+            playbook,
+            task=task,
+            reflector=reflector,
+            verifier=verifier,
+            epochs=settings.training.prompts.epochs,
+            max_bullets=settings.training.prompts.max_bullets,
+            progress=lambda done, total: bar.update(step, completed=done, total=total),
+        )
+    out.print(result.model_dump_json(indent=1), markup=False, highlight=False)
+
+
+@train_app.command("plateau")
+def plateau_command(
+    training_run: Annotated[
+        str | None, typer.Option(help="Training run whose lineage run holds the curve.")
+    ] = None,
+    metric: Annotated[
+        str, typer.Option(help="Score key on the lineage run (a ..._mean metric).")
+    ] = "application/par_at_8_mean",
+    compute_key: Annotated[
+        str, typer.Option(help="gpu_hours, train_flops or auto (GPU-hours when spent).")
+    ] = "auto",
+    history: Annotated[
+        Path | None,
+        typer.Option(help="Instead: a GEPA history (score against rollouts, dev set)."),
+    ] = None,
+    z: Annotated[float, typer.Option(help="Seed stds an improvement must exceed.")] = 1.0,
+    min_delta: Annotated[float, typer.Option(help="Smallest improvement that counts.")] = 0.0,
+    params: ParamsOpt = None,
+) -> None:
+    """The compute at which the score stopped improving beyond seed noise."""
+    from studybench.errors import StudyBenchError
+    from studybench.metrics.plateau import CurvePoint, find_plateau
+
+    if history is not None:
+        rows = [json.loads(line) for line in history.read_text().splitlines() if line.strip()]
+        plateau = find_plateau(
+            [CurvePoint(compute=r["rollouts"], mean=r["score"], step=r["iteration"]) for r in rows],
+            z=z,
+            min_delta=min_delta,
+        )
+    elif training_run:
+        from studybench.tracking.compute_curve import log_plateau
+
+        plateau = log_plateau(
+            load_settings(params),
+            training_run,
+            metric,
+            compute_key=compute_key,
+            z=z,
+            min_delta=min_delta,
+        )
+    else:
+        raise StudyBenchError("give --training-run (an evaluated training run) or --history")
+    out.print(plateau.model_dump_json(indent=1), markup=False, highlight=False)

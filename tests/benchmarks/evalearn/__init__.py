@@ -1,0 +1,1 @@
+"""EvaLearn: loader, prompts, judge, metrics, end to end."""

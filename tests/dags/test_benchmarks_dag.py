@@ -1,0 +1,140 @@
+"""The checkpoint DAG evaluating checkpoints on registered benchmarks other than StudyBench
+alone, through ``dag.test()`` in one Airflow home: StudyBench and EvaLearn with one model
+load, and SE-Bench (real sandbox) on the tiny model, which honestly scores 0."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from studybench.benchmarks.base import BenchmarkPlan
+from studybench.benchmarks.sebench.benchmark import SEBench
+from tests.benchmarks.sebench.conftest import SAMPLE_TASKS
+from tests.dags.test_dags import airflow_env, run_dags, write_params
+
+__all__ = ["airflow_env"]  # the module-scoped fixture, shared with test_dags
+
+
+def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
+    airflow_env: dict[str, str], trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    from studybench.config import load_settings
+    from studybench.tracking.mlflow_log import client_for
+
+    params = write_params(
+        tmp_path,
+        protocol={"k": 1, "seeds": [0], "max_new_tokens": 24},
+        checkpoints={"splits": ["memorisation"]},
+        benchmarks={"run": ["studybench", "evalearn"]},
+        evalearn={"paradigms": ["zero_shot", "demonstration"], "max_new_tokens": 8},
+        tracking={"experiment": "dag-benchmarks"},
+    )
+    checkpoint = trained_checkpoints / "checkpoint-160"
+    summary = run_dags(
+        airflow_env,
+        "studybench_checkpoint_eval",
+        {"checkpoint": str(checkpoint)},
+        STUDYBENCH_PARAMS=str(params),
+    )
+    assert summary["state"] == "success", summary["tasks"]
+    tasks = summary["tasks"]
+    assert [k for k in tasks if k.startswith("generate[")] == ["generate[0]"]  # one engine
+    assert sorted(k for k in tasks if k.startswith("judge[")) == [f"judge[{i}]" for i in range(3)]
+    assert set(tasks.values()) == {"success"}
+
+    settings = load_settings(params, environ={})
+    (root,) = [p for p in settings.paths.runs_dir.iterdir() if p.is_dir()]
+    generated = json.loads((root / "generated.json").read_text())
+    assert set(generated) == {"memorisation", "evalearn"}
+    assert set(generated["evalearn"]) == {"zero_shot", "demonstration"}
+    assert generated["evalearn"]["zero_shot"]["generated"] == 35
+    judged = sorted(p.name for p in (root / "judged").iterdir())
+    assert judged == [
+        "evalearn-demonstration-seed0.json",
+        "evalearn-zero_shot-seed0.json",
+        "memorisation-seed0.json",
+    ]
+
+    client = client_for(settings)
+    url = summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
+    run = client.get_run(url.rsplit("/", 1)[-1])
+    metrics = run.data.metrics
+    assert metrics["memorisation/par_at_1_mean"] > 0.5  # the trained checkpoint
+    assert {"evalearn/zero_shot/acc_mean", "evalearn/demonstration/acc_std"} <= set(metrics)
+    assert run.data.tags["studybench.benchmarks"] == "studybench,evalearn"
+    lineage = client.search_runs(
+        [run.info.experiment_id], filter_string="tags.`studybench.lineage` = 'sft-test'"
+    )
+    (curve,) = lineage
+    history = client.get_metric_history(curve.info.run_id, "evalearn/zero_shot/acc_mean")
+    assert [m.step for m in history] == [160]
+
+    again = run_dags(
+        airflow_env,
+        "studybench_checkpoint_eval",
+        {"checkpoint": str(checkpoint)},
+        STUDYBENCH_PARAMS=str(params),
+    )
+    assert again["state"] == "success"
+    assert "generate[0]" not in again["tasks"] or again["tasks"]["generate[0]"] == "skipped"
+
+
+SUBSET = ("row-means", "vector-length", "standardise", "trace-of-product")
+
+
+def test_checkpoint_dag_evaluates_sebench(
+    airflow_env: dict[str, str], trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    from studybench.config import load_settings
+    from studybench.tracking.mlflow_log import client_for
+
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(
+        json.dumps([t for t in json.loads(SAMPLE_TASKS.read_text()) if t["id"] in SUBSET])
+    )
+    params = write_params(
+        tmp_path,
+        protocol={"k": 1, "seeds": [0], "max_new_tokens": 24},
+        benchmarks={"run": ["sebench"]},
+        sebench={"tasks": str(tasks), "max_new_tokens": 24, "seeds": [0]},
+        tracking={"experiment": "dag-sebench"},
+    )
+    checkpoint = trained_checkpoints / "checkpoint-160"
+    summary = run_dags(
+        airflow_env,
+        "studybench_checkpoint_eval",
+        {"checkpoint": str(checkpoint)},
+        STUDYBENCH_PARAMS=str(params),
+    )
+    assert summary["state"] == "success", summary["tasks"]
+    tasks_run = summary["tasks"]
+    assert [k for k in tasks_run if k.startswith("generate[")] == ["generate[0]"]
+    assert sorted(k for k in tasks_run if k.startswith("judge[")) == [
+        f"judge[{i}]" for i in range(4)
+    ]
+    assert set(tasks_run.values()) == {"success"}
+
+    settings = load_settings(params, environ={})
+    (root,) = [p for p in settings.paths.runs_dir.iterdir() if p.is_dir()]
+    generated = json.loads((root / "generated.json").read_text())
+    assert set(generated["sebench"]) == {
+        "closed_book-single", "closed_book-multi", "open_book-single", "open_book-multi"
+    }  # fmt: skip
+    assert all(part["turns_generated"] == 2 for part in generated["sebench"].values())
+    assert all(part["errors"] == 0 for part in generated["sebench"].values())
+
+    client = client_for(settings)
+    url = summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
+    metrics = client.get_run(url.rsplit("/", 1)[-1]).data.metrics
+    plan_file = root / "sebench" / "plan.json"
+    plan = BenchmarkPlan.model_validate_json(plan_file.read_text())
+    assert set(SEBench().expected_metrics(plan)) <= set(metrics)
+    # a tiny model that was never shown the package scores 0, closed and open book
+    assert metrics["sebench/closed_book/single/accuracy"] == 0.0
+    assert metrics["sebench/closed_book/all/accuracy"] == 0.0
+    assert metrics["sebench/open_book/all/accuracy"] == 0.0
+    for part in plan.parts:
+        condition, split = part.split("-")
+        prefix = f"sebench/{condition}/{split}"
+        fails = sum(v for k, v in metrics.items() if k.startswith(f"{prefix}/fail_"))
+        assert fails == 1.0
