@@ -61,6 +61,7 @@ def _print_checkpoints(folders: list[Path]) -> None:
             f"flops {compute.get('total_flos', 0):.3g}",
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
 
 
@@ -160,6 +161,7 @@ def synth_command(params: ParamsOpt = None) -> None:
         f"{result.budget.tokens} tokens -> {settings.training.synth.out}",
         markup=False,
         highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -223,7 +225,7 @@ def gepa_command(out_path: OutOpt = None, params: ParamsOpt = None) -> None:
             minibatch_size=settings.training.prompts.minibatch_size,
             seed=settings.training.prompts.seed,
         )
-    out.print(result.model_dump_json(indent=1), markup=False, highlight=False)
+    out.print(result.model_dump_json(indent=1), markup=False, highlight=False, soft_wrap=True)
 
 
 @train_app.command("ace")
@@ -249,7 +251,7 @@ def ace_command(out_path: OutOpt = None, params: ParamsOpt = None) -> None:
             max_bullets=settings.training.prompts.max_bullets,
             progress=lambda done, total: bar.update(step, completed=done, total=total),
         )
-    out.print(result.model_dump_json(indent=1), markup=False, highlight=False)
+    out.print(result.model_dump_json(indent=1), markup=False, highlight=False, soft_wrap=True)
 
 
 @train_app.command("plateau")
@@ -295,4 +297,4 @@ def plateau_command(
         )
     else:
         raise StudyBenchError("give --training-run (an evaluated training run) or --history")
-    out.print(plateau.model_dump_json(indent=1), markup=False, highlight=False)
+    out.print(plateau.model_dump_json(indent=1), markup=False, highlight=False, soft_wrap=True)

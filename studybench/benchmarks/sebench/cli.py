@@ -41,6 +41,7 @@ def package_command(
         f"(key {package.key}; mapping.json, api_docs.json beside it)",
         markup=False,
         highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -56,7 +57,12 @@ def validate_command(
 
     loaded = load_tasks(tasks, package_spec(load_settings(params)).functions)
     counts = ", ".join(f"{split} {len(items)}" for split, items in sorted(by_split(loaded).items()))
-    _out.print(f"{tasks}: {len(loaded)} tasks valid ({counts})", markup=False, highlight=False)
+    _out.print(
+        f"{tasks}: {len(loaded)} tasks valid ({counts})",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @sebench_app.command("training-data")
@@ -127,7 +133,12 @@ def training_data_command(
             )
     examples = training_examples(items, package, responses, setting, source)  # type: ignore[arg-type]
     path = write_dataset(examples, out, package)
-    _out.print(f"{path}: {len(examples)} examples ({setting})", markup=False, highlight=False)
+    _out.print(
+        f"{path}: {len(examples)} examples ({setting})",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def register(app: typer.Typer) -> None:

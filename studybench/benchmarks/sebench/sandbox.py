@@ -112,6 +112,16 @@ def _status(returncode: int, timed_out: bool, stderr: str) -> Status:
     return "ok" if returncode == 0 else "error"
 
 
+def _interpreter_binds(interpreter: str) -> dict[Path, str]:
+    """The interpreter's environment where the private ``/tmp`` would hide it (a checkout
+    or virtual environment under ``/tmp``, as a CI clone may be), bound read-only at the
+    same path so the same Python with the same packages runs inside."""
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(interpreter).absolute().parent.parent}
+    return {
+        root: str(root) for root in sorted(roots) if root.is_relative_to("/tmp") and root.exists()
+    }
+
+
 def run_python(
     files: Mapping[str, str],
     limits: SandboxLimits,
@@ -128,7 +138,7 @@ def run_python(
         job.mkdir()
         for name, text in files.items():
             (job / name).write_text(text, encoding="utf-8")
-        all_binds = {job: "/tmp/job", **(binds or {})}
+        all_binds = {job: "/tmp/job", **_interpreter_binds(interpreter), **(binds or {})}
         argv = [interpreter, "-E", "-s", "-B", f"/tmp/job/{main}"]
         command = sandbox_command(argv, all_binds, limits)
         stdout_path, stderr_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
