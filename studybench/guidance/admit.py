@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -39,36 +38,10 @@ def filter_model(settings: Settings) -> str:
 
 
 def _judge(run_dir: Path, settings: Settings) -> None:
-    from studybench.engines.openai_compat import OpenAICompatEngine
-    from studybench.judge.llm import JudgeCache, LLMJudge
-    from studybench.judge.pipeline import judge_run
-    from studybench.verify import Verifier
+    """The evaluation's own two-stage judge (the LLM stage only when admission asks for it)."""
+    from studybench.pipeline.judging import judge_dir
 
-    js = settings.judge
-    judge = cache = None
-    if settings.guidance.admit.llm_judge and js.llm_enabled:
-        cache = JudgeCache(settings.paths.cache_dir / "judge_cache.sqlite")
-        engine = OpenAICompatEngine(
-            js.base_url,
-            js.model,
-            api_key=os.environ.get(js.api_key_env),
-            concurrency=js.concurrency,
-            max_retries=js.max_retries,
-            timeout_s=js.request_timeout_s,
-        )
-        judge = LLMJudge(
-            engine, js.model, cache=cache, temperature=js.temperature, max_tokens=js.max_tokens
-        )
-    try:
-        with Verifier(
-            tolerance=js.tolerance,
-            timeout_s=js.rule_timeout_s,
-            strip_think=settings.protocol.strip_think_before_judging,
-        ) as rules:
-            judge_run(run_dir, rules, judge)
-    finally:
-        if cache is not None:
-            cache.close()
+    judge_dir(run_dir, settings, rule_only=not settings.guidance.admit.llm_judge)
 
 
 def run_admit(

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from studybench.config import JudgeSettings
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
 from studybench.judge.prompt import JUDGE_VERSION, Verdict, parse_reply
 
@@ -92,3 +93,20 @@ class LLMJudge:
         if verdict in ("true", "false") and self.cache is not None:
             self.cache.put(key, verdict, completion.text)
         return JudgeResult(verdict=verdict, reply=completion.text, latency_ms=elapsed)
+
+
+def judge_engine(js: JudgeSettings) -> Engine:
+    """The OpenAI-compatible client of the settings' judge endpoint (key from the
+    environment variable the settings name), shared by every judge of the platform."""
+    import os
+
+    from studybench.engines.openai_compat import OpenAICompatEngine
+
+    return OpenAICompatEngine(
+        js.base_url,
+        js.model,
+        api_key=os.environ.get(js.api_key_env),
+        concurrency=js.concurrency,
+        max_retries=js.max_retries,
+        timeout_s=js.request_timeout_s,
+    )

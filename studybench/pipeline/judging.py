@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Collection
 from pathlib import Path
 
@@ -20,8 +19,7 @@ def judge_dir(
     on_progress: Callable[[int, int], None] | None = None,
 ) -> JudgeSummary:
     """Rule verifier, then (when enabled) the LLM judge for what the rules rejected."""
-    from studybench.engines.openai_compat import OpenAICompatEngine
-    from studybench.judge.llm import JudgeCache, LLMJudge
+    from studybench.judge.llm import JudgeCache, LLMJudge, judge_engine
     from studybench.judge.pipeline import judge_run
     from studybench.verify import Verifier
 
@@ -30,16 +28,12 @@ def judge_dir(
     cache = None
     if js.llm_enabled and not rule_only:
         cache = JudgeCache(settings.paths.cache_dir / "judge_cache.sqlite")
-        engine = OpenAICompatEngine(
-            js.base_url,
-            js.model,
-            api_key=os.environ.get(js.api_key_env),
-            concurrency=js.concurrency,
-            max_retries=js.max_retries,
-            timeout_s=js.request_timeout_s,
-        )
         judge = LLMJudge(
-            engine, js.model, cache=cache, temperature=js.temperature, max_tokens=js.max_tokens
+            judge_engine(js),
+            js.model,
+            cache=cache,
+            temperature=js.temperature,
+            max_tokens=js.max_tokens,
         )
     strip = settings.protocol.strip_think_before_judging
     try:

@@ -23,7 +23,6 @@ first problem the zero-shot run failed).
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import statistics
 from collections.abc import Sequence
@@ -61,22 +60,14 @@ def sampling_of(settings: Settings) -> SamplingParams:
 def open_judge(settings: Settings) -> tuple[RubricJudge, Any]:
     """The rubric judge of the settings (the ``judge`` section's endpoint; rule-only when the
     LLM judge is disabled) and its cache (close it after use)."""
-    from studybench.engines.openai_compat import OpenAICompatEngine
-    from studybench.judge.llm import JudgeCache
+    from studybench.judge.llm import JudgeCache, judge_engine
 
     js = settings.judge
     engine = None
     cache = None
     if js.llm_enabled:
         cache = JudgeCache(settings.paths.cache_dir / "evalearn_judge_cache.sqlite")
-        engine = OpenAICompatEngine(
-            js.base_url,
-            js.model,
-            api_key=os.environ.get(js.api_key_env),
-            concurrency=js.concurrency,
-            max_retries=js.max_retries,
-            timeout_s=js.request_timeout_s,
-        )
+        engine = judge_engine(js)
     judge = RubricJudge(
         engine,
         js.model,
