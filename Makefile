@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format test lock clean
+.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format test lock clean mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -102,6 +102,14 @@ format: setup  ## apply ruff formatting and safe fixes
 
 test: setup vllm-env browser redis sandbox lint  ## setup + lint + the test suite
 	$(BIN)/pytest
+
+# Slow (minutes per module), so not part of `make test`: mutmut per module of
+# [tool.mutmut] only_mutate, in scratch copies under build/mutation/; report with the kill rates.
+MUTATION_REPORT ?= build/mutation/report.md
+MUTATION_BUDGET_S ?= 1800
+mutation: setup  ## mutation testing of the result-critical modules (slow; report in build/mutation/)
+	nice -n 19 $(BIN)/python benchmarks/mutation_report.py --out $(MUTATION_REPORT) \
+	  --budget-s $(MUTATION_BUDGET_S) $(foreach m,$(MODULES),--module $(m))
 
 # Resolve requirements/*.in afresh in a throw-away venv and record the exact set.
 lock:  ## re-resolve requirements/*.in into requirements/lock.txt

@@ -47,10 +47,12 @@ def main() -> None:
         ] * args.repeat
         limits = SandboxLimits()
         starts = []
+        caps = ""
         for _ in range(10):
             began = time.perf_counter()
-            run_python({"main.py": "pass"}, limits)
+            caps = run_python({"main.py": "pass"}, limits).caps
             starts.append(time.perf_counter() - began)
+        print(f"job caps: {caps} ({len(package.mapping)} package functions)")
         bare = []
         for _ in range(10):
             began = time.perf_counter()

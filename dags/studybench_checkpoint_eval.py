@@ -4,7 +4,9 @@ A watcher (``CheckpointTrigger`` in plugins/) polls ``checkpoints.roots`` from p
 emits one asset event per newly ready checkpoint; each DAG run evaluates every checkpoint of
 its events (several events can arrive in one run) on every benchmark of ``benchmarks.run``
 (StudyBench, EvaLearn, ...), all served by one engine per checkpoint. Trigger by hand with
-``conf={"checkpoint": "/path/to/checkpoint-N"}`` (or ``studybench trigger``). Logic lives in
+``conf={"checkpoint": "/path/to/checkpoint-N"}`` (or ``studybench trigger``), optionally with
+method artefacts evaluated with it (``"gepa": "prompts.jsonl", "gepa_iteration": 3``,
+``"guidance": ...``, ``"ace": ...``, ``"evoskill": ...``). Logic lives in
 ``studybench.pipeline``; this file only wires it.
 """
 
@@ -16,6 +18,7 @@ from typing import Any
 
 import pendulum
 from airflow.sdk import DAG, Asset, AssetWatcher, task
+from studybench_airflow.notifiers import RegressionNotifier
 from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
 from studybench_airflow.trigger import CheckpointTrigger
 
@@ -51,7 +54,11 @@ with DAG(
 
     @task
     def plan(**context: Any) -> list[str]:
-        from studybench.pipeline.orchestration import plan_checkpoints, task_settings
+        from studybench.pipeline.orchestration import (
+            artefacts_from_conf,
+            plan_checkpoints,
+            task_settings,
+        )
 
         events = context["triggering_asset_events"]
         locations = [
@@ -63,9 +70,13 @@ with DAG(
         conf = context["dag_run"].conf or {}
         if conf.get("checkpoint"):
             locations.append(str(conf["checkpoint"]))
-        return plan_checkpoints(locations, task_settings(REPO))
+        settings = task_settings(REPO)
+        return plan_checkpoints(locations, settings, artefacts_from_conf(conf))
 
-    @task(trigger_rule="all_done")  # after everything, also when something failed
+    @task(  # after everything, also when something failed; alerts on a regression
+        trigger_rule="all_done",
+        on_failure_callback=[RegressionNotifier(run_roots_task="plan")],
+    )
     def verdict(run_roots: list[str]) -> str:
         from airflow.sdk.exceptions import AirflowFailException
 

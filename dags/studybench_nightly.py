@@ -13,6 +13,7 @@ from typing import Any
 
 import pendulum
 from airflow.sdk import DAG, task
+from studybench_airflow.notifiers import RegressionNotifier
 from studybench_airflow.tasks import DEFAULT_ARGS, REPO, evaluate
 
 
@@ -60,7 +61,10 @@ with DAG(
         night = context["dag_run"].run_after.strftime("%Y-%m-%d")
         return plan_nightly(task_settings(REPO), run_tag=f"nightly-{night}")
 
-    @task(trigger_rule="all_done")  # after everything, also when something failed
+    @task(  # after everything, also when something failed; alerts on a regression
+        trigger_rule="all_done",
+        on_failure_callback=[RegressionNotifier(run_roots_task="run_roots")],
+    )
     def verdict(run_roots: list[str], problems: list[str]) -> str:
         from airflow.sdk.exceptions import AirflowFailException
 
@@ -80,6 +84,16 @@ with DAG(
     def problems(planned: dict[str, list[str]]) -> list[str]:
         return list(planned["problems"])
 
+    @task
+    def calibrate_judge() -> str:
+        """Measure the LLM judge against labels whenever its model or prompt changed."""
+        from studybench.cli.calibrate import run_calibration
+        from studybench.pipeline.orchestration import task_settings
+
+        report = run_calibration(task_settings(REPO), only_if_changed=True)
+        return "unchanged" if report is None else report.judge_fingerprint
+
+    calibrate_judge()
     planned = plan()
     roots = run_roots(planned)
     evaluate(roots, baseline_setting="nightly") >> verdict(roots, problems(planned))

@@ -12,12 +12,14 @@ set -euo pipefail
 : "${AIRFLOW_VIEWER_USERNAME:?set AIRFLOW_VIEWER_USERNAME}"
 : "${AIRFLOW_VIEWER_PASSWORD:?set AIRFLOW_VIEWER_PASSWORD}"
 
-for name in AIRFLOW_ADMIN_PASSWORD AIRFLOW_VIEWER_PASSWORD; do
-  if [[ "${!name}" == change-me* || "${!name}" == admin || "${!name}" == airflow ]]; then
-    echo "airflow-init: ${name} still has a default value; set it in docker/.env" >&2
-    exit 1
-  fi
-done
+# shellcheck source=docker/check-secrets.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check-secrets.sh"
+if ! check_secrets "AIRFLOW_ADMIN_PASSWORD:${STUDYBENCH_PASSWORD_MIN}" \
+  "AIRFLOW_VIEWER_PASSWORD:${STUDYBENCH_PASSWORD_MIN}" \
+  || ! check_present_secrets "${STUDYBENCH_AIRFLOW_SECRETS[@]}"; then
+  echo "airflow-init: fix the values above in docker/.env" >&2
+  exit 1
+fi
 
 airflow db migrate
 

@@ -39,6 +39,7 @@ RUN pip install --no-cache-dir --no-deps /opt/studybench/
 COPY --chown=50000:0 dags /opt/studybench/dags
 COPY --chown=50000:0 plugins /opt/studybench/plugins
 COPY --chown=50000:0 data/sample /opt/studybench/data/sample
-COPY --chown=50000:0 docker/airflow-init.sh docker/worker-entrypoint.sh /opt/studybench/docker/
+COPY --chown=50000:0 docker/airflow-init.sh docker/airflow-start.sh docker/worker-entrypoint.sh \
+    docker/check-secrets.sh /opt/studybench/docker/
 
 WORKDIR /opt/studybench

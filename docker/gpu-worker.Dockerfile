@@ -45,7 +45,7 @@ RUN /opt/studybench-venv/bin/pip install --no-cache-dir --no-deps /opt/studybenc
 COPY --chown=${STUDYBENCH_UID}:0 dags /opt/studybench/dags
 COPY --chown=${STUDYBENCH_UID}:0 plugins /opt/studybench/plugins
 COPY --chown=${STUDYBENCH_UID}:0 data/sample /opt/studybench/data/sample
-COPY --chown=${STUDYBENCH_UID}:0 docker/worker-entrypoint.sh /opt/studybench/docker/
+COPY --chown=${STUDYBENCH_UID}:0 docker/worker-entrypoint.sh docker/check-secrets.sh /opt/studybench/docker/
 
 WORKDIR /opt/studybench
 ENTRYPOINT ["bash", "/opt/studybench/docker/worker-entrypoint.sh"]

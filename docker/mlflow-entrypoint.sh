@@ -14,10 +14,13 @@ set -euo pipefail
 : "${MLFLOW_AUTH_ADMIN_PASSWORD:?set MLFLOW_AUTH_ADMIN_PASSWORD}"
 : "${MLFLOW_FLASK_SERVER_SECRET_KEY:?set MLFLOW_FLASK_SERVER_SECRET_KEY (signs CSRF tokens)}"
 
-if [[ "${MLFLOW_AUTH_ADMIN_PASSWORD}" == change-me* ]]; then
-  echo "mlflow: MLFLOW_AUTH_ADMIN_PASSWORD still has its example value; set it in docker/.env" >&2
+# shellcheck source=docker/check-secrets.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check-secrets.sh"
+check_secrets "MLFLOW_AUTH_ADMIN_PASSWORD:${STUDYBENCH_PASSWORD_MIN}" \
+  MLFLOW_FLASK_SERVER_SECRET_KEY:32 || {
+  echo "mlflow: fix the values above in docker/.env" >&2
   exit 1
-fi
+}
 
 umask 077
 config_dir="$(mktemp -d)"

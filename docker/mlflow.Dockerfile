@@ -19,7 +19,7 @@ RUN pip install --no-cache-dir -c /tmp/lock.txt \
     && mkdir -p /mlflow/artifacts \
     && chown -R 50000:0 /mlflow
 
-COPY docker/mlflow-entrypoint.sh docker/mlflow_users.py /opt/mlflow/
+COPY docker/mlflow-entrypoint.sh docker/check-secrets.sh docker/mlflow_users.py /opt/mlflow/
 
 USER 50000
 WORKDIR /home/mlflow

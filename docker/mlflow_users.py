@@ -64,8 +64,9 @@ def main() -> None:
         username, password = os.environ.get(user_var, ""), os.environ.get(password_var, "")
         if not username or not password:
             sys.exit(f"mlflow-init: set {user_var} and {password_var}")
-        if password.startswith("change-me"):
-            sys.exit(f"mlflow-init: {password_var} still has its example value")
+        if password.lower().startswith(("change-me", "changeme", "example")) or len(password) < 12:
+            # the same rule as docker/check-secrets.sh (which `secrets-check` runs first)
+            sys.exit(f"mlflow-init: {password_var} is an example value or under 12 characters")
         print(f"mlflow-init: user {username} {ensure_user(client, username, password)}")
 
 

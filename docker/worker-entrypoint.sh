@@ -10,16 +10,14 @@
 set -euo pipefail
 
 : "${STUDYBENCH_WORKER_QUEUES:?set STUDYBENCH_WORKER_QUEUES (comma-separated Celery queues)}"
-secrets_dir="${STUDYBENCH_SECRETS_DIR:-/run/secrets}"
-if [[ -d "${secrets_dir}" ]]; then
-  for file in "${secrets_dir}"/*; do
-    name="$(basename "${file}")"
-    if [[ -f "${file}" && "${name}" =~ ^[A-Z][A-Z0-9_]*$ ]]; then
-      value="$(<"${file}")"
-      export "${name}=${value}"
-    fi
-  done
-fi
+# shellcheck source=docker/check-secrets.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check-secrets.sh"
+load_secret_files
+check_present_secrets "${STUDYBENCH_AIRFLOW_SECRETS[@]}" STUDYBENCH_JUDGE_API_KEY \
+  "MLFLOW_TRACKING_PASSWORD:${STUDYBENCH_PASSWORD_MIN}" || {
+  echo "worker: refusing to start; fix the values above in docker/.env" >&2
+  exit 1
+}
 
 # the node name the compose health check pings (celery@$HOSTNAME), whatever the host's FQDN
 exec airflow celery worker \

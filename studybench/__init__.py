@@ -20,3 +20,9 @@ _QUIET_TOOL_DEFAULTS = {
 }
 for _name, _value in _QUIET_TOOL_DEFAULTS.items():
     os.environ.setdefault(_name, _value)
+
+# Every log line of a process that uses studybench is scrubbed of API keys (the secrets module
+# imports nothing heavy).
+from studybench.secrets import install_log_scrubbing  # noqa: E402
+
+install_log_scrubbing()

@@ -136,10 +136,10 @@ def _failures(api: la.AirflowAPI, home: Path) -> list[str]:
 def run_demo(params: Path, *, timeout_s: float = 1500.0) -> dict[int, dict[str, float]]:
     import signal
 
+    from studybench.benchmarks.studybench import split_file
+    from studybench.benchmarks.studybench.memorisation import sft_examples
     from studybench.data.loaders import load_parents
-    from studybench.data.memorisation import sft_examples
     from studybench.engines.demo_model import build_demo_model
-    from studybench.pipeline.evaluate import split_file
     from studybench.training.sft import SFTRecipe, train_sft
 
     def interrupt(*_: object) -> None:
@@ -170,7 +170,9 @@ def run_demo(params: Path, *, timeout_s: float = 1500.0) -> dict[int, dict[str, 
 
         parents = load_parents(split_file("memorisation", settings))
         examples = sft_examples(parents, settings.protocol.system_prompt)
-        recipe = SFTRecipe(training_run=TRAINING_RUN, save_initial=True)
+        recipe = SFTRecipe(
+            **settings.training.sft.model_dump(), training_run=TRAINING_RUN, save_initial=True
+        )
         checkpoints = train_sft(base, roots[0] / TRAINING_RUN, examples, recipe)
         steps = {int(p.name.removeprefix("checkpoint-")) for p in checkpoints} | {0}
         _say(

@@ -305,3 +305,45 @@ def wait_healthy(
             return
         time.sleep(2.0)
     raise AirflowError(f"Airflow API at {api.url} not healthy after {timeout_s:.0f} s; see {log}")
+
+
+def api_for(settings: Any) -> AirflowAPI:
+    """A client of the configured Airflow, logged in with the password from
+    ``airflow.password_env`` or, when unset, the one standalone generated."""
+    password = os.environ.get(settings.airflow.password_env, "")
+    if not password:
+        password = admin_password(
+            Path(settings.airflow.home).resolve(), username=settings.airflow.username
+        )
+    return AirflowAPI(settings.airflow.url, settings.airflow.username, password)
+
+
+def trigger_checkpoint(checkpoint: str, settings: Any) -> tuple[str, dict[str, Any]]:
+    """Ask Airflow to evaluate one checkpoint now; refuses (DataError) a checkpoint that is
+    not complete, before any call to Airflow. Returns the location sent and the DAG run."""
+    from studybench.checkpoints import inspect_checkpoint
+    from studybench.errors import DataError
+
+    location = checkpoint if "://" in checkpoint else str(Path(checkpoint).resolve())
+    info = inspect_checkpoint(
+        location, allow_pickle=settings.checkpoints.allow_pickle, assume_settled=True
+    )
+    if not info.ready:
+        raise DataError(f"not triggering: {info.describe()}")
+    return location, api_for(settings).trigger(CHECKPOINT_DAG, {"checkpoint": location})
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def wait_until_exit(airflow: LocalAirflow) -> int:
+    """Block until standalone exits (its exit code); SIGTERM and SIGHUP raise
+    KeyboardInterrupt like Ctrl-C, so the caller's ``running`` block stops everything."""
+    import signal
+
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _interrupt)
+    while airflow.process.poll() is None:
+        time.sleep(1.0)
+    return int(airflow.process.returncode)

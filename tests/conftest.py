@@ -120,12 +120,15 @@ def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFacto
     """A training run of the tiny model (TRL SFT on the answered instruction layers, with the
     ready-marker callback): ``checkpoint-0`` (untrained) and ``checkpoint-160``, which
     reproduces its training answers. About 30 s on two cores."""
+    from studybench.benchmarks.studybench.memorisation import sft_examples, write_split
     from studybench.config import load_settings
     from studybench.data.loaders import load_parents
-    from studybench.data.memorisation import sft_examples, write_split
     from studybench.training.sft import SFTRecipe, train_sft
 
     settings = load_settings(ROOT / "params.yaml", environ={})
+    # the demo profile's recipe (the tiny model memorises its answers), one checkpoint at 160
+    tiny = load_settings(ROOT / "params.yaml", environ={}, profile="demo").training.sft
+    tiny = {**tiny.model_dump(), "save_steps": 160}
     base = tmp_path_factory.mktemp("trained")
     split = write_split(
         [
@@ -140,6 +143,6 @@ def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFacto
         tiny_model,
         run,
         examples,
-        SFTRecipe(save_steps=160, save_initial=True, training_run="sft-test"),
+        SFTRecipe(**tiny, save_initial=True, training_run="sft-test"),
     )
     return run

@@ -1,10 +1,22 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any, get_args
 
 import pytest
 
-from studybench.config import ProtocolSettings, Settings, load_settings
+from studybench.config import (
+    RENAMED_KEYS,
+    RENAMED_VALUES,
+    EndpointSettings,
+    GuidanceTeacherSettings,
+    JudgeSettings,
+    ProtocolSettings,
+    SamplingSettings,
+    Settings,
+    load_settings,
+)
 from studybench.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,11 +123,15 @@ def test_duplicate_seeds_rejected() -> None:
         ProtocolSettings(seeds=(0, 0))
 
 
-def test_protocol_hash_is_stable_and_sensitive() -> None:
-    base = ProtocolSettings()
-    assert base.protocol_hash() == ProtocolSettings().protocol_hash()
-    assert base.protocol_hash() != ProtocolSettings(k=4).protocol_hash()
-    assert len(base.protocol_hash()) == 12
+def test_the_one_protocol_hash_is_stable_and_sensitive() -> None:
+    """There is one protocol hash, the one that keys stored results (issue: two existed)."""
+    from studybench.benchmarks.studybench.protocol import protocol_hash
+
+    base = protocol_hash(Settings())
+    assert base == protocol_hash(Settings())
+    assert base != protocol_hash(Settings(protocol=ProtocolSettings(k=4)))
+    assert base != protocol_hash(Settings(protocol=ProtocolSettings(temperature=0.5)))
+    assert not hasattr(ProtocolSettings(), "protocol_hash")
 
 
 def test_settings_are_frozen() -> None:
@@ -167,3 +183,82 @@ def test_nightly_models_need_exactly_one_location(tmp_path: Path) -> None:
     path.write_text("nightly:\n  models:\n    - {name: a, base_url: http://h/v1}\n")
     with pytest.raises(ConfigError, match="base_url needs model"):
         load_settings(path, environ={})
+
+
+RENAMED = json.loads((Path(__file__).with_name("config_renamed_cases.json")).read_text())
+
+
+@pytest.mark.parametrize("case", RENAMED["cases"], ids=lambda c: c["name"])
+def test_renamed_keys_name_the_new_key(case: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "params.yaml"
+    path.write_text(case.get("yaml", ""))
+    with pytest.raises(ConfigError) as caught:
+        load_settings(path, environ=case.get("env", {}), profile=case.get("profile"))
+    assert case["expect"] in str(caught.value)
+    if case["old"] and "env" not in case:
+        assert str(path) in str(caught.value)
+
+
+def test_every_rename_has_a_case_and_its_new_key_exists() -> None:
+    covered = {c["old"] for c in RENAMED["cases"]}
+    for old, new in RENAMED_KEYS.items():
+        assert old in covered, old
+        node: Any = Settings
+        for part in new.split("."):
+            node = node.model_fields[part].annotation
+        assert node is not None, new
+    for key, values in RENAMED_VALUES.items():
+        for old_value, new_value in values.items():
+            assert f"{key}={old_value}" in covered
+            section, field = key.split(".")
+            section_model: Any = Settings.model_fields[section].annotation
+            assert new_value in get_args(section_model.model_fields[field].annotation)
+
+
+def test_endpoint_sections_share_one_model() -> None:
+    """Engine, judge, teacher, admission, the build's filter and the recipes' chat models are
+    one endpoint shape; each keeps its own defaults (those of before the consolidation)."""
+    s = load_settings(ROOT / "params.yaml", environ={})
+    endpoints = [
+        s.engine,
+        s.judge,
+        s.guidance.teacher,
+        s.guidance.admit,
+        s.build.filter,
+        s.training.synth.generator,
+        s.training.prompts.task,
+    ]
+    for endpoint in endpoints:
+        assert isinstance(endpoint, EndpointSettings)
+        assert set(EndpointSettings.model_fields) <= set(type(endpoint).model_fields)
+    assert (s.engine.concurrency, s.engine.request_timeout_s) == (64, 1800.0)
+    assert (s.judge.base_url, s.judge.api_key_env) == (
+        "http://127.0.0.1:8001/v1",
+        "STUDYBENCH_JUDGE_API_KEY",
+    )
+    assert (s.guidance.admit.concurrency, s.training.synth.generator.concurrency) == (64, 8)
+    with pytest.raises(ValueError, match="greater than or equal to 1"):
+        JudgeSettings(concurrency=0)  # the constraint is the shared one
+    with pytest.raises(ValueError, match="greater than or equal to 0"):
+        GuidanceTeacherSettings(max_retries=-1)
+
+
+def test_protocol_is_the_sampling_model_and_its_hash_did_not_move() -> None:
+    """Stored results are keyed by this hash: regrouping the settings must not change it."""
+    assert issubclass(ProtocolSettings, SamplingSettings)
+    from studybench.benchmarks.studybench.protocol import protocol_hash
+
+    assert protocol_hash(Settings()) == "8f59016f982f63a1"
+    assert protocol_hash(load_settings(ROOT / "params.yaml", environ={})) == "8f59016f982f63a1"
+
+
+def test_training_recipes_are_the_settings_sections() -> None:
+    from studybench.training.grpo import RLRecipe
+    from studybench.training.sft import SFTRecipe
+
+    s = load_settings(ROOT / "params.yaml", environ={})
+    assert RLRecipe(**s.training.grpo.model_dump()) == RLRecipe()  # params = the defaults
+    assert SFTRecipe(**s.training.sft.model_dump()) == SFTRecipe()
+    assert (SFTRecipe().steps, SFTRecipe().learning_rate) == (500, 1e-5)
+    demo = load_settings(ROOT / "params.yaml", environ={}, profile="demo").training.sft
+    assert (demo.steps, demo.learning_rate, demo.save_steps) == (160, 5e-3, 40)

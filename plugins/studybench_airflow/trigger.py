@@ -8,6 +8,9 @@ Settings (roots, quiet period, poll interval) are re-read on every poll, so chan
 ``checkpoints.roots`` in params.yaml needs no restart. Scans run in a thread: the
 triggerer's event loop is never blocked by the filesystem. Nothing in a watched root is ever
 written, moved or deleted.
+
+What counts as new is the package's policy (:class:`studybench.checkpoints.scan.Watcher`):
+this plugin only feeds it the state store's memory and turns its verdicts into events.
 """
 
 from __future__ import annotations
@@ -106,9 +109,10 @@ class CheckpointTrigger(BaseEventTrigger):
         return settings, roots, infos
 
     async def run(self) -> AsyncIterator[TriggerEvent]:
+        from studybench.checkpoints.scan import Watcher
+
         store = self._store()
-        reported_invalid: dict[str, str] = {}
-        seen: set[str] = set()  # confirmed in the store: no database round trip next poll
+        watcher = Watcher([])  # the package's policy; the store makes its state persistent
         while True:
             try:
                 settings, roots, infos = await asyncio.to_thread(self._scan)
@@ -116,45 +120,33 @@ class CheckpointTrigger(BaseEventTrigger):
                 log.error("checkpoint scan failed: %s", exc)
                 await asyncio.sleep(10.0)
                 continue
-            # a root seen for the first time (at the first start, or added to params later)
-            new_roots = [r for r in roots if not await store.aget(INITIALISED + ":" + r, False)]
-            for info in infos:
-                if info.state.value == "invalid":
-                    if reported_invalid.get(info.uri) != info.reason:
-                        reported_invalid[info.uri] = info.reason
-                        log.warning("not evaluating %s", info.describe())
-                    continue
-                if not info.ready or info.identity is None or info.identity in seen:
-                    continue
-                key = SEEN_PREFIX + info.identity
-                if await store.aget(key):
-                    seen.add(info.identity)
-                    continue
-                existing = any(_under(info.uri, root) for root in new_roots)
-                if existing and not settings.checkpoints.evaluate_existing:
-                    log.info("present at first start, not evaluated: %s", info.describe())
-                else:
-                    log.info("new checkpoint: %s", info.describe())
-                    yield TriggerEvent(
-                        {
-                            "checkpoint": info.uri,
-                            "identity": info.identity,
-                            "step": info.step,
-                            "training_run": info.training_run,
-                        }
-                    )
+            watcher.evaluate_existing = settings.checkpoints.evaluate_existing
+            for root in roots:  # roots scanned before (at an earlier start, too)
+                if root not in watcher.initialised and await store.aget(INITIALISED + ":" + root):
+                    watcher.initialised.add(root)
+            candidates = {i.identity for i in infos if i.ready and i.identity is not None}
+            for identity in sorted(candidates - watcher.seen):  # reported at an earlier start
+                if await store.aget(SEEN_PREFIX + identity):
+                    watcher.seen.add(identity)
+            result = watcher.review(infos, roots)
+            for info in result.ready:
+                log.info("new checkpoint: %s", info.describe())
+                yield TriggerEvent(
+                    {
+                        "checkpoint": info.uri,
+                        "identity": info.identity,
+                        "step": info.step,
+                        "training_run": info.training_run,
+                    }
+                )
                 # recorded after the event is handed over: a crash in between re-fires it
                 # (harmless: planning skips what was already logged) instead of losing it
-                await store.aset(key, info.uri)
-                seen.add(info.identity)
-                if not existing or settings.checkpoints.evaluate_existing:
-                    await asyncio.sleep(EVENT_SPACING_S)
-            for root in new_roots:
+                await store.aset(SEEN_PREFIX + str(info.identity), info.uri)
+                await asyncio.sleep(EVENT_SPACING_S)
+            for info in result.existing:
+                await store.aset(SEEN_PREFIX + str(info.identity), info.uri)
+            for root in result.new_roots:
                 await store.aset(INITIALISED + ":" + root, True)
             if self.once:
                 return
             await asyncio.sleep(settings.checkpoints.poll_interval_s)
-
-
-def _under(uri: str, root: str) -> bool:
-    return uri == root or uri.startswith(root.rstrip("/") + "/")

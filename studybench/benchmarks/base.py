@@ -5,8 +5,10 @@ the DAGs, the CLI and tracking stay benchmark-neutral:
 
 ``plan`` (fix parts, data files, seeds and a protocol hash) → ``generate`` (against an engine
 that is already serving the model: one engine serves every benchmark of a checkpoint) →
-``judge`` one (part, seed) at a time → ``metrics`` (flat, stable MLflow keys prefixed by the
-benchmark's name) → ``write_artefacts`` (reports, tables, plots for the MLflow run).
+``judge`` one (part, seed) at a time → ``result``: a :class:`BenchmarkResult` for tracking
+(``metrics``: flat, stable MLflow keys prefixed by the benchmark's name; ``items``: the
+per-item table of :mod:`studybench.metrics.items`; ``per_seed``; ``write_artefacts``:
+reports, tables, plots for the MLflow run).
 
 A *part* is the unit a benchmark's results are grouped by and stored in, one folder each:
 StudyBench's splits, EvaLearn's paradigms, SE-Bench's (condition, split) pairs. Every step
@@ -25,8 +27,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from studybench.config import Settings
+from studybench.config import MethodArtefactSpec, Settings
 from studybench.engines.base import Engine, SamplingParams
+from studybench.errors import StudyBenchError
+from studybench.metrics.items import ItemRow
+from studybench.tracking.records import BenchmarkResult, SeedValues
 
 ProgressCallback = Callable[[str, Any], None]
 """Called as ``(part, progress)`` while generating; ``progress`` is benchmark-specific but
@@ -46,6 +51,13 @@ class BenchmarkPlan(BaseModel):
     protocol_hash: str
     root: str = Field(description="the benchmark's folder; one sub-folder per part")
     model: str = Field(description="the model name the engine serves")
+    artefacts: MethodArtefactSpec = Field(
+        default_factory=MethodArtefactSpec,
+        description="method artefacts evaluated with the model (benchmarks that take them)",
+    )
+    notes: dict[str, str] = Field(
+        default_factory=dict, description="facts of the plan recorded as MLflow params"
+    )
 
     def part_dir(self, part: str) -> Path:
         return Path(self.root) / part
@@ -58,17 +70,7 @@ class BenchmarkPlan(BaseModel):
 def protocol_sampling(settings: Settings, max_new_tokens: int | None = None) -> SamplingParams:
     """The sampling of the settings' protocol (temperature, nucleus, penalties, thinking),
     shared by every benchmark that samples the way the protocol says."""
-    protocol = settings.protocol
-    return SamplingParams(
-        temperature=protocol.temperature,
-        top_p=protocol.top_p,
-        top_k=protocol.top_k,
-        min_p=protocol.min_p,
-        presence_penalty=protocol.presence_penalty,
-        repetition_penalty=protocol.repetition_penalty,
-        max_tokens=max_new_tokens or protocol.max_new_tokens,
-        thinking=protocol.thinking,
-    )
+    return SamplingParams.of(settings.protocol, max_tokens=max_new_tokens)
 
 
 def stable_hash(payload: Any, length: int = 16) -> str:
@@ -139,3 +141,41 @@ class Benchmark(ABC):
     def check(self, plan: BenchmarkPlan) -> str:
         """A reason this plan cannot be logged yet (e.g. a part not judged), or ''."""
         return ""
+
+    def with_artefacts(
+        self, plan: BenchmarkPlan, spec: MethodArtefactSpec, settings: Settings
+    ) -> BenchmarkPlan:
+        """``plan`` evaluated with the method artefacts ``spec`` (a system prompt, a
+        playbook, guidance). Default: the benchmark takes none and the plan is unchanged."""
+        return plan
+
+    def items(self, plan: BenchmarkPlan, settings: Settings) -> list[ItemRow]:
+        """The per-item table of the judged plan: one row per (part, parent, slot, seed,
+        attempt), ``benchmark`` = the name, ``split`` = the part (optional; default none)."""
+        return []
+
+    def per_seed(
+        self, plan: BenchmarkPlan, settings: Settings, metrics: dict[str, float]
+    ) -> list[SeedValues]:
+        """Values of each (part, seed), one nested MLflow run each (optional)."""
+        return []
+
+    def result(self, plan: BenchmarkPlan, settings: Settings, out_dir: Path) -> BenchmarkResult:
+        """Everything tracking logs of the judged plan; artefact files go into ``out_dir``."""
+        reason = self.check(plan)
+        if reason:
+            raise StudyBenchError(f"{plan.benchmark}: {reason}")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self.write_artefacts(plan, out_dir, settings)
+        metrics = self.metrics(plan, settings)
+        params = {"parts": ",".join(plan.parts), "protocol_hash": plan.protocol_hash}
+        return BenchmarkResult(
+            name=plan.benchmark,
+            metrics=metrics,
+            headline=self.headline(plan, metrics),
+            artefact_dir=str(out_dir),
+            params={**params, **plan.notes},
+            model=plan.model,
+            items=self.items(plan, settings),
+            per_seed=self.per_seed(plan, settings, metrics),
+        )

@@ -12,6 +12,15 @@ Checks are cheap on purpose (a watcher runs them every few seconds over many fol
 files are parsed, safetensors headers are read and the file size checked against the header
 (a truncated copy fails), sharded indexes must name only present, sound shards.
 
+Soundness goes beyond "the files are there", because a copy can be complete in name only: the
+ready marker's recorded file sizes (and SHA-256 hashes, when it carries them) must match the
+files; a marker dated in the future is refused (a skewed or forged clock would make a folder
+"settled" before it is written); every tensor a sharded index maps to a shard must be in that
+shard's header; the tokenizer files must parse (a truncated ``tokenizer.json`` loads nowhere);
+and weights whose sampled data is all zeros (a preallocated file never filled) are refused.
+All of it reads headers and the same sampled blocks as the fingerprint, except the optional
+hashes, which read each file once per (size, mtime).
+
 The identity of a checkpoint is a content fingerprint: the config, each weight file's name,
 size and header, and 16 blocks of 64 KiB sampled evenly through its data. Weights of two
 training steps share shapes and sizes, so a fingerprint of metadata alone would call them
@@ -25,13 +34,31 @@ import json
 import re
 import struct
 import time
-from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-READY_MARKER = "studybench-ready.json"
+from studybench.checkpoints.soundness import (
+    READY_MARKER,
+    LayoutError,
+    check_marker,
+    check_tokenizer,
+    file_mtime,
+    read_json,
+    safetensors_header,
+    weights_file,
+)
+
+__all__ = [
+    "READY_MARKER",
+    "CheckpointInfo",
+    "CheckpointState",
+    "check_marker",
+    "inspect_checkpoint",
+    "safetensors_header",
+]
+
 TRAINER_STATE = "trainer_state.json"
 CONFIG = "config.json"
 SAFETENSORS = "model.safetensors"
@@ -39,9 +66,6 @@ SAFETENSORS_INDEX = "model.safetensors.index.json"
 TOKENIZER_ANY = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model")
 STEP_FOLDER = re.compile(r"^checkpoint-(\d+)$")
 TEMP_NAME = re.compile(r"(^tmp|\.tmp$|\.partial$|\.incomplete$|~$|^\.)")
-SAMPLE_BLOCKS = 16
-SAMPLE_BYTES = 1 << 16
-MAX_HEADER_BYTES = 100 << 20
 
 
 class CheckpointState(StrEnum):
@@ -73,110 +97,11 @@ class CheckpointInfo(BaseModel):
         return f"{self.uri}{step} is {self.state.value}{detail}"
 
 
-class _LayoutError(Exception):
-    """A defect of the layout; pending or invalid depending on whether the folder settled."""
-
-
 def _fs(uri: str) -> tuple[Any, str]:
     import fsspec
 
     fs, path = fsspec.core.url_to_fs(uri)
     return fs, path.rstrip("/") or "/"
-
-
-def _mtime(fs: Any, entry: dict[str, Any]) -> float:
-    for key in ("mtime", "LastModified", "last_modified", "updated", "created"):
-        value = entry.get(key)
-        if isinstance(value, int | float):
-            return float(value)
-        if isinstance(value, datetime):
-            return value.timestamp()
-    try:
-        modified = fs.modified(entry["name"])
-        return float(modified.timestamp())
-    except (NotImplementedError, OSError, KeyError, AttributeError):
-        return 0.0
-
-
-def _read_json(fs: Any, path: str) -> Any:
-    with fs.open(path, "rb") as handle:
-        return json.loads(handle.read().decode("utf-8"))
-
-
-def safetensors_header(fs: Any, path: str, size: int) -> bytes:
-    """The JSON header of a safetensors file; raises :class:`_LayoutError` when the file is
-    truncated or not safetensors."""
-    name = path.rsplit("/", 1)[-1]
-    if size < 8:
-        raise _LayoutError(f"{name}: {size} bytes, too short for a safetensors header")
-    with fs.open(path, "rb") as handle:
-        (length,) = struct.unpack("<Q", handle.read(8))
-        if length > MAX_HEADER_BYTES or 8 + length > size:
-            raise _LayoutError(f"{name}: truncated or not safetensors (header of {length} bytes)")
-        raw = handle.read(length)
-    try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _LayoutError(f"{name}: safetensors header is not valid JSON") from None
-    if not isinstance(header, dict):
-        raise _LayoutError(f"{name}: safetensors header is not a JSON object")
-    end = 0
-    for tensor, spec in header.items():
-        if tensor == "__metadata__":
-            continue
-        try:
-            end = max(end, int(spec["data_offsets"][1]))
-        except (KeyError, TypeError, ValueError, IndexError):
-            raise _LayoutError(f"{name}: tensor {tensor!r} has no valid data_offsets") from None
-    expected = 8 + length + end
-    if size != expected:
-        raise _LayoutError(
-            f"{name}: {size} bytes on disk, header describes {expected} (truncated?)"
-        )
-    return bytes(raw)
-
-
-def _sample_blocks(fs: Any, path: str, size: int, start: int) -> bytes:
-    """``SAMPLE_BLOCKS`` blocks spread evenly through the tensor data."""
-    data = size - start
-    if data <= SAMPLE_BLOCKS * SAMPLE_BYTES:
-        with fs.open(path, "rb") as handle:
-            handle.seek(start)
-            return bytes(handle.read(data))
-    stride = (data - SAMPLE_BYTES) // (SAMPLE_BLOCKS - 1)
-    chunks = []
-    with fs.open(path, "rb") as handle:
-        for block in range(SAMPLE_BLOCKS):
-            handle.seek(start + block * stride)
-            chunks.append(handle.read(SAMPLE_BYTES))
-    return b"".join(chunks)
-
-
-_FINGERPRINTS: dict[tuple[str, int, float], bytes] = {}
-
-
-def _weights_fingerprint(fs: Any, entry: dict[str, Any], pickle: bool) -> bytes:
-    """Name, size, header and sampled data of one weight file. Cached by (path, size,
-    mtime): a watcher polling hundreds of checkpoints every few seconds reads each file's
-    samples once, not once per poll."""
-    path = str(entry["name"])
-    size = int(entry.get("size") or 0)
-    key = (path, size, _mtime(fs, entry))
-    cached = _FINGERPRINTS.get(key)
-    if cached is not None:
-        return cached
-    name = path.rstrip("/").rsplit("/", 1)[-1]
-    if pickle:
-        header = b""
-        sample = _sample_blocks(fs, path, size, 0)
-    else:
-        header = safetensors_header(fs, path, size)
-        sample = _sample_blocks(fs, path, size, 8 + len(header))
-    value = f"{name}:{size}".encode() + header + hashlib.sha256(sample).digest()
-    if len(_FINGERPRINTS) > 4096:
-        _FINGERPRINTS.clear()
-    _FINGERPRINTS[key] = value
-    return value
 
 
 def _step(folder: str, marker: dict[str, Any], state: Any) -> int | None:
@@ -234,7 +159,7 @@ def _inspect(
     except (FileNotFoundError, NotADirectoryError):
         return CheckpointInfo(uri=uri, state=CheckpointState.INVALID, reason="not a folder")
     files = {e["name"].rstrip("/").rsplit("/", 1)[-1]: e for e in entries}
-    newest = max((_mtime(fs, e) for e in entries), default=0.0)
+    newest = max((file_mtime(fs, e) for e in entries), default=0.0)
     quiet = bool(entries) and now - newest >= quiet_period_s
 
     def info(state: CheckpointState, reason: str = "", **extra: Any) -> CheckpointInfo:
@@ -244,19 +169,23 @@ def _inspect(
     marked = READY_MARKER in files
     if marked:
         try:
-            loaded = _read_json(fs, files[READY_MARKER]["name"])
+            loaded = read_json(fs, files[READY_MARKER]["name"])
             marker = loaded if isinstance(loaded, dict) else {}
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, ValueError):
             return info(CheckpointState.INVALID, f"{READY_MARKER} is not valid JSON")
-        marker_time = _mtime(fs, files[READY_MARKER])
-        later = [n for n, e in files.items() if n != READY_MARKER and _mtime(fs, e) > marker_time]
+        marker_time = file_mtime(fs, files[READY_MARKER])
+        later = [
+            n for n, e in files.items() if n != READY_MARKER and file_mtime(fs, e) > marker_time
+        ]
         if later and not quiet:
             marked = False  # rewritten after the marker: wait until it settles again
+        elif (distrust := check_marker(fs, files, marker, now)) is not None:
+            return info(CheckpointState.INVALID, distrust, marker=marker)
     state: Any = None
     if TRAINER_STATE in files:
         try:
-            state = _read_json(fs, files[TRAINER_STATE]["name"])
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            state = read_json(fs, files[TRAINER_STATE]["name"])
+        except (OSError, UnicodeDecodeError, ValueError):
             state = None
     settled = assume_settled or marked or (state is not None and quiet)
     step = _step(folder, marker, state)
@@ -276,7 +205,7 @@ def _inspect(
         return info(CheckpointState.PENDING, why, step=step, training_run=run, marker=marker)
     try:
         identity, weights_format = _check_layout(fs, files, allow_pickle)
-    except _LayoutError as problem:
+    except LayoutError as problem:
         return info(CheckpointState.INVALID, str(problem), step=step, training_run=run)
     return info(
         CheckpointState.READY,
@@ -290,30 +219,33 @@ def _inspect(
 
 def _check_layout(fs: Any, files: dict[str, Any], allow_pickle: bool) -> tuple[str, str]:
     if CONFIG not in files:
-        raise _LayoutError(f"no {CONFIG}")
+        raise LayoutError(f"no {CONFIG}")
     with fs.open(files[CONFIG]["name"], "rb") as handle:
         config_bytes = handle.read()
     try:
         config = json.loads(config_bytes.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _LayoutError(f"{CONFIG} does not parse: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise LayoutError(f"{CONFIG} does not parse: {exc}") from None
     if not isinstance(config, dict):
-        raise _LayoutError(f"{CONFIG} is not a JSON object")
+        raise LayoutError(f"{CONFIG} is not a JSON object")
     if "tokenizer_config.json" not in files or not any(n in files for n in TOKENIZER_ANY):
-        raise _LayoutError(
+        raise LayoutError(
             "no tokenizer files (tokenizer_config.json and tokenizer.json or a vocabulary); "
             "give the Trainer a processing_class so checkpoints include the tokenizer"
         )
+    check_tokenizer(fs, files)
     digest = hashlib.sha256(config_bytes)
+    index_map: dict[str, str] = {}
     if SAFETENSORS_INDEX in files:
         try:
-            index = _read_json(fs, files[SAFETENSORS_INDEX]["name"])
-            shards = sorted(set(index["weight_map"].values()))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
-            raise _LayoutError(f"{SAFETENSORS_INDEX} does not parse or has no weight_map") from None
+            index = read_json(fs, files[SAFETENSORS_INDEX]["name"])
+            index_map = {str(k): str(v) for k, v in dict(index["weight_map"]).items()}
+            shards = sorted(set(index_map.values()))
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+            raise LayoutError(f"{SAFETENSORS_INDEX} does not parse or has no weight_map") from None
         missing = [s for s in shards if s not in files]
         if missing or not shards:
-            raise _LayoutError(
+            raise LayoutError(
                 f"sharded checkpoint incomplete: {len(missing)} of {len(shards)} shard(s) "
                 f"missing ({', '.join(missing[:3])})"
             )
@@ -323,13 +255,26 @@ def _check_layout(fs: Any, files: dict[str, Any], allow_pickle: bool) -> tuple[s
     else:
         pickles = sorted(n for n in files if n.endswith(".bin") and "model" in n)
         if not pickles:
-            raise _LayoutError("no weights (model.safetensors or a sharded index)")
+            raise LayoutError("no weights (model.safetensors or a sharded index)")
         if not allow_pickle:
-            raise _LayoutError(
+            raise LayoutError(
                 f"pickle-only weights ({', '.join(pickles[:3])}): unpickling can run code; "
                 "save with safetensors, or set checkpoints.allow_pickle to evaluate anyway"
             )
         weights, weights_format = pickles, "pickle"
     for name in weights:
-        digest.update(_weights_fingerprint(fs, files[name], weights_format == "pickle"))
+        weight = weights_file(fs, files[name], weights_format == "pickle")
+        if weight.all_zero:
+            raise LayoutError(
+                f"{name}: the sampled weight data is all zeros (a file allocated, never filled?)"
+            )
+        if index_map:
+            absent = sorted(t for t, shard in index_map.items() if shard == name)
+            absent = [t for t in absent if t not in weight.tensors]
+            if absent:
+                raise LayoutError(
+                    f"{name} lacks {len(absent)} tensor(s) the index maps to it "
+                    f"({', '.join(absent[:3])})"
+                )
+        digest.update(weight.fingerprint)
     return digest.hexdigest()[:16], weights_format

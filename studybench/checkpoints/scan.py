@@ -103,16 +103,33 @@ def latest_ready(root: str, **options: object) -> CheckpointInfo | None:
 
 
 class PollResult(BaseModel):
+    """One scan under the policy: ``ready`` to evaluate now; ``existing`` ready but left
+    alone (present at a root's first scan with ``evaluate_existing`` off); ``invalid`` newly
+    invalid (or for a new reason); ``pending`` not complete yet; ``new_roots`` seen for the
+    first time in this scan."""
+
     ready: list[CheckpointInfo] = Field(default_factory=list)
+    existing: list[CheckpointInfo] = Field(default_factory=list)
     invalid: list[CheckpointInfo] = Field(default_factory=list)
     pending: list[CheckpointInfo] = Field(default_factory=list)
+    new_roots: list[str] = Field(default_factory=list)
+
+
+def under(uri: str, root: str) -> bool:
+    """Whether ``uri`` is ``root`` or inside it."""
+    return uri == root or uri.startswith(root.rstrip("/") + "/")
 
 
 class Watcher:
-    """Reports each ready checkpoint once, by identity (a copy of a reported checkpoint, or
-    the same folder seen again after a restart, is not reported again), and each invalid
-    folder once per reason. ``seen`` is the caller's persistent state: identities already
-    reported, so a restart does not re-fire."""
+    """THE watching policy (the checkpoint DAG's trigger applies it too): each ready
+    checkpoint is reported once, by identity (a copy of a reported checkpoint, or the same
+    folder seen again after a restart, is not reported again); each invalid folder is
+    reported once per reason; what a root already holds the first time it is scanned is
+    reported only with ``evaluate_existing``.
+
+    ``seen`` (identities already reported) and ``initialised`` (roots scanned before) are
+    the caller's persistent state, so a restart does not re-fire; a caller with its own store
+    (the Airflow trigger) adds what it holds to them before :meth:`review`."""
 
     def __init__(
         self,
@@ -122,27 +139,43 @@ class Watcher:
         quiet_period_s: float = 60.0,
         allow_pickle: bool = False,
         seen: Iterable[str] = (),
+        evaluate_existing: bool = True,
+        initialised: Iterable[str] = (),
     ) -> None:
         self.roots = list(roots)
         self.depth = depth
         self.quiet_period_s = quiet_period_s
         self.allow_pickle = allow_pickle
         self.seen: set[str] = set(seen)
+        self.evaluate_existing = evaluate_existing
+        self.initialised: set[str] = set(initialised)
         self._invalid: dict[str, str] = {}
 
     def poll(self, now: float | None = None) -> PollResult:
-        result = PollResult()
-        for info in scan_roots(
+        """Scan the roots and apply the policy."""
+        infos = scan_roots(
             self.roots,
             depth=self.depth,
             quiet_period_s=self.quiet_period_s,
             allow_pickle=self.allow_pickle,
             now=now,
-        ):
+        )
+        return self.review(infos, self.roots)
+
+    def review(self, infos: Iterable[CheckpointInfo], roots: Sequence[str]) -> PollResult:
+        """The policy over one scan of ``roots`` (marks what it reports as seen)."""
+        result = PollResult(new_roots=[r for r in roots if r not in self.initialised])
+        for info in infos:
             if info.state is CheckpointState.READY and info.identity is not None:
                 self._invalid.pop(info.uri, None)
-                if info.identity not in self.seen:
-                    self.seen.add(info.identity)
+                if info.identity in self.seen:
+                    continue
+                self.seen.add(info.identity)
+                first = any(under(info.uri, root) for root in result.new_roots)
+                if first and not self.evaluate_existing:
+                    log.info("present at first start, not evaluated: %s", info.describe())
+                    result.existing.append(info)
+                else:
                     result.ready.append(info)
             elif info.state is CheckpointState.INVALID:
                 if self._invalid.get(info.uri) != info.reason:
@@ -151,4 +184,5 @@ class Watcher:
                     result.invalid.append(info)
             else:
                 result.pending.append(info)
+        self.initialised.update(result.new_roots)
         return result

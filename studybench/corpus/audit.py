@@ -10,6 +10,9 @@ worth): a worked solution legitimately repeats a sentence of the textbook's own 
 ("... which is the principle of the cyclotron"), and such a shared sentence is not the test
 item; a copied solution passage is. A matched region that states other numbers than the
 test item (a variant of the exercise) is not residue, as it is not redacted either.
+
+The rule itself lives in :mod:`studybench.corpus.residue`, shared with the redaction (which
+removes whatever it flags). An audit that read no file proves nothing and is an error.
 """
 
 from __future__ import annotations
@@ -20,17 +23,11 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from studybench.corpus.books import chapter_files
-from studybench.corpus.redact import (
-    NgramIndex,
-    TestField,
-    compact,
-    numbers_in,
-    runs,
-    same_numbers,
-    test_fields,
-)
-from studybench.corpus.tokens import line_of, tokenize
+from studybench.corpus.ngrams import test_fields
+from studybench.corpus.residue import ResidueRule, ResidueScanner
+from studybench.corpus.tokens import line_of
 from studybench.data.records import ParentProblem
+from studybench.errors import DataError
 
 
 class AuditHit(BaseModel):
@@ -66,65 +63,43 @@ def audit_corpus(
     min_answer_tokens: int = 4,
     solution_min_tokens: int = 26,
 ) -> AuditReport:
-    """Scan every ``name`` file under ``books_root`` for residue of ``parents``."""
-    sizes = sorted(set(ngram_sizes), reverse=True)
-    fields: list[TestField] = test_fields(parents, min(sizes))
-    indexes = [NgramIndex(fields, n) for n in sizes]
-    answers = [
-        (f, compact(f.text)[0])
-        for f in fields
-        if ".answer[" in f.name or f.name.startswith("answer[")
-    ]
-    answers = [(f, c) for f, c in answers if len(tokenize(f.text)) >= min_answer_tokens]
+    """Scan every ``name`` file under ``books_root`` for residue of ``parents``.
+
+    Raises :class:`DataError` when no ``name`` file exists below ``books_root``: a wrong
+    folder or file name would otherwise pass as a clean corpus.
+    """
+    rule = ResidueRule(
+        ngram_sizes=tuple(ngram_sizes),
+        min_answer_tokens=min_answer_tokens,
+        solution_min_tokens=solution_min_tokens,
+    )
+    fields = test_fields(parents, min(rule.ngram_sizes))
+    scanner = ResidueScanner(fields, rule)
     files = chapter_files(books_root, name)
-    report = AuditReport(files=len(files), ngram_sizes=sizes, fields=len(fields))
+    if not files:
+        raise DataError(
+            f"{books_root}: no corpus file named {name!r} below this folder; "
+            "an audit that read nothing proves nothing (check the folder and --name)"
+        )
+    report = AuditReport(files=len(files), ngram_sizes=scanner.sizes, fields=len(fields))
     for path in files:
         text = path.read_text(encoding="utf-8")
         relative = str(path.relative_to(books_root))
-        book = tokenize(text)
-        seen: set[tuple[str, str, int]] = set()
-        for index in indexes:
-            for field_id, positions in index.covered(book).items():
-                test_field = index.fields[field_id]
-                is_solution = test_field.name.endswith("solution")
-                needed = max(index.n, solution_min_tokens) if is_solution else index.n
-                field_numbers = numbers_in(test_field.text)
-                for first, last, matched in runs(positions, 2):
-                    if matched < needed:
-                        continue
-                    region = text[book.starts[first] : book.ends[last]]
-                    if not same_numbers(field_numbers, region):
-                        continue  # a variant of the exercise with other numbers
-                    start = book.starts[first]
-                    line = line_of(text, start)
-                    key = (test_field.item, test_field.name, line)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    report.hits.append(
-                        AuditHit(
-                            file=relative,
-                            line=line,
-                            item=test_field.item,
-                            field=test_field.name,
-                            kind=f"{index.n}-gram",
-                            excerpt=_excerpt(text, start, book.ends[last]),
-                        )
-                    )
-        packed, offsets = compact(text)
-        for test_field, needle in answers:
-            at = packed.find(needle)
-            if at == -1:
+        seen: set[tuple[str, str, int, bool]] = set()
+        for residue in scanner.scan(text):
+            line = line_of(text, residue.start)
+            key = (residue.field.item, residue.field.name, line, residue.kind == "answer")
+            if key in seen:
                 continue
-            start = offsets[at]
+            seen.add(key)
             report.hits.append(
                 AuditHit(
                     file=relative,
-                    line=line_of(text, start),
-                    item=test_field.item,
-                    field=test_field.name,
-                    kind="answer",
-                    excerpt=_excerpt(text, start, offsets[at + len(needle) - 1] + 1),
+                    line=line,
+                    item=residue.field.item,
+                    field=residue.field.name,
+                    kind=residue.kind,
+                    excerpt=_excerpt(text, residue.start, residue.end),
                 )
             )
     return report

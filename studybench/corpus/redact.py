@@ -14,48 +14,102 @@ Differences from the reference redaction (format doc, sections 9 and 12), each d
   n-grams, so the cost is linear in corpus size (the reference re-tokenised every book file
   for every field).
 
+* **The audit's rule is the floor** (:mod:`studybench.corpus.residue`): after the coverage
+  pass, every region the audit would flag (a single matched n-gram, a long gold answer, a
+  copied solution passage), in any book, is removed too, and the redacted text is scanned
+  again until the rule finds nothing. A copy with OCR-dropped words below the 60% coverage
+  therefore cannot survive to fail the audit; the report lists such removals with method
+  ``audit_rule`` and the kind of residue.
+
 Matched character spans are replaced by ``[REDACTED]``; a report says, per test item, what
-was removed where, and which fields were not found at all.
+was removed where (method, kind, characters), and which fields were not found at all.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from studybench.corpus.books import chapter_files, output_path, source_of, write_atomic
-from studybench.corpus.tokens import Tokens, line_of, tokenize
-from studybench.data.boxes import scan_boxes
+from studybench.corpus.ngrams import (
+    NgramIndex,
+    TestField,
+    compact,
+    numbers_in,
+    problem_number,
+    runs,
+    same_numbers,
+    test_fields,
+)
+from studybench.corpus.residue import ResidueRule, ResidueScanner
+from studybench.corpus.tokens import line_of, tokenize
 from studybench.data.records import ParentProblem
+
+if TYPE_CHECKING:
+    from studybench.config import CorpusSettings
+
+__all__ = [
+    "REDACTED",
+    "ItemReport",
+    "NgramIndex",
+    "Redaction",
+    "RedactionReport",
+    "RedactionSettings",
+    "TestField",
+    "apply_spans",
+    "compact",
+    "numbers_in",
+    "problem_number",
+    "redact_corpus",
+    "redact_text",
+    "runs",
+    "same_numbers",
+    "test_fields",
+]
 
 REDACTED = "[REDACTED]"
 
 
-@dataclass(frozen=True, slots=True)
-class TestField:
-    """One text of one test item that must not appear in the corpus."""
-
-    item: str  # "<source>/<source_problem_id>"
-    source: str
-    name: str  # "problem", "sub_problems[b].solution", "answer[0]", ...
-    text: str
-    number: str  # problem number as printed in books, "1.7" for "P1.7"
-    short: bool = False  # compared as a compact string, not by n-grams
-
-
 @dataclass(frozen=True)
 class RedactionSettings:
+    """The coverage pass's thresholds, plus the audit's (the floor every output must meet)."""
+
     ngram: int = 13
     coverage: float = 0.6
     max_gap: int = 2
     near_window_tokens: int = 400
     min_short_chars: int = 3
+    audit_ngrams: tuple[int, ...] = (13,)
+    audit_min_answer_tokens: int = 4
+    audit_solution_min_tokens: int = 26
+    max_floor_passes: int = 8
+
+    @classmethod
+    def from_corpus(cls, corpus: CorpusSettings) -> RedactionSettings:
+        """The ``corpus`` section of params.yaml, audit thresholds included."""
+        return cls(
+            ngram=corpus.ngram,
+            coverage=corpus.coverage,
+            max_gap=corpus.max_gap,
+            near_window_tokens=corpus.near_window_tokens,
+            audit_ngrams=tuple(corpus.audit_ngrams),
+            audit_min_answer_tokens=corpus.audit_min_answer_tokens,
+            audit_solution_min_tokens=corpus.audit_solution_min_tokens,
+        )
+
+    def residue_rule(self) -> ResidueRule:
+        return ResidueRule(
+            ngram_sizes=self.audit_ngrams,
+            min_answer_tokens=self.audit_min_answer_tokens,
+            solution_min_tokens=self.audit_solution_min_tokens,
+        )
 
 
 class Redaction(BaseModel):
@@ -63,7 +117,9 @@ class Redaction(BaseModel):
     file: str
     line_start: int
     line_end: int
-    method: str  # "ngram", "near", "answer_key"
+    method: str  # "ngram", "near", "answer_key", "audit_rule"
+    kind: str = ""  # for audit_rule: the residue the audit would have flagged ("13-gram", ...)
+    chars: int = 0  # characters removed
     tokens: int = 0
     matched: int = 0
 
@@ -76,137 +132,11 @@ class ItemReport(BaseModel):
 
 
 class RedactionReport(BaseModel):
-    settings: dict[str, float | int]
+    settings: dict[str, float | int | list[int]]
     files: int
     redacted_spans: int
+    by_method: dict[str, int] = Field(default_factory=dict)
     items: list[ItemReport]
-
-
-_NUMBER = re.compile(r"(\d+(?:\.\d+)*)")
-_COMPACT_DROP = re.compile(
-    r"\\boxed|\\mathrm|\\text|\\left|\\right|\\[,;:! ]|\\quad|\\qquad|[\s${}~]"
-)
-
-
-def problem_number(source_problem_id: str) -> str:
-    match = _NUMBER.search(source_problem_id)
-    return match.group(1) if match else source_problem_id
-
-
-def test_fields(parents: Iterable[ParentProblem], ngram: int) -> list[TestField]:
-    """Every text of every test item: title, stem, question, solution, each gold box."""
-    fields: list[TestField] = []
-    for parent in parents:
-        item = f"{parent.source}/{parent.source_problem_id}"
-        number = problem_number(parent.source_problem_id)
-
-        def add(
-            name: str,
-            text: str,
-            item: str = item,
-            source: str = parent.source,
-            number: str = number,
-        ) -> None:
-            if text.strip():
-                short = len(tokenize(text)) < ngram
-                fields.append(TestField(item, source, name, text, number, short))
-
-        add("title", parent.title)
-        add("problem", parent.problem)
-        add("solution", parent.solution)
-        for i, box in enumerate(scan_boxes(parent.answer).contents):
-            add(f"answer[{i}]", box)
-        for sub in parent.sub_problems:
-            prefix = f"sub_problems[{sub.problem_id}]"
-            add(f"{prefix}.problem", sub.problem)
-            add(f"{prefix}.solution", sub.solution)
-            for i, box in enumerate(scan_boxes(sub.answer).contents):
-                add(f"{prefix}.answer[{i}]", box)
-    return fields
-
-
-def compact(text: str) -> tuple[str, list[int]]:
-    """Text without spacing and LaTeX wrappers, lower-cased, with original char offsets."""
-    kept: list[str] = []
-    offsets: list[int] = []
-    pos = 0
-    for match in _COMPACT_DROP.finditer(text):
-        for i in range(pos, match.start()):
-            kept.append(text[i].lower())
-            offsets.append(i)
-        pos = match.end()
-    for i in range(pos, len(text)):
-        kept.append(text[i].lower())
-        offsets.append(i)
-    return "".join(kept), offsets
-
-
-class NgramIndex:
-    """Inverted index: n-gram of normalised tokens -> ids of the fields containing it."""
-
-    def __init__(self, fields: Sequence[TestField], n: int) -> None:
-        self.n = n
-        self.fields = list(fields)
-        self.lengths: dict[int, int] = {}
-        self.grams: dict[tuple[str, ...], list[int]] = defaultdict(list)
-        for field_id, test_field in enumerate(self.fields):
-            words = tokenize(test_field.text).words
-            if len(words) < n:
-                continue
-            self.lengths[field_id] = len(words)
-            for gram in {words[i : i + n] for i in range(len(words) - n + 1)}:
-                self.grams[gram].append(field_id)
-
-    def covered(self, book: Tokens) -> dict[int, list[int]]:
-        """Per field id, the sorted positions of book tokens covered by one of its n-grams."""
-        n = self.n
-        words = book.words
-        grams = self.grams
-        marks: dict[int, set[int]] = defaultdict(set)
-        for i in range(len(words) - n + 1):
-            ids = grams.get(words[i : i + n])
-            if ids:
-                span = range(i, i + n)
-                for field_id in ids:
-                    marks[field_id].update(span)
-        return {field_id: sorted(positions) for field_id, positions in marks.items()}
-
-
-_NUMBER_IN_TEXT = re.compile(r"\d+(?:\s?\.\s?\d+)?")
-
-
-def numbers_in(text: str) -> set[str]:
-    """The numbers of a text, OCR-split decimals joined (``2. 50`` -> ``2.50``)."""
-    return {re.sub(r"\s", "", n) for n in _NUMBER_IN_TEXT.findall(text)}
-
-
-def same_numbers(field_numbers: set[str], region_text: str) -> bool:
-    """Does a matched region state the test item's numbers, or a variant's?
-
-    Textbooks restate a problem with other numbers ("a similar block of 4.10 kg ...");
-    that variant is a different exercise and stays. A region without numbers cannot tell
-    and counts as a copy.
-    """
-    region = numbers_in(region_text)
-    if not field_numbers or not region:
-        return True
-    return len(field_numbers & region) * 2 >= min(len(field_numbers), len(region))
-
-
-def runs(positions: list[int], max_gap: int) -> list[tuple[int, int, int]]:
-    """(first, last, matched) runs of positions bridging gaps of at most ``max_gap``."""
-    runs: list[tuple[int, int, int]] = []
-    start = prev = positions[0]
-    matched = 1
-    for pos in positions[1:]:
-        if pos - prev - 1 <= max_gap:
-            matched += 1
-        else:
-            runs.append((start, prev, matched))
-            start, matched = pos, 1
-        prev = pos
-    runs.append((start, prev, matched))
-    return runs
 
 
 @dataclass
@@ -216,9 +146,18 @@ class _FileResult:
     spans: list[tuple[int, int]] = field(default_factory=list)
     redactions: list[tuple[TestField, Redaction]] = field(default_factory=list)
 
-    def add(self, test_field: TestField, span: tuple[int, int], method: str, **counts: int) -> None:
+    def add(
+        self,
+        test_field: TestField,
+        span: tuple[int, int],
+        method: str,
+        kind: str = "",
+        **counts: int,
+    ) -> None:
         if method != "ngram" and span in self.spans:
             return  # a short field already covered by a longer match or another key line
+        if method == "audit_rule" and any(s <= span[0] and span[1] <= e for s, e in self.spans):
+            return  # already inside a span the coverage pass removed
         self.spans.append(span)
         redaction = Redaction(
             field=test_field.name,
@@ -226,6 +165,8 @@ class _FileResult:
             line_start=line_of(self.text, span[0]),
             line_end=line_of(self.text, span[1]),
             method=method,
+            kind=kind,
+            chars=span[1] - span[0],
             **counts,
         )
         self.redactions.append((test_field, redaction))
@@ -258,15 +199,22 @@ def _answer_key_lines(text: str, number: str) -> list[tuple[int, int]]:
 def redact_text(
     text: str,
     file_name: str,
-    index: NgramIndex,
+    index: NgramIndex | None,
     short_fields: Sequence[TestField],
     settings: RedactionSettings,
-) -> tuple[str, _FileResult]:
-    """Redact one file; return the new text and what was removed."""
+    floor: ResidueScanner | None = None,
+) -> tuple[str, list[tuple[TestField, Redaction]]]:
+    """Redact one file; return the new text and what was removed.
+
+    ``index`` and ``short_fields`` are this book's own test items (the coverage pass);
+    ``floor`` scans for the audit's residue of every test item, whatever its book.
+    """
     book = tokenize(text)
     result = _FileResult(text, file_name)
     redacted_items: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for field_id, positions in index.covered(book).items():
+    covered = index.covered(book) if index is not None else {}
+    for field_id, positions in covered.items():
+        assert index is not None
         test_field = index.fields[field_id]
         needed = max(index.n, math.ceil(settings.coverage * index.lengths[field_id]))
         field_numbers = numbers_in(test_field.text)
@@ -293,7 +241,33 @@ def redact_text(
         for method, lo, hi in places:
             for span in _short_matches(text, needle, lo, hi):
                 result.add(test_field, span, method)
-    return apply_spans(text, result.spans), result
+    if floor is None:
+        return apply_spans(text, result.spans), result.redactions
+    _add_residue(result, floor, text)
+    new_text = apply_spans(text, result.spans)
+    redactions = list(result.redactions)
+    for _ in range(settings.max_floor_passes):
+        # The audit reads the redacted text: scan it again until the rule finds nothing
+        # (removing one region can leave a smaller one that now passes the number check).
+        again = _FileResult(new_text, file_name)
+        _add_residue(again, floor, new_text)
+        if not again.spans:
+            break
+        redactions += again.redactions
+        new_text = apply_spans(new_text, again.spans)
+    return new_text, redactions
+
+
+def _add_residue(result: _FileResult, floor: ResidueScanner, text: str) -> None:
+    for residue in floor.scan(text):
+        result.add(
+            residue.field,
+            (residue.start, residue.end),
+            "audit_rule",
+            residue.kind,
+            tokens=residue.tokens,
+            matched=residue.matched,
+        )
 
 
 def apply_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -337,22 +311,25 @@ def redact_corpus(
         source: NgramIndex([f for f in group if not f.short], settings.ngram)
         for source, group in by_source.items()
     }
+    audit_fields = test_fields(parents, min(settings.audit_ngrams))
+    floor = ResidueScanner(audit_fields, settings.residue_rule())
     found: dict[tuple[str, str], list[Redaction]] = defaultdict(list)
+    methods: Counter[str] = Counter()
     files = chapter_files(books_root, input_name)
-    total_spans = 0
     for path in files:
         source = source_of(books_root, path)
         text = path.read_text(encoding="utf-8")
-        if source in indexes:
-            shorts = [f for f in by_source[source] if f.short]
-            new_text, result = redact_text(
-                text, str(path.relative_to(books_root)), indexes[source], shorts, settings
-            )
-            for test_field, redaction in result.redactions:
-                found[(test_field.item, test_field.name)].append(redaction)
-            total_spans += len(result.spans)
-        else:
-            new_text = text
+        new_text, redactions = redact_text(
+            text,
+            str(path.relative_to(books_root)),
+            indexes.get(source),
+            [f for f in by_source.get(source, []) if f.short],
+            settings,
+            floor,
+        )
+        for test_field, redaction in redactions:
+            found[(test_field.item, test_field.name)].append(redaction)
+            methods[redaction.method] += 1
         write_atomic(output_path(books_root, path, out_root, output_name), new_text)
 
     items: dict[str, ItemReport] = {}
@@ -370,8 +347,12 @@ def redact_corpus(
             "coverage": settings.coverage,
             "max_gap": settings.max_gap,
             "near_window_tokens": settings.near_window_tokens,
+            "audit_ngrams": list(settings.audit_ngrams),
+            "audit_min_answer_tokens": settings.audit_min_answer_tokens,
+            "audit_solution_min_tokens": settings.audit_solution_min_tokens,
         },
         files=len(files),
-        redacted_spans=total_spans,
+        redacted_spans=sum(methods.values()),
+        by_method=dict(sorted(methods.items())),
         items=list(items.values()),
     )

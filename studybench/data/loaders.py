@@ -44,6 +44,14 @@ def load_parents(path: Path | str) -> tuple[ParentProblem, ...]:
     return load_split(path).parents
 
 
+def load_test_parents(paths: Iterable[Path | str]) -> list[ParentProblem]:
+    """The parents of the test splits a corpus must not leak (at least one split)."""
+    chosen = list(paths)
+    if not chosen:
+        raise DataError("give at least one test split with --eval")
+    return [parent for path in chosen for parent in load_parents(path)]
+
+
 def load_instruction_layer(
     path: Path | str, *, with_answers: bool = True
 ) -> tuple[InstructionRecord, ...]:

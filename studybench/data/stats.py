@@ -119,3 +119,15 @@ def file_stats(loaded: LoadedFile) -> FileStats:
     else:
         result.instructions = instruction_stats(loaded.instructions)
     return result
+
+
+def distinct_split_stats(loaded: Iterable[LoadedFile]) -> SplitStats | None:
+    """Stats over the split files together, each parent counted once: a guidance file
+    repeats the Transfer parents, so it must not count them twice. None without splits."""
+    distinct = {
+        (p.source, p.year, p.source_problem_id): p
+        for result in loaded
+        if result.kind is FileKind.SPLIT
+        for p in result.parents
+    }
+    return split_stats(distinct.values()) if distinct else None

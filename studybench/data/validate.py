@@ -9,7 +9,8 @@ doc, section 12), each either repaired in a documented way or kept unchanged:
 ==========================  ========  ====================================================
 code                        severity  meaning / action
 ==========================  ========  ====================================================
-invalid-json                error     the file is not JSON (line and column given)
+invalid-json                error     the file is not JSON (line and column given), nests
+                                      deeper than 100 levels or holds a huge integer
 bad-shape                   error     top level is neither a list nor ``{"data": [...]}``
 not-an-object               error     a record is not a JSON object
 missing-field               error     a required field is absent or empty
@@ -49,7 +50,6 @@ Nothing is written by validation: repairs apply to the in-memory records only.
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -62,6 +62,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.data.records import InstructionRecord, ParentProblem, Slot, SlotKey, SubProblem
+from studybench.fileio import JSONReadError, read_json
 
 
 class Severity(StrEnum):
@@ -144,16 +145,9 @@ def read_records(path: Path) -> tuple[list[Any] | None, list[Issue]]:
     """Read a JSON file in either release shape: ``{"data": [...]}`` or a bare list."""
     name = str(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        return None, [_file_error(name, "invalid-json", f"cannot read file: {exc.strerror}")]
-    except UnicodeDecodeError as exc:
-        return None, [_file_error(name, "invalid-json", f"not UTF-8 at byte {exc.start}")]
-    try:
-        loaded = json.loads(text)
-    except json.JSONDecodeError as exc:
-        message = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        return None, [_file_error(name, "invalid-json", message)]
+        loaded = read_json(path)
+    except JSONReadError as exc:  # unreadable, not UTF-8, malformed, too deep, huge numbers
+        return None, [_file_error(name, "invalid-json", exc.reason)]
     if isinstance(loaded, list):
         return loaded, []
     if isinstance(loaded, dict) and isinstance(loaded.get("data"), list):

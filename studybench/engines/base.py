@@ -8,11 +8,14 @@ which a batching server happens to process them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from studybench.errors import StudyBenchError
+
+if TYPE_CHECKING:
+    from studybench.config import SamplingSettings
 
 
 class EngineError(StudyBenchError):
@@ -43,6 +46,24 @@ class SamplingParams(BaseModel):
     seed: int | None = None
     stop: tuple[str, ...] = ()
     thinking: bool = True
+
+    @classmethod
+    def of(
+        cls, sampling: SamplingSettings, *, max_tokens: int | None = None, seed: int | None = None
+    ) -> SamplingParams:
+        """The request sampling of a settings section (the one sampling shape of
+        ``config.SamplingSettings``); ``max_tokens`` empty: the section's ``max_new_tokens``."""
+        return cls(
+            temperature=sampling.temperature,
+            top_p=sampling.top_p,
+            top_k=sampling.top_k,
+            min_p=sampling.min_p,
+            presence_penalty=sampling.presence_penalty,
+            repetition_penalty=sampling.repetition_penalty,
+            max_tokens=max_tokens or sampling.max_new_tokens,
+            seed=seed,
+            thinking=sampling.thinking,
+        )
 
 
 class Completion(BaseModel):

@@ -1,23 +1,28 @@
-"""Opening the engine a run asks for, with the settings of ``params.yaml``."""
+"""Opening the engine a run asks for, with the settings of ``params.yaml``: THE one place
+that starts an engine and always closes it (:func:`open_engine` as a context manager,
+:func:`run_on_engine` for "serve, run this coroutine, close")."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import TypeVar
 
-from studybench.config import Settings
+from studybench.config import EngineKind as AnyEngineKind
+from studybench.config import ModelEngineKind, Settings
 from studybench.engines.base import Engine
 from studybench.errors import ConfigError
 
-EngineKind = Literal["vllm", "openai", "hf"]
+EngineKind = ModelEngineKind  # the one vocabulary (config.EngineKind); these serve a model
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
 def open_engine(
-    kind: EngineKind,
+    kind: AnyEngineKind,
     model: str,
     settings: Settings,
     run_dir: Path,
@@ -54,8 +59,32 @@ def open_engine(
             timeout_s=engine_settings.request_timeout_s,
         )
         return
+    if kind == "anthropic":
+        from studybench.engines.anthropic_messages import AnthropicEngine
+
+        yield AnthropicEngine(
+            model,
+            base_url=base_url or engine_settings.base_url or None,
+            api_key=os.environ.get(api_key_env or engine_settings.api_key_env),
+            concurrency=engine_settings.concurrency,
+            max_retries=engine_settings.max_retries,
+            timeout_s=engine_settings.request_timeout_s,
+        )
+        return
+    if kind == "agent":
+        from studybench.engines.agent import AgentEngine
+
+        yield AgentEngine(
+            settings.agent,
+            model=model,
+            base_url=base_url or engine_settings.base_url or None,
+            api_key=os.environ.get(api_key_env or engine_settings.api_key_env),
+            run_dir=run_dir,
+            max_new_tokens=settings.protocol.max_new_tokens,
+        )
+        return
     if kind != "vllm":
-        raise ConfigError(f"unknown engine {kind!r}: use vllm, openai or hf")
+        raise ConfigError(f"unknown engine {kind!r}: use vllm, openai, hf, anthropic or agent")
     from studybench.engines.openai_compat import OpenAICompatEngine
     from studybench.engines.vllm_server import VLLMServer, VLLMServerConfig
 
@@ -74,3 +103,30 @@ def open_engine(
             max_retries=engine_settings.max_retries,
             timeout_s=engine_settings.request_timeout_s,
         )
+
+
+def run_on_engine(
+    kind: AnyEngineKind,
+    model: str,
+    settings: Settings,
+    run_dir: Path,
+    work: Callable[[Engine], Awaitable[T]],
+    *,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    pid_file: Path | None = None,
+) -> T:
+    """Serve ``model``, run ``work(engine)`` to completion, close the engine's client and
+    stop its server, also when ``work`` fails."""
+    with open_engine(
+        kind, model, settings, run_dir, base_url=base_url, api_key_env=api_key_env,
+        pid_file=pid_file,
+    ) as engine:  # fmt: skip
+
+        async def go() -> T:
+            try:
+                return await work(engine)
+            finally:
+                await engine.aclose()
+
+        return asyncio.run(go())

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from studybench.config import EngineSettings
 from studybench.engines.base import EngineError
 from studybench.processes import owner_record
+from studybench.secrets import is_secret_env, scrub_secrets
 
 
 class VLLMServerConfig(BaseModel):
@@ -91,10 +92,16 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def log_tail(path: Path, lines: int = 30) -> str:
+    """The end of a server log, scrubbed: it becomes an error text, and errors are stored."""
     try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+        return scrub_secrets("\n".join(path.read_text(errors="replace").splitlines()[-lines:]))
     except OSError:
         return "(no log)"
+
+
+# Secrets the server itself may need (gated downloads, its own API key); every other secret
+# of the caller (judge, teacher, tracking, Airflow) stays out of the server's environment.
+SERVER_SECRETS = frozenset({"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY"})
 
 
 class VLLMServer:
@@ -146,7 +153,11 @@ class VLLMServer:
 
     def _environment(self) -> dict[str, str]:
         cache = self.run_dir / "cache"
-        env = dict(os.environ)
+        env = {
+            name: value
+            for name, value in os.environ.items()
+            if name in SERVER_SECRETS or not is_secret_env(name)
+        }
         env.update(
             {
                 "VLLM_CACHE_ROOT": str(cache / "vllm"),

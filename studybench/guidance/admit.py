@@ -10,7 +10,6 @@ verdicts instead of generating again.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import defaultdict
 from collections.abc import Callable
@@ -39,7 +38,7 @@ def filter_model(settings: Settings) -> str:
 
 def _judge(run_dir: Path, settings: Settings) -> None:
     """The evaluation's own two-stage judge (the LLM stage only when admission asks for it)."""
-    from studybench.pipeline.judging import judge_dir
+    from studybench.benchmarks.studybench.judging import judge_dir
 
     judge_dir(run_dir, settings, rule_only=not settings.guidance.admit.llm_judge)
 
@@ -53,8 +52,8 @@ def run_admit(
     on_progress: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """Evaluate the filter model with the guidance; write and return the admission report."""
-    from studybench.engines.factory import open_engine
-    from studybench.judge.pipeline import iter_verdicts
+    from studybench.benchmarks.studybench.items import join
+    from studybench.engines.factory import run_on_engine
     from studybench.rollout.artefacts import MethodArtefacts
     from studybench.rollout.runner import Rollout, RolloutConfig
 
@@ -85,40 +84,24 @@ def run_admit(
         model=model,
         k=admit.k,
         seeds=admit.seeds,
-        sampling=SamplingParams(
-            temperature=protocol.temperature,
-            top_p=protocol.top_p,
-            top_k=protocol.top_k,
-            min_p=protocol.min_p,
-            presence_penalty=protocol.presence_penalty,
-            repetition_penalty=protocol.repetition_penalty,
-            max_tokens=admit.max_new_tokens or protocol.max_new_tokens,
-            thinking=protocol.thinking,
-        ),
+        sampling=SamplingParams.of(protocol, max_tokens=admit.max_new_tokens),
         language=protocol.language,
-        concurrency=settings.engine.concurrency,
+        concurrency=admit.concurrency,
     )
     artefacts = MethodArtefacts(
         system_prompt=protocol.system_prompt, guidance=index, guidance_source=str(guidance_path)
     )
     rollout = Rollout(guided, config, artefacts, folder, split="transfer-guided")
     try:
-        with open_engine(
+        summary = run_on_engine(
             admit.engine,
             model,
             settings,
             folder,
+            lambda engine: rollout.run(engine, on_progress),
             base_url=admit.base_url or None,
             api_key_env=admit.api_key_env,
-        ) as engine:
-
-            async def go() -> Any:
-                try:
-                    return await rollout.run(engine, on_progress)
-                finally:
-                    await engine.aclose()
-
-            summary = asyncio.run(go())
+        )
         rollout.export_reference(folder / "generations.json")
     finally:
         rollout.close()
@@ -126,11 +109,10 @@ def run_admit(
 
     correct: dict[tuple[str, str], bool] = defaultdict(bool)
     attempts: dict[tuple[str, int, int], dict[str, bool]] = defaultdict(dict)
-    for verdict in iter_verdicts(folder):
-        correct[(verdict.parent, verdict.slot)] |= verdict.final_correct
-        attempts[(verdict.parent, verdict.seed, verdict.attempt)][verdict.slot] = (
-            verdict.final_correct
-        )
+    for judged in join(folder):  # the one items x verdicts join; no verdict is wrong
+        item = judged.item
+        correct[(item.parent, item.slot)] |= judged.correct
+        attempts[(item.parent, item.seed, item.attempt)][item.slot] = judged.correct
     slots_of = {
         f"{p.source}/{p.year or '-'}/{p.source_problem_id}": [s.key.problem_id for s in p.slots()]
         for p in guided

@@ -7,7 +7,8 @@ at least temperature 0.7, since a greedy teacher would repeat itself), up to
 ``json_retries`` times, and then recorded as a :class:`~studybench.guidance.records.Failure`
 with every raw reply, so the run goes on and the failure is auditable.
 
-Replies are cached in SQLite keyed by (model, messages, sampling, attempt), so a re-run of
+Replies are cached in the platform's one LLM reply cache (:mod:`studybench.judge.cache`)
+keyed by (model, messages, sampling, attempt), so a re-run of
 any stage replays every decision without a single teacher call, including the decision to
 give up on noise. Engine errors (after the engine's own retries) are not cached: they are
 infrastructure, and the next run asks again.
@@ -23,8 +24,6 @@ import hashlib
 import json
 import os
 import re
-import sqlite3
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,19 +33,26 @@ from pydantic import BaseModel, ValidationError
 
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
 from studybench.guidance.records import Failure
+from studybench.judge.cache import ReplyCache
+from studybench.verify.extract import strip_think
+
+__all__ = ["Answer", "ReplyCache", "Teacher", "extract_json", "open_teacher"]
 
 if TYPE_CHECKING:
     from studybench.config import Settings
 
 T = TypeVar("T", bound=BaseModel)
 
-_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.IGNORECASE | re.DOTALL)
 _FENCE = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
 
 
 def extract_json(text: str) -> object:
-    """The JSON object in a reply; raises ``ValueError`` with a short reason."""
-    visible = _THINK.sub("", text).strip()
+    """The JSON object in a reply; raises ``ValueError`` with a short reason (also when the
+    reply's thinking never finished: an unterminated ``<think>`` means no answer)."""
+    visible, unterminated = strip_think(text)
+    if unterminated:
+        raise ValueError("unterminated <think>: the reply has no answer")
+    visible = visible.strip()
     fenced = _FENCE.search(visible)
     candidates = [fenced.group(1)] if fenced else []
     start = visible.find("{")
@@ -89,33 +95,6 @@ class Answer(Generic[T]):
     calls: int  # teacher calls made (cache misses)
 
 
-class ReplyCache:
-    """``(request hash) -> reply`` in SQLite (WAL, one lock: stages call from many tasks)."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, stage TEXT, reply TEXT)"
-        )
-        self._db.commit()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def put(self, key: str, stage: str, reply: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)", (key, stage, reply))
-            self._db.commit()
-
-    def close(self) -> None:
-        self._db.close()
-
-
 @dataclass
 class Teacher:
     """A chat engine used as teacher: JSON in the stage's schema, retried and cached."""
@@ -153,11 +132,10 @@ class Teacher:
         hit = self.cache.get(key)
         if hit is not None:
             self.cached += 1
-            return hit
+            return hit.reply
         (completion,) = (await self.engine.complete(messages, sampling))[:1]
         self.calls += 1
-        self.cache.put(key, stage, completion.text)
-        return completion.text
+        return self.cache.put(key, stage, completion.text)
 
     async def ask(self, stage: str, messages: Sequence[Message], schema: type[T]) -> Answer[T]:
         """The reply validated against ``schema``; retried, then a recorded failure."""

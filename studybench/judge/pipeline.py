@@ -7,6 +7,11 @@ unchanged and it is not flagged; flagged verdicts (judge reply unparseable, judg
 count as incorrect and are judged again on the next run. Final verdict: rule correct ->
 correct (stage ``rule``); rule incorrect -> the judge decides (stage ``judge``); judge off ->
 rule verdicts only (stage ``rule_only``).
+
+Verdicts are committed as they are produced: the rule verdicts that need no judge call at
+once, every judge verdict as its reply arrives. A crash or SIGKILL mid-run loses at most the
+judge calls in flight; the next run judges only what is missing (and the reply cache answers
+what had been asked already). Judge replies are scrubbed of secrets before they are stored.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from studybench.data.records import SlotKey
 from studybench.errors import DataError
 from studybench.judge.llm import LLMJudge
 from studybench.judge.prompt import JUDGE_VERSION, build_prompt
+from studybench.secrets import scrub_optional
 from studybench.verify import VERIFIER_VERSION, Verifier
 from studybench.verify.extract import strip_think
 
@@ -153,12 +159,23 @@ class VerdictStore:
         return {(v.parent, v.slot, v.seed, v.attempt): v for v in verdicts}
 
     def put_many(self, verdicts: list[SlotVerdict]) -> None:
-        self._db.execute("BEGIN")
-        self._db.executemany(
-            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?)",
-            [(v.parent, v.slot, v.seed, v.attempt, v.model_dump_json()) for v in verdicts],
-        )
+        """Commit ``verdicts`` in one transaction (judge replies scrubbed of secrets)."""
+        if not verdicts:
+            return
+        rows = []
+        for v in verdicts:
+            body = v.model_copy(update={"judge_reply": scrub_optional(v.judge_reply)})
+            rows.append((v.parent, v.slot, v.seed, v.attempt, body.model_dump_json()))
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?)", rows)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
         self._db.execute("COMMIT")
+
+    def put(self, verdict: SlotVerdict) -> None:
+        self.put_many([verdict])
 
     def close(self) -> None:
         self._db.close()
@@ -212,6 +229,8 @@ def judge_run(
                     "gold": item.answer,
                     "answer_type": item.answer_type,
                     "type_sequence": item.type_sequence,
+                    # names the unit of a unitless gold ("in days"); the sub's text first
+                    "question": "\n\n".join(p for p in (item.question, item.stem) if p.strip()),
                 }
                 for item in todo
             ]
@@ -235,7 +254,8 @@ def judge_run(
                     rule_ms=rule.elapsed_ms,
                 )
             )
-            if not rule.correct and judge is not None:
+            # an unterminated <think> means no answer: nothing for the LLM judge to rescue
+            if not rule.correct and judge is not None and rule.reason != "think_unterminated":
                 problem = "\n\n".join(p for p in (item.stem.strip(), item.question.strip()) if p)
                 prompt = build_prompt(
                     problem=problem,
@@ -245,6 +265,8 @@ def judge_run(
                     extracted=rule.extracted,
                 )
                 to_llm.append((len(verdicts) - 1, prompt))
+        waiting = {index for index, _ in to_llm}
+        store.put_many([v for i, v in enumerate(verdicts) if i not in waiting])
         cached = 0
         if judge is not None and to_llm:
             done = 0
@@ -262,6 +284,7 @@ def judge_run(
                 verdict.judge_model = judge.model
                 verdict.final_correct = result.verdict == "true"
                 verdict.flagged = result.verdict in ("unparseable", "judge_error")
+                store.put(verdict)
                 done += 1
                 if on_progress is not None:
                     on_progress(done, len(to_llm))
@@ -273,7 +296,6 @@ def judge_run(
                     await judge.engine.aclose()
 
             asyncio.run(run_all())
-        store.put_many(verdicts)
         return JudgeSummary(
             items=len(items),
             reused=len(items) - len(todo),

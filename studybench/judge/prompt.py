@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from studybench.verify.extract import strip_think
+
 JUDGE_VERSION = "1.0.0"
 Verdict = Literal["true", "false", "unparseable", "judge_error"]
 
@@ -59,7 +61,6 @@ VERDICT: TRUE or VERDICT: FALSE
 JUSTIFICATION: one or two sentences."""
 
 _VERDICT_LINE = re.compile(r"^\s*[#*>\s]*verdict\s*\**\s*[:：]\s*\**\s*(true|false)\b", re.I | re.M)
-_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.IGNORECASE | re.DOTALL)
 
 
 def _defuse(text: str) -> str:
@@ -87,8 +88,11 @@ def build_prompt(
 
 
 def parse_reply(reply: str) -> Verdict:
-    """``true`` / ``false`` from the verdict line; ``unparseable`` otherwise."""
-    visible = _THINK.sub("", reply)
+    """``true`` / ``false`` from the verdict line; ``unparseable`` otherwise (also for a reply
+    whose thinking never finished: an unterminated ``<think>`` means no answer)."""
+    visible, unterminated = strip_think(reply)
+    if unterminated:
+        return "unparseable"
     found = {m.group(1).lower() for m in _VERDICT_LINE.finditer(visible)}
     if len(found) != 1:
         return "unparseable"

@@ -1,18 +1,48 @@
-"""Learning-curve metrics for sequential benchmarks (EvaLearn-style).
+"""Learning-curve metrics for sequential benchmarks, exactly as EvaLearn's reference defines them.
 
-Input: for each task type, a list of sequences, each a vector of 0/1 outcomes in the order
-the model met the problems. Following EvaLearn, the per-position accuracy curve, its slope,
-the position of the first correct answer and the longest run of correct answers are averaged
-within each task type first and then across types (so large types do not dominate); overall
-accuracy and post-warm-up accuracy are pooled over all sequences.
+Input: sequences of outcomes in the order the model met the problems, each with its task
+type and (for O_learned) the ids of its problems. An outcome is 1 (correct), 0 (wrong) or
+``None``: a position absent from the results (a judge failure, a lost answer). As in the
+reference, a missing position counts as 0, and so does every position up to ``M`` (the
+problems per sequence) that a short sequence lacks; positions above ``M`` are ignored.
+
+The reference mixes two averaging schemes, and so do we, on purpose (they are the numbers a
+lab puts next to the paper's):
+
+* pooled (every cell weighs the same): ``acc`` and ``post_warmup_acc``;
+* type-balanced (the mean within each task type, then the plain mean over types): the
+  accuracy ``curve``, its least-squares ``slope`` (accuracy fraction per position),
+  ``first_correct`` (M+1 for a sequence never correct), ``longest_streak`` and
+  ``learned_offset`` (O_learned, over the types that have data).
+
+O_learned measures learning net of prior knowledge: Z is the set of problem ids solved in
+*any* zero-shot result (by id: a problem sits in about two sequences); in each sequence, f is
+the first position whose problem is not in Z (no such position: the sequence is skipped),
+p the first position at or after f that is correct (M+1 when none), and the offset p - f + 1
+(1 = right at the first problem it could not already solve).
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
+
+Outcome = int | None  # 1 correct, 0 wrong, None missing (counts as 0)
+
+DEFAULT_WARMUP = 3
+
+
+@dataclass(frozen=True)
+class SequenceOutcome:
+    """One sequence's outcomes in solving order; ``problem_ids`` (same order) for O_learned."""
+
+    type: str
+    outcomes: tuple[Outcome, ...]
+    problem_ids: tuple[str, ...] = field(default=())
 
 
 class SequentialMetrics(BaseModel):
@@ -20,23 +50,66 @@ class SequentialMetrics(BaseModel):
     slope: float
     first_correct: float
     longest_streak: float
-    post_warmup_acc: float | None
+    post_warmup_acc: float
     warmup: int
+    problems: int
+    sequences: int
     curve: list[float]
+    learned_offset: float | None  # None: no zero-shot results were given
     per_type: dict[str, dict[str, float]]
 
 
+def parse_outcomes(data: Any) -> dict[str, list[list[Outcome]]]:
+    """``{task type: [[0, 1, null, ...], ...]}`` checked completely: a clear ``ValueError``
+    naming the type, the sequence and the position of the first bad value (``null`` is a
+    missing position; booleans, fractions and other numbers are not outcomes)."""
+    if not isinstance(data, dict):
+        raise ValueError("expected an object of task type -> list of outcome vectors")
+    out: dict[str, list[list[Outcome]]] = {}
+    for name, sequences in data.items():
+        if not isinstance(sequences, list):
+            raise ValueError(
+                f"task type {name!r}: expected a list of outcome vectors, "
+                f"got {type(sequences).__name__}"
+            )
+        vectors: list[list[Outcome]] = []
+        for index, vector in enumerate(sequences):
+            if not isinstance(vector, list):
+                raise ValueError(
+                    f"task type {name!r}, sequence {index}: expected a list of outcomes "
+                    f"(0, 1 or null), got {type(vector).__name__}"
+                )
+            for position, value in enumerate(vector, start=1):
+                if value is not None and (type(value) is not int or value not in (0, 1)):
+                    shown = repr(value)[:40]
+                    raise ValueError(
+                        f"task type {name!r}, sequence {index}, position {position}: "
+                        f"outcomes must be 0, 1 or null (missing), got {shown}"
+                    )
+            vectors.append(list(vector))
+        out[str(name)] = vectors
+    return out
+
+
+def from_mapping(outcomes: Mapping[str, Sequence[Sequence[Outcome]]]) -> list[SequenceOutcome]:
+    return [
+        SequenceOutcome(type=name, outcomes=tuple(vector))
+        for name, vectors in outcomes.items()
+        for vector in vectors
+    ]
+
+
+def padded(outcomes: Sequence[Outcome], problems: int) -> list[int]:
+    """The 0/1 vector of positions 1..M: missing and absent positions are 0."""
+    values = [1 if v else 0 for v in outcomes[:problems]]
+    return values + [0] * (problems - len(values))
+
+
 def slope(values: Sequence[float]) -> float:
-    """Least-squares slope of ``values`` against positions 1..M."""
-    m = len(values)
-    if m < 2:
+    """Ordinary least-squares slope (with intercept) of ``values`` against 1..M."""
+    if len(values) < 2:
         return 0.0
-    xs = range(1, m + 1)
-    x_mean = (m + 1) / 2
-    y_mean = statistics.fmean(values)
-    num = sum((x - x_mean) * (y - y_mean) for x, y in zip(xs, values, strict=True))
-    den = sum((x - x_mean) ** 2 for x in xs)
-    return num / den
+    return statistics.linear_regression(range(1, len(values) + 1), values).slope
 
 
 def first_correct(outcomes: Sequence[int]) -> int:
@@ -55,94 +128,116 @@ def longest_streak(outcomes: Sequence[int]) -> int:
     return best
 
 
-def _curve(sequences: Sequence[Sequence[int]]) -> list[float]:
-    length = max(len(s) for s in sequences)
-    curve = []
-    for position in range(length):
-        column = [s[position] for s in sequences if len(s) > position]
-        curve.append(statistics.fmean(column))
-    return curve
+def post_warmup_acc(vectors: Sequence[Sequence[int]], warmup: int, problems: int) -> float:
+    """Pooled accuracy on positions K+1..M; 0.0 when K >= M (the reference's guard)."""
+    if warmup >= problems or not vectors:
+        return 0.0
+    return sum(sum(v[warmup:]) for v in vectors) / (len(vectors) * (problems - warmup))
+
+
+def learned_offset(sequence: SequenceOutcome, solved: Collection[str], problems: int) -> int | None:
+    """O_learned of one sequence: p - f + 1 (see the module docstring); None when every
+    problem of the sequence was solved zero-shot (the sequence is skipped)."""
+    if len(sequence.problem_ids) < min(len(sequence.outcomes), problems):
+        raise ValueError(
+            f"O_learned needs a problem id for every position; a {sequence.type!r} sequence "
+            f"has {len(sequence.problem_ids)} ids for {len(sequence.outcomes)} outcomes"
+        )
+    ids = sequence.problem_ids[:problems]
+    first = next((i for i, q in enumerate(ids, start=1) if q not in solved), None)
+    if first is None:
+        return None
+    values = padded(sequence.outcomes, problems)
+    hit = next((i for i in range(first, problems + 1) if values[i - 1]), problems + 1)
+    return hit - first + 1
+
+
+def solved_ids(sequences: Iterable[SequenceOutcome]) -> set[str]:
+    """Z: the problem ids correct in any of ``sequences`` (a zero-shot run)."""
+    return {
+        q
+        for s in sequences
+        for q, v in zip(s.problem_ids, s.outcomes, strict=False)
+        if v  # None and 0 are not solved
+    }
+
+
+def _curve(vectors: Sequence[Sequence[int]], problems: int) -> list[float]:
+    return [statistics.fmean(v[i] for v in vectors) for i in range(problems)]
 
 
 def sequential_metrics(
-    outcomes: Mapping[str, Sequence[Sequence[int]]], *, warmup: int = 0
+    outcomes: Mapping[str, Sequence[Sequence[Outcome]]] | Iterable[SequenceOutcome],
+    *,
+    warmup: int = DEFAULT_WARMUP,
+    problems: int | None = None,
+    zero_shot_solved: Collection[str] | None = None,
 ) -> SequentialMetrics:
-    """Metrics of ``{task type: [outcome vector, ...]}``."""
-    types = {t: [list(map(int, s)) for s in seqs if len(s)] for t, seqs in outcomes.items()}
-    types = {t: seqs for t, seqs in types.items() if seqs}
-    if not types:
+    """Every EvaLearn metric, overall and per type.
+
+    ``outcomes`` is ``{task type: [outcome vector, ...]}`` or a list of
+    :class:`SequenceOutcome`; ``problems`` is M (default: the longest vector); ``warmup`` is
+    K (0 means none: the reference silently turns 0 into 3, we honour it);
+    ``zero_shot_solved`` is Z (see :func:`solved_ids`): given, O_learned is computed."""
+    given = from_mapping(outcomes) if isinstance(outcomes, Mapping) else list(outcomes)
+    sequences = [s for s in given if s.outcomes]
+    if not sequences:
         raise ValueError("no outcome sequences")
-    for name, seqs in types.items():
-        for seq in seqs:
-            if any(v not in (0, 1) for v in seq):
-                raise ValueError(f"task type {name!r}: outcomes must be 0 or 1, got {seq}")
+    if warmup < 0:
+        raise ValueError(f"warmup must be >= 0, got {warmup}")
+    for s in sequences:
+        bad = [v for v in s.outcomes if v not in (0, 1, None) or isinstance(v, bool)]
+        if bad:
+            raise ValueError(
+                f"task type {s.type!r}: outcomes must be 0, 1 or None (missing), got {bad[0]!r}"
+            )
+    m = problems if problems is not None else max(len(s.outcomes) for s in sequences)
+    if m < 1:
+        raise ValueError(f"problems per sequence must be >= 1, got {m}")
+    by_type: dict[str, list[SequenceOutcome]] = {}
+    for s in sequences:
+        by_type.setdefault(s.type, []).append(s)
+
     per_type: dict[str, dict[str, float]] = {}
     curves: list[list[float]] = []
-    for name, seqs in sorted(types.items()):
-        curve = _curve(seqs)
+    offsets_of: dict[str, float] = {}
+    for name, members in by_type.items():
+        vectors = [padded(s.outcomes, m) for s in members]
+        curve = _curve(vectors, m)
         curves.append(curve)
-        per_type[name] = {
-            "sequences": len(seqs),
-            "acc": statistics.fmean(v for s in seqs for v in s),
+        row: dict[str, float] = {
+            "sequences": len(members),
+            "acc": sum(map(sum, vectors)) / (len(vectors) * m),
             "slope": slope(curve),
-            "first_correct": statistics.fmean(first_correct(s) for s in seqs),
-            "longest_streak": statistics.fmean(longest_streak(s) for s in seqs),
+            "first_correct": statistics.fmean(first_correct(v) for v in vectors),
+            "longest_streak": statistics.fmean(longest_streak(v) for v in vectors),
+            "post_warmup_acc": post_warmup_acc(vectors, warmup, m),
         }
-    length = max(len(c) for c in curves)
-    mean_curve = [statistics.fmean(c[i] for c in curves if len(c) > i) for i in range(length)]
-    pooled = [v for seqs in types.values() for s in seqs for v in s]
-    after = [v for seqs in types.values() for s in seqs for v in s[warmup:]]
+        if zero_shot_solved is not None:
+            found = [
+                o for s in members if (o := learned_offset(s, zero_shot_solved, m)) is not None
+            ]
+            row["learned_offset"] = statistics.fmean(found) if found else 0.0
+            row["learned_sequences"] = len(found)
+            if found:
+                offsets_of[name] = row["learned_offset"]
+        per_type[name] = row
+
+    all_vectors = [padded(s.outcomes, m) for s in sequences]
+    curve = [statistics.fmean(c[i] for c in curves) for i in range(m)]
+    learned: float | None = None
+    if zero_shot_solved is not None:
+        learned = statistics.fmean(offsets_of.values()) if offsets_of else 0.0
     return SequentialMetrics(
-        acc=statistics.fmean(pooled),
-        slope=statistics.fmean(per_type[t]["slope"] for t in per_type),
-        first_correct=statistics.fmean(per_type[t]["first_correct"] for t in per_type),
-        longest_streak=statistics.fmean(per_type[t]["longest_streak"] for t in per_type),
-        post_warmup_acc=statistics.fmean(after) if after else None,
+        acc=sum(map(sum, all_vectors)) / (len(all_vectors) * m),
+        slope=slope(curve),
+        first_correct=statistics.fmean(r["first_correct"] for r in per_type.values()),
+        longest_streak=statistics.fmean(r["longest_streak"] for r in per_type.values()),
+        post_warmup_acc=post_warmup_acc(all_vectors, warmup, m),
         warmup=warmup,
-        curve=mean_curve,
-        per_type=per_type,
+        problems=m,
+        sequences=len(sequences),
+        curve=curve,
+        learned_offset=learned,
+        per_type=dict(sorted(per_type.items())),
     )
-
-
-def learning_offset(reference: Sequence[int], outcomes: Sequence[int]) -> int | None:
-    """How many positions after the reference run's first failure ``outcomes`` is first
-    correct (EvaLearn's learning speed against a zero-shot run of the same sequence).
-
-    ``p`` is the 1-based position of the first 0 in ``reference``; the offset is ``q - p``
-    for the first correct position ``q > p`` of ``outcomes``, ``M + 1 - p`` when there is
-    none. None when the reference never failed (nothing to learn from)."""
-    if len(reference) != len(outcomes):
-        raise ValueError(
-            f"reference and outcomes differ in length ({len(reference)} vs {len(outcomes)})"
-        )
-    failed = next((i for i, v in enumerate(reference, start=1) if not v), None)
-    if failed is None:
-        return None
-    later = next((i for i, v in enumerate(outcomes, start=1) if i > failed and v), None)
-    return (later if later is not None else len(outcomes) + 1) - failed
-
-
-def mean_learning_offset(
-    reference: Mapping[str, Sequence[Sequence[int]]],
-    outcomes: Mapping[str, Sequence[Sequence[int]]],
-) -> tuple[float | None, dict[str, float]]:
-    """Learning offset averaged per task type, then across types (as the other sequence
-    metrics); sequences are paired by position in each type's list. Types whose reference
-    never failed have no offset."""
-    per_type: dict[str, float] = {}
-    for name in sorted(outcomes):
-        refs = reference.get(name, [])
-        if len(refs) != len(outcomes[name]):
-            raise ValueError(
-                f"task type {name!r}: {len(refs)} reference sequences, {len(outcomes[name])} "
-                "evaluated"
-            )
-        values = [
-            v
-            for ref, seq in zip(refs, outcomes[name], strict=True)
-            if (v := learning_offset(ref, seq)) is not None
-        ]
-        if values:
-            per_type[name] = statistics.fmean(values)
-    overall = statistics.fmean(per_type.values()) if per_type else None
-    return overall, per_type

@@ -15,9 +15,10 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from studybench.config import Settings, load_settings
-from studybench.errors import DataError, StudyBenchError
+from studybench.config import MethodArtefactSpec, Settings, load_settings
+from studybench.errors import ConfigError, DataError, StudyBenchError
 from studybench.fileio import write_atomic
 from studybench.pipeline import evaluate as ev
 
@@ -51,26 +52,54 @@ def mlflow_run_url(settings: Settings, run_id: str) -> str:
         if settings.tracking.uri.startswith(("http://", "https://"))
         else "http://127.0.0.1:5000"
     )
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(base)
-    if parts.username or parts.password:  # never put credentials into logs or XCom
-        parts = parts._replace(
-            netloc=parts.hostname or "" + (f":{parts.port}" if parts.port else "")
-        )
     experiment = client_for(settings).get_run(run_id).info.experiment_id
-    return f"{urlunsplit(parts).rstrip('/')}/#/experiments/{experiment}/runs/{run_id}"
+    return f"{public_url(base).rstrip('/')}/#/experiments/{experiment}/runs/{run_id}"
 
 
-def plan_checkpoints(locations: Iterable[str], settings: Settings) -> list[str]:
-    """Run folders of the checkpoints to evaluate, in order; already-evaluated ones are
-    skipped with a log line. A checkpoint that cannot be evaluated fails the plan only when
-    nothing else can be evaluated (its reason is logged either way)."""
+def public_url(url: str) -> str:
+    """``url`` without credentials (never put them into logs or XCom), keeping the host,
+    the port (an IPv6 host keeps its brackets), the path and the query."""
+    parts = urlsplit(url)
+    if not (parts.username or parts.password):
+        return url
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def artefacts_from_conf(conf: dict[str, Any]) -> MethodArtefactSpec | None:
+    """The method artefacts a DAG run's conf names (``{"checkpoint": ..., "gepa": ...,
+    "gepa_iteration": 3, "guidance": ...}`` or ``{"artefacts": {...}}``); a wrong key or
+    value is a :class:`ConfigError` naming it."""
+    from pydantic import ValidationError
+
+    fields = set(MethodArtefactSpec.model_fields)
+    given = dict(conf.get("artefacts") or {})
+    given.update({k: v for k, v in conf.items() if k in fields})
+    if not given:
+        return None
+    try:
+        return MethodArtefactSpec.model_validate(given)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"DAG run conf: artefacts field {field!r}: {first['msg']}") from None
+
+
+def plan_checkpoints(
+    locations: Iterable[str], settings: Settings, artefacts: MethodArtefactSpec | None = None
+) -> list[str]:
+    """Run folders of the checkpoints to evaluate (with the method artefacts, if any), in
+    order; already-evaluated ones are skipped with a log line. A checkpoint that cannot be
+    evaluated fails the plan only when nothing else can be evaluated (its reason is logged
+    either way)."""
     roots: list[str] = []
     problems: list[str] = []
     for location in dict.fromkeys(locations):
         try:
-            target = ev.plan_checkpoint(location, settings)
+            target = ev.plan_checkpoint(location, settings, artefacts=artefacts)
         except StudyBenchError as exc:
             log.error("cannot evaluate %s", exc)
             problems.append(str(exc))

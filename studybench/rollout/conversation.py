@@ -11,7 +11,6 @@ No gold or solution text ever enters the prompt.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from studybench.data.records import Slot
@@ -24,17 +23,15 @@ from studybench.rollout.studybench_prompts import (
     PLACEHOLDER,
     Language,
 )
-
-_THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.IGNORECASE | re.DOTALL)
-_STRAY_CLOSE = re.compile(r"^.*</think>", re.IGNORECASE | re.DOTALL)
+from studybench.verify.extract import strip_think
 
 
 def strip_thinking(text: str) -> str:
-    """The visible answer: ``<think>`` blocks removed (an unclosed one runs to the end), and
-    anything before a stray ``</think>`` (templates that open the block in the prompt)."""
-    text = _THINK_BLOCK.sub("", text)
-    text = _STRAY_CLOSE.sub("", text)
-    return text.strip()
+    """The visible answer under the one thinking rule
+    (:func:`studybench.verify.extract.strip_think`): closed blocks and anything before a stray
+    ``</think>`` removed; an unterminated ``<think>`` means no answer at all (empty)."""
+    visible, unterminated = strip_think(text)
+    return "" if unterminated else visible.strip()
 
 
 def user_turn(

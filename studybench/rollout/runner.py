@@ -28,12 +28,16 @@ from pydantic import BaseModel
 
 from studybench.data.records import ParentProblem, Slot, SlotKey
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
+from studybench.errors import StudyBenchError
 from studybench.fileio import write_atomic
 from studybench.rollout import studybench_prompts
 from studybench.rollout.artefacts import MethodArtefacts
 from studybench.rollout.conversation import build_messages
 from studybench.rollout.store import GenerationStore, TurnRecord, context_hash
 from studybench.rollout.studybench_prompts import Language
+from studybench.secrets import scrub_secrets
+
+MAX_ERROR_CHARS = 2000
 
 
 class RolloutConfig(BaseModel):
@@ -84,6 +88,13 @@ class Progress:
     errors: int = 0
     completion_tokens: int = 0
     started: float = field(default_factory=time.monotonic)
+    error_kinds: dict[str, int] = field(default_factory=dict)
+
+    def count_error(self, text: str) -> None:
+        """Count one failed turn under its cause (the error class an engine error names)."""
+        self.errors += 1
+        kind = text.split(" after ", 1)[0].split(":", 1)[0].strip()[:80] or "error"
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
 
     @property
     def tokens_per_s(self) -> float:
@@ -99,6 +110,36 @@ class RolloutSummary(BaseModel):
     errors: int
     completion_tokens: int
     wall_s: float
+    error_kinds: dict[str, int] = {}
+
+
+class TooManyFailedTurnsError(StudyBenchError):
+    """The share of turns that failed after every retry passed the configured limit."""
+
+
+def check_failed_turns(summary: RolloutSummary, max_share: float, *, what: str = "") -> None:
+    """Raise :class:`TooManyFailedTurnsError` when more than ``max_share`` of the turns asked
+    in this run failed, naming the count, the share and the causes.
+
+    Failed turns are stored and asked again by the next run, so a few are a normal outage;
+    a run where most failed (a wrong key, a dead endpoint) must not look like a success.
+    """
+    asked = summary.generated
+    if asked == 0 or summary.errors == 0:
+        return
+    share = summary.errors / asked
+    if share <= max_share:
+        return
+    causes = ", ".join(
+        f"{kind} x{count}"
+        for kind, count in sorted(summary.error_kinds.items(), key=lambda kv: -kv[1])
+    )
+    prefix = f"{what}: " if what else ""
+    raise TooManyFailedTurnsError(
+        f"{prefix}{summary.errors} of {asked} turn(s) failed ({share:.0%}, limit "
+        f"{max_share:.0%}); causes: {causes or 'unknown'}; the failed turns are stored and "
+        "asked again by the next run"
+    )
 
 
 async def ask_turn(
@@ -122,8 +163,8 @@ async def ask_turn(
         record.completion_tokens = completion.completion_tokens
         progress.completion_tokens += completion.completion_tokens
     except EngineError as exc:
-        record.status, record.error = "error", str(exc)[:2000]
-        progress.errors += 1
+        record.status, record.error = "error", scrub_secrets(str(exc))[:MAX_ERROR_CHARS]
+        progress.count_error(record.error)
     store.append(record)
     progress.turns_generated += 1
     return record
@@ -230,6 +271,7 @@ class Rollout:
             errors=progress.errors,
             completion_tokens=progress.completion_tokens,
             wall_s=time.monotonic() - start,
+            error_kinds=dict(progress.error_kinds),
         )
 
     def _write_manifest(self, engine: Engine) -> None:

@@ -7,7 +7,8 @@ sampling): on resume a stored turn is reused only if the request would be identi
 one rule makes resume correct in every case: a turn whose earlier turn was regenerated (it
 failed before) has a different conversation, so it is regenerated too, and a changed prompt or
 sampling parameter never silently reuses old text. Nothing is ever updated or deleted; the
-newest matching successful record wins.
+newest matching successful record wins. Error texts are scrubbed of secrets on the way in
+(an endpoint's 401 body can quote the key), whoever produced them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pydantic import BaseModel
 
 from studybench.data.records import SlotKey
 from studybench.engines.base import Message, SamplingParams
+from studybench.secrets import scrub_optional
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
@@ -116,7 +118,7 @@ class GenerationStore:
                 record.status,
                 record.completion,
                 record.finish_reason,
-                record.error,
+                scrub_optional(record.error),
                 record.prompt_tokens,
                 record.completion_tokens,
                 record.request_seed,

@@ -1,18 +1,28 @@
-"""Regression checks between evaluations, and the model registry's ``best`` alias.
+"""Regression checks between evaluation runs, and the model registry's ``best`` alias.
 
-A metric regresses when its mean drops by more than the larger of a configured threshold and
-two combined seed standard deviations (sqrt(std_a^2 + std_b^2)): a drop inside the seeds'
-noise is not a regression.
+Runs that carry the per-item table (MLflow artefact ``items/<benchmark>.jsonl.gz``) are
+compared with the paired, clustered statistics of :mod:`studybench.metrics.comparison`
+(paired bootstrap CI, sign-flip p-value, Holm, minimum effect), the same code as
+``studybench metrics compare``. Runs logged before item tables existed fall back to the old
+rule, which the comparison says in its ``method``: a metric regresses when its mean drops by
+more than max(threshold, 2 sqrt(std_a^2 + std_b^2)).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from studybench.errors import StudyBenchError
+from studybench.metrics.comparison import CompareSettings, PairedComparison, compare_items
+from studybench.metrics.items import ItemRow, read_items
+from studybench.metrics.paired import ComparisonRefusedError, EvaluationInfo
+
+Method = Literal["paired", "seed-noise heuristic"]
 
 
 class MetricComparison(BaseModel):
@@ -20,16 +30,37 @@ class MetricComparison(BaseModel):
     baseline: float
     candidate: float
     diff: float
-    combined_std: float
+    combined_std: float = 0.0
     margin: float
     regression: bool
     improvement: bool
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+    p_value: float = math.nan
+    p_adjusted: float = math.nan
+    decision: str = ""
+
+    def describe(self) -> str:
+        if self.decision:
+            return (
+                f"{self.metric}: {self.baseline:.4f} -> {self.candidate:.4f} ({self.diff:+.4f}, "
+                f"95% CI {self.ci_low:+.4f} to {self.ci_high:+.4f}, p={self.p_value:.3g}, "
+                f"Holm {self.p_adjusted:.3g}) {self.decision}"
+            )
+        flag = "REGRESSION" if self.regression else ("improved" if self.improvement else "same")
+        return (
+            f"{self.metric}: {self.baseline:.4f} -> {self.candidate:.4f} ({self.diff:+.4f}, "
+            f"noise margin {self.margin:.4f}) {flag}"
+        )
 
 
 class Comparison(BaseModel):
     baseline_run: str
     candidate_run: str
     metrics: list[MetricComparison]
+    method: Method = "seed-noise heuristic"
+    notes: list[str] = Field(default_factory=list)
+    paired: PairedComparison | None = None
 
     @property
     def regression(self) -> bool:
@@ -112,9 +143,47 @@ def previous_evaluation(client: Any, run_id: str) -> str | None:
     return None
 
 
+def best_so_far(client: Any, run_id: str, exclude: tuple[str, ...] = ()) -> str | None:
+    """The best earlier evaluated checkpoint of the run's training run (highest headline
+    ``.../par_at_<k>_mean``, first in sorted order), or None (no training run, nothing
+    earlier). ``exclude``: runs already compared (the previous checkpoint)."""
+    run = client.get_run(run_id)
+    tags = run.data.tags
+    training_run, step = tags.get("training_run"), tags.get("checkpoint.step", "")
+    if not training_run or not step.isdigit():
+        return None
+    headline = next(
+        (k for k in sorted(run.data.metrics) if "/par_at_" in k and k.endswith("_mean")), None
+    )
+    if headline is None:
+        return None
+    runs = client.search_runs(
+        [run.info.experiment_id],
+        filter_string=f"tags.`training_run` = '{training_run}'",
+        max_results=500,
+    )
+    earlier = [
+        r
+        for r in runs
+        if "studybench.eval_key" in r.data.tags
+        and r.info.status == "FINISHED"
+        and r.info.run_id != run_id
+        and r.data.tags.get("checkpoint.step", "").isdigit()
+        and int(r.data.tags["checkpoint.step"]) < int(step)
+        and headline in r.data.metrics
+    ]
+    if not earlier:
+        return None
+    best = max(
+        earlier, key=lambda r: (r.data.metrics[headline], -int(r.data.tags["checkpoint.step"]))
+    )
+    return None if best.info.run_id in exclude else str(best.info.run_id)
+
+
 def compare_metrics(
     baseline: dict[str, float], candidate: dict[str, float], threshold: float
 ) -> list[MetricComparison]:
+    """Today's heuristic on logged means and seed stds (runs without item tables)."""
     out = []
     for key in sorted(baseline):
         if not key.endswith("_mean") or key not in candidate:
@@ -138,22 +207,125 @@ def compare_metrics(
     return out
 
 
-def compare_runs(
-    client: Any, baseline: str, candidate: str, threshold: float, *, log: bool = True
+def run_items(client: Any, run_id: str) -> list[ItemRow]:
+    """The per-item tables logged on a run (every ``items/*.jsonl.gz``); empty when the run
+    has none."""
+    try:
+        listed = client.list_artifacts(run_id, "items")
+    except Exception:  # an unknown path on some artefact stores raises instead of listing []
+        return []
+    names = [f.path for f in listed if not f.is_dir and f.path.endswith((".jsonl", ".jsonl.gz"))]
+    rows: list[ItemRow] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sorted(names):
+            local = Path(client.download_artifacts(run_id, name, tmp))
+            rows.extend(read_items(local))
+    return rows
+
+
+def run_info(client: Any, run_id: str) -> EvaluationInfo:
+    """What must match between two runs: data versions (``data.*`` tags) and protocol."""
+    tags = client.get_run(run_id).data.tags
+    data = ",".join(f"{k}={v}" for k, v in sorted(tags.items()) if k.startswith("data."))
+    return EvaluationInfo(
+        name=f"run {run_id}", data_version=data, protocol=tags.get("protocol_hash", "")
+    )
+
+
+def paired_metrics(result: PairedComparison) -> list[MetricComparison]:
+    """The paired decisions in the shape every caller of :func:`compare_runs` reads (metric
+    names are the logged ``..._mean`` keys)."""
+    return [
+        MetricComparison(
+            metric=f"{m.key}_mean",
+            baseline=m.baseline,
+            candidate=m.candidate,
+            diff=m.diff,
+            margin=result.settings.min_effect,
+            regression=m.decision == "regressed",
+            improvement=m.decision == "improved",
+            ci_low=m.ci_low,
+            ci_high=m.ci_high,
+            p_value=m.p_value,
+            p_adjusted=m.p_adjusted,
+            decision=m.decision,
+        )
+        for m in result.metrics
+    ]
+
+
+def compare_pair(
+    client: Any, baseline: str, candidate: str, settings: CompareSettings
 ) -> Comparison:
-    """Compare two evaluation runs; log the verdict on the candidate run."""
+    """Paired comparison from the runs' item tables, else today's heuristic (with a note)."""
+    base_rows, cand_rows = run_items(client, baseline), run_items(client, candidate)
+    if base_rows and cand_rows:
+        paired = compare_items(
+            base_rows,
+            cand_rows,
+            settings,
+            baseline_info=run_info(client, baseline),
+            candidate_info=run_info(client, candidate),
+        )
+        paired.baseline, paired.candidate = baseline, candidate
+        return Comparison(
+            baseline_run=baseline,
+            candidate_run=candidate,
+            metrics=paired_metrics(paired),
+            method="paired",
+            notes=list(paired.notes),
+            paired=paired,
+        )
+    missing = baseline if not base_rows else candidate
     base = client.get_run(baseline).data.metrics
     cand = client.get_run(candidate).data.metrics
-    result = Comparison(
+    return Comparison(
         baseline_run=baseline,
         candidate_run=candidate,
-        metrics=compare_metrics(base, cand, threshold),
+        metrics=compare_metrics(base, cand, settings.min_effect),
+        notes=[
+            f"run {missing} has no item table: compared with the seed-noise heuristic "
+            "(no pairing, no CI)"
+        ],
     )
+
+
+def log_comparison(client: Any, result: Comparison, label: str = "compare") -> None:
+    """Comparison results as metrics and tags on the candidate run: per metric
+    ``<label>/<key>_diff`` (and ``_ci_low``, ``_ci_high``, ``_p_value``, ``_p_adjusted`` when
+    paired) and the tag ``<label>.<key>.decision``."""
+    candidate = result.candidate_run
+    for m in result.metrics:
+        client.log_metric(candidate, f"{label}/{m.metric}_diff", m.diff)
+        if m.decision:
+            key = m.metric.removesuffix("_mean")
+            for field in ("ci_low", "ci_high", "p_value", "p_adjusted"):
+                value = getattr(m, field)
+                if math.isfinite(value):
+                    client.log_metric(candidate, f"{label}/{key}_{field}", value)
+            client.set_tag(candidate, f"{label}.{key}.decision", m.decision)
+    prefix = "studybench" if label == "compare" else f"studybench.{label}"
+    client.set_tag(candidate, f"{prefix}.baseline_run", result.baseline_run)
+    client.set_tag(candidate, f"{prefix}.regression", str(result.regression).lower())
+    client.set_tag(candidate, f"{prefix}.compare_method", result.method)
+
+
+def compare_runs(
+    client: Any,
+    baseline: str,
+    candidate: str,
+    threshold: float,
+    *,
+    log: bool = True,
+    label: str = "compare",
+    settings: CompareSettings | None = None,
+) -> Comparison:
+    """Compare two evaluation runs (``threshold``: the minimum effect); log the verdict on
+    the candidate run under ``label``."""
+    settings = settings or CompareSettings(min_effect=threshold)
+    result = compare_pair(client, baseline, candidate, settings)
     if log:
-        for m in result.metrics:
-            client.log_metric(candidate, f"compare/{m.metric}_diff", m.diff)
-        client.set_tag(candidate, "studybench.baseline_run", baseline)
-        client.set_tag(candidate, "studybench.regression", str(result.regression).lower())
+        log_comparison(client, result, label)
     return result
 
 
@@ -188,19 +360,22 @@ def register_checkpoint(
         holder = None
     move = holder is None
     if holder is not None and headline in metrics:
-        held = client.get_run(holder.run_id).data.metrics
-        comparison = compare_metrics(
-            {
-                headline: held.get(headline, 0.0),
-                **{k: v for k, v in held.items() if k.endswith("_std")},
-            },
-            {
-                headline: metrics[headline],
-                **{k: v for k, v in metrics.items() if k.endswith("_std")},
-            },
-            threshold,
-        )
-        move = bool(comparison and comparison[0].improvement)
+        try:
+            comparison = compare_pair(
+                client, str(holder.run_id), run_id, CompareSettings(min_effect=threshold)
+            )
+        except ComparisonRefusedError:  # other items or protocol: never "better"
+            return str(version), False
+        if comparison.method != "paired":
+            held = client.get_run(holder.run_id).data.metrics
+            stds = {k: v for k, v in held.items() if k.endswith("_std")}
+            own = {k: v for k, v in metrics.items() if k.endswith("_std")}
+            comparison.metrics = compare_metrics(
+                {headline: held.get(headline, 0.0), **stds},
+                {headline: metrics[headline], **own},
+                threshold,
+            )
+        move = any(m.metric == headline and m.improvement for m in comparison.metrics)
     if move:
         client.set_registered_model_alias(name, alias, version)
     return str(version), move

@@ -1,5 +1,8 @@
 """Logging evaluations to MLflow, in one stable layout that the compare view lines up.
 
+Tracking receives :class:`~studybench.tracking.records.BenchmarkResult`s, already built by
+the benchmarks, and writes them; it opens no result store and builds no report.
+
 * Experiment: ``tracking.experiment`` (one per benchmark).
 * One run per evaluation of (model or checkpoint, protocol, data version), named
   ``<model>@<step>`` or ``<model>``, found again by its ``studybench.eval_key`` tag: logging
@@ -18,28 +21,22 @@ URLs or keys.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
-import statistics
 import tempfile
 import time
-from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from studybench.config import Settings
 from studybench.errors import StudyBenchError
-from studybench.judge.pipeline import iter_verdicts, load_items, manifest
-from studybench.judge.prompt import JUDGE_VERSION
-from studybench.metrics.passk import VerdictRow, headline, score
-from studybench.pipeline.report import Report, build_report, markdown
-from studybench.rollout.store import GenerationStore
-from studybench.tracking import provenance
+from studybench.metrics.items import write_items
+from studybench.secrets import scrub_secrets, scrub_tree
+from studybench.tracking import native, provenance
+from studybench.tracking.guidance_gap import guidance_gap_metrics
+from studybench.tracking.records import BenchmarkResult, Checkpoint
 from studybench.verify import VERIFIER_VERSION
+
+__all__ = ["BenchmarkResult", "Checkpoint", "TrackingError", "client_for", "log_evaluation"]
 
 EVAL_KEY = "studybench.eval_key"
 CHILD_KEY = "studybench.child"
@@ -48,17 +45,6 @@ LINEAGE_KEY = "studybench.lineage"
 
 class TrackingError(StudyBenchError):
     """MLflow could not be reached or refused the logging (results stay on disk)."""
-
-
-class Checkpoint(BaseModel):
-    """What is known about the evaluated model beyond its name."""
-
-    path: str | None = None
-    step: int | None = None
-    base_model: str | None = None
-    training_run: str | None = None
-    gpu_hours: float | None = None
-    train_flops: float | None = None
 
 
 def tracking_uri(settings: Settings) -> str:
@@ -75,17 +61,26 @@ def client_for(settings: Settings) -> Any:
     return MlflowClient(tracking_uri=tracking_uri(settings))
 
 
-def experiment_id(client: Any, settings: Settings) -> str:
-    name = settings.tracking.experiment
+def artefact_root(settings: Settings) -> str | None:
+    """Where a new experiment keeps its artefacts: beside the SQLite database of a local store
+    (the embedded default or an explicit ``sqlite:///`` URI), else the server's own default.
+    Without this MLflow would write them to ``./mlruns`` in whatever folder the process
+    runs in (the repository, an Airflow worker's home)."""
+    uri = tracking_uri(settings)
+    if not uri.startswith("sqlite:///"):
+        return None
+    artefacts = (Path(uri[len("sqlite:///") :]).parent / "artifacts").resolve()
+    artefacts.mkdir(parents=True, exist_ok=True)
+    return artefacts.as_uri()
+
+
+def experiment_id(client: Any, settings: Settings, name: str | None = None) -> str:
+    """The id of experiment ``name`` (default ``tracking.experiment``), created if missing."""
+    name = name or settings.tracking.experiment
     found = client.get_experiment_by_name(name)
     if found is not None:
         return str(found.experiment_id)
-    location = None
-    if not settings.tracking.uri:
-        artefacts = (settings.paths.work_dir / "mlflow" / "artifacts").resolve()
-        artefacts.mkdir(parents=True, exist_ok=True)
-        location = artefacts.as_uri()
-    return str(client.create_experiment(name, artifact_location=location))
+    return str(client.create_experiment(name, artifact_location=artefact_root(settings)))
 
 
 def _find_run(client: Any, experiment: str, tag: str, value: str) -> str | None:
@@ -137,193 +132,41 @@ def _log(
     client.log_batch(
         run_id,
         metrics=[Metric(k, float(v), now, step) for k, v in metrics.items()],
-        params=[Param(k, str(v)) for k, v in params.items() if k not in existing],
-        tags=[RunTag(k, str(v)) for k, v in tags.items()],
+        # scrubbed here too: params and tags come from every benchmark, not only the stores
+        params=[Param(k, scrub_secrets(str(v))) for k, v in params.items() if k not in existing],
+        tags=[RunTag(k, scrub_secrets(str(v))) for k, v in tags.items()],
     )
-
-
-class BenchmarkResult(BaseModel):
-    """What a benchmark other than StudyBench hands to tracking: flat metrics under its own
-    key prefix, an artefact folder, a few params (prefixed with the benchmark's name)."""
-
-    name: str
-    metrics: dict[str, float]
-    headline: list[str] = []  # the keys that go on a training run's learning curve
-    artefact_dir: str = ""
-    params: dict[str, str] = {}
-    model: str = ""
-
-
-class SplitResult(BaseModel):
-    run_dir: str
-    split: str
-    report: Report
-    error_turns: int
-    tokens_per_s: float
-
-
-def _split_result(run_dir: Path) -> SplitResult:
-    report = build_report(run_dir)
-    store = GenerationStore(run_dir / "generations.sqlite")
-    try:
-        records = list(store.records())
-    finally:
-        store.close()
-    latest: dict[Any, Any] = {}
-    for record in records:
-        latest[(record.key, record.seed, record.attempt, record.turn)] = record
-    errors = sum(1 for r in latest.values() if r.status == "error")
-    tokens = sum(r.completion_tokens for r in records)
-    span = (max(r.created for r in records) - min(r.created for r in records)) if records else 0
-    split = report.split or run_dir.name
-    return SplitResult(
-        run_dir=str(run_dir),
-        split=Path(split).stem if "/" in split or split.endswith(".json") else split,
-        report=report,
-        error_turns=errors,
-        tokens_per_s=tokens / span if span > 0 else 0.0,
-    )
-
-
-def headline_metrics(result: SplitResult) -> dict[str, float]:
-    return headline(result.split, result.report.scores)
-
-
-def _plot_disciplines(result: SplitResult, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    items = load_items(Path(result.run_dir))
-    verdicts = {
-        (v.parent, v.slot, v.seed, v.attempt): v.final_correct
-        for v in iter_verdicts(Path(result.run_dir))
-    }
-    discipline = {i.parent: i.problem_type or "(none)" for i in items}
-    slots_of: dict[str, list[str]] = defaultdict(list)
-    for item in items:
-        if item.slot not in slots_of[item.parent]:
-            slots_of[item.parent].append(item.slot)
-    per_label: dict[str, list[float]] = defaultdict(list)
-    for seed in result.report.scores.seeds:
-        rows = [
-            VerdictRow(
-                parent=i.parent,
-                slot=i.slot,
-                seed=seed,
-                attempt=i.attempt,
-                correct=verdicts.get((i.parent, i.slot, seed, i.attempt), False),
-            )
-            for i in items
-            if i.seed == seed
-        ]
-        seed_score = score(rows, slots_of, groups={"d": discipline})
-        for label, values in seed_score.breakdowns["d"].items():
-            per_label[label].append(values["par"])
-    labels = sorted(per_label)
-    means = [statistics.fmean(per_label[label]) for label in labels]
-    stds = [
-        statistics.stdev(per_label[label]) if len(per_label[label]) > 1 else 0.0 for label in labels
-    ]
-    figure, axes = plt.subplots(figsize=(max(4.0, 1.2 * len(labels)), 3.2))
-    axes.bar(labels, means, yerr=stds, capsize=4, color="#4C72B0")
-    axes.set_ylabel(f"Par@{result.report.scores.k}")
-    axes.set_ylim(0, 1)
-    axes.set_title(f"{result.split}: Par@{result.report.scores.k} by sub-discipline (± seed std)")
-    axes.tick_params(axis="x", labelrotation=30)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-
-
-def _table(result: SplitResult) -> dict[str, list[Any]]:
-    run_dir = Path(result.run_dir)
-    items = load_items(run_dir)
-    verdicts = {(v.parent, v.slot, v.seed, v.attempt): v for v in iter_verdicts(run_dir)}
-    seeds = result.report.scores.seeds
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
-    for item in items:
-        row = rows.setdefault(
-            (item.parent, item.slot),
-            {
-                "slot_key": f"{item.parent}/{item.slot}",
-                "answer_type": item.answer_type,
-                "problem_type": item.problem_type,
-                "stages": Counter(),
-                **{f"seed_{s}_correct": 0 for s in seeds},
-            },
-        )
-        verdict = verdicts.get((item.parent, item.slot, item.seed, item.attempt))
-        if verdict is not None:
-            row[f"seed_{item.seed}_correct"] += int(verdict.final_correct)
-            row["stages"][verdict.stage] += 1
-    columns: dict[str, list[Any]] = defaultdict(list)
-    for row in rows.values():
-        stages = row.pop("stages")
-        row["judge_stage"] = stages.most_common(1)[0][0] if stages else "none"
-        for key, value in row.items():
-            columns[key].append(value)
-    return dict(columns)
-
-
-def _write_jsonl_gz(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    with gzip.open(path, "wt", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def evaluation_key(
-    model: str, checkpoint: Checkpoint, protocol: str, data: dict[str, str], splits: Sequence[str]
-) -> str:
-    payload = json.dumps(
-        {
-            "model": model,
-            "checkpoint": provenance.checkpoint_hash(Path(checkpoint.path))
-            if checkpoint.path
-            else None,
-            "protocol": protocol,
-            "data": data,
-            "splits": sorted(splits),
-        },
-        sort_keys=True,
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
 
 def log_evaluation(
-    run_dirs: Sequence[Path],
+    results: Sequence[BenchmarkResult],
     settings: Settings,
     *,
+    eval_key: str,
+    model: str,
     checkpoint: Checkpoint | None = None,
     data_files: Sequence[Path] = (),
-    eval_key: str | None = None,
     extra_tags: dict[str, str] | None = None,
     attempts: int = 3,
     backoff_s: float = 2.0,
-    benchmarks: Sequence[BenchmarkResult] = (),
-    model: str = "",
+    keep_note: str = "",
 ) -> str:
-    """Log one evaluation (one run folder per StudyBench split, plus the results of other
-    benchmarks) and return its MLflow run id.
-
-    ``eval_key`` is the key the orchestration fixed when planning (default: derived from the
-    run folders); ``extra_tags`` are added to the run. Without StudyBench splits, ``model``
-    names the model and ``eval_key`` is required."""
-    if not run_dirs and not (benchmarks and eval_key):
-        raise StudyBenchError("nothing to log: no StudyBench run folder and no benchmark result")
+    """Log one evaluation (every benchmark's result) as one MLflow run, found again by
+    ``eval_key`` (logging twice updates the same run); returns its id. The whole step is
+    retried with backoff; ``keep_note`` says where the results stay when MLflow is down."""
+    if not results:
+        raise StudyBenchError("nothing to log: no benchmark result")
     last: Exception | None = None
     for attempt in range(attempts):
         try:
             return _log_evaluation(
-                run_dirs,
+                results,
                 settings,
                 checkpoint or Checkpoint(),
                 data_files,
                 eval_key=eval_key,
                 extra_tags=extra_tags or {},
-                benchmarks=benchmarks,
-                model_name=model,
+                model=model,
             )
         except StudyBenchError:
             raise
@@ -334,52 +177,47 @@ def log_evaluation(
     raise TrackingError(
         f"could not log to MLflow at {tracking_uri(settings)} after {attempts} attempt(s): "
         f"{type(last).__name__}: {str(last)[:300]}; results stay in "
-        f"{', '.join(map(str, run_dirs))} (log them later with: studybench track)"
+        f"{keep_note or 'the run folders'} (log them later with: studybench track)"
     )
 
 
-def _log_evaluation(
-    run_dirs: Sequence[Path],
-    settings: Settings,
-    checkpoint: Checkpoint,
-    data_files: Sequence[Path],
-    *,
-    eval_key: str | None = None,
-    extra_tags: dict[str, str],
-    benchmarks: Sequence[BenchmarkResult] = (),
-    model_name: str = "",
-) -> str:
-    results = [_split_result(Path(d)) for d in run_dirs]
-    info = manifest(Path(run_dirs[0])) if run_dirs else {}
-    fallback = model_name or next((b.model for b in benchmarks if b.model), "") or "model"
-    model = str(info.get("model", fallback))
+def _run_name(model: str, checkpoint: Checkpoint) -> tuple[str, int | None]:
     label = Path(model).name or model
     if checkpoint.path:
         label = Path(checkpoint.path).name or label
     step = checkpoint.step
     if step is None and checkpoint.path:
         step = provenance.checkpoint_step(Path(checkpoint.path))
-    name = f"{label}@{step}" if step is not None else label
-    config = info.get("config", {})
-    sampling = config.get("sampling", {})
-    data_tags = provenance.data_version_tags(data_files)
-    protocol = str(info.get("protocol_hash", ""))
-    key = eval_key or evaluation_key(
-        model, checkpoint, protocol, data_tags, [r.split for r in results]
-    )
+    return (f"{label}@{step}" if step is not None else label), step
 
+
+def _log_evaluation(
+    results: Sequence[BenchmarkResult],
+    settings: Settings,
+    checkpoint: Checkpoint,
+    data_files: Sequence[Path],
+    *,
+    eval_key: str,
+    extra_tags: dict[str, str],
+    model: str,
+) -> str:
+    model = next((r.run_tags["studybench.model"] for r in results
+                  if r.run_tags.get("studybench.model")), model or "model")  # fmt: skip
+    name, step = _run_name(model, checkpoint)
+    data_tags = provenance.data_version_tags(data_files)
     client = client_for(settings)
     experiment = experiment_id(client, settings)
     tags = {
         "studybench.model": model,
         "studybench.version": provenance.studybench_version(),
         "git_commit": provenance.git_commit(),
-        "protocol_hash": protocol,
+        "protocol_hash": "",
         "verifier_version": VERIFIER_VERSION,
-        "judge_version": JUDGE_VERSION,
         **data_tags,
-        **{k: v for k, v in extra_tags.items() if v},
     }
+    for result in results:
+        tags.update(result.run_tags)
+    tags.update({k: v for k, v in extra_tags.items() if v})
     if checkpoint.path:
         tags["checkpoint.path"] = checkpoint.path
         tags["checkpoint.hash"] = provenance.checkpoint_hash(Path(checkpoint.path)) or ""
@@ -388,118 +226,76 @@ def _log_evaluation(
             tags[field] = str(getattr(checkpoint, field))
     if step is not None:
         tags["checkpoint.step"] = str(step)
-    params = {
-        "k": config.get("k"),
-        "seeds": ",".join(map(str, config.get("seeds", []))),
-        "temperature": sampling.get("temperature"),
-        "top_p": sampling.get("top_p"),
-        "top_k": sampling.get("top_k"),
-        "max_tokens": sampling.get("max_tokens"),
-        "thinking": sampling.get("thinking"),
-        "engine.kind": info.get("engine"),
-        "engine.tensor_parallel_size": settings.engine.tensor_parallel_size,
-        "engine.data_parallel_size": settings.engine.data_parallel_size,
-        "judge.model": settings.judge.model,
-        "judge.enabled": settings.judge.llm_enabled,
-        "method.artefact": info.get("artefacts", {}).get("kind", "default"),
-    }
-    if not results:  # no StudyBench split: the run's params come from the benchmarks
-        params = {"engine.kind": None, "judge.model": settings.judge.model}
-    for bench in benchmarks:
-        params.update({f"{bench.name}.{k}": v for k, v in bench.params.items()})
-    run_id = _run(client, experiment, name, tags, (EVAL_KEY, key))
+    params: dict[str, str] = {"judge.model": settings.judge.model}
+    for result in results:
+        params.update(result.run_params)
+        params.update({f"{result.name}.{k}": v for k, v in result.params.items()})
+    run_id = _run(client, experiment, name, tags, (EVAL_KEY, eval_key))
     metrics: dict[str, float] = {}
     for result in results:
-        metrics.update(headline_metrics(result))
-    if results:
-        correct = sum(r.report.rule_correct + r.report.judge_rescued for r in results)
-        metrics["judge/llm_share"] = (
-            sum(r.report.judge_rescued for r in results) / correct if correct else 0.0
-        )
-        metrics["judge/disagreements"] = float(sum(r.report.judge_rescued for r in results))
-        metrics["judge/flagged"] = float(sum(r.report.flagged for r in results))
-        metrics["generation/error_turns"] = float(sum(r.error_turns for r in results))
-        metrics["generation/tokens_per_s"] = statistics.fmean(r.tokens_per_s for r in results)
-    for bench in benchmarks:
-        metrics.update(bench.metrics)
-    from studybench.tracking.guidance_gap import guidance_gap_metrics  # the Guidance Gap
-
+        metrics.update(result.metrics)
+    metrics.update(native.interval_metrics(i for r in results for i in r.items))  # CIs (STATS)
     gap_metrics, gap_tags = guidance_gap_metrics(
-        client, experiment, settings, results, info, run_id
+        client, experiment, settings, [g for r in results for g in r.gap_inputs], run_id
     )
     metrics.update(gap_metrics)
     tags.update(gap_tags)
-    _log(client, run_id, metrics, {k: v for k, v in params.items() if v is not None}, tags)
-    for bench in benchmarks:
-        if bench.artefact_dir and any(Path(bench.artefact_dir).iterdir()):
-            client.log_artifacts(run_id, bench.artefact_dir, artifact_path=bench.name)
-
+    _log(client, run_id, metrics, params, tags)
+    native.log_data_inputs(client, run_id, data_files)  # dataset inputs, DVC md5 (STATS)
+    if checkpoint.path:  # the checkpoint as an MLflow LoggedModel (STATS)
+        native.log_checkpoint_model(
+            client, run_id, name=name, model_key=f"{tags.get('checkpoint.hash', '')}/{eval_key}",
+            metrics=native.model_metrics(metrics), step=step,
+            tags={k: tags[k] for k in ("training_run", "checkpoint.path") if k in tags},
+        )  # fmt: skip
     for result in results:
-        for seed_score in result.report.scores.per_seed:
-            child_key = f"{key}/{result.split}/seed{seed_score.seed}"
+        _log_result_files(client, run_id, result)
+        for values in result.per_seed:
             child = _run(
                 client,
                 experiment,
-                f"{name} {result.split} seed {seed_score.seed}",
-                {"mlflow.parentRunId": run_id, EVAL_KEY + ".parent": key},
-                (CHILD_KEY, child_key),
+                f"{name} {values.part} seed {values.seed}",
+                {"mlflow.parentRunId": run_id, EVAL_KEY + ".parent": eval_key},
+                (CHILD_KEY, f"{eval_key}/{values.part}/seed{values.seed}"),
             )
-            k = result.report.scores.k
             _log(
-                client,
-                child,
-                {
-                    f"{result.split}/par_at_{k}": seed_score.par,
-                    f"{result.split}/sub_at_{k}": seed_score.sub,
-                },
-                {"seed": str(seed_score.seed), "split": result.split},
-                {},
+                client, child, values.metrics, {"seed": str(values.seed), "split": values.part}, {}
             )
             client.set_terminated(child)
-        _log_artefacts(client, run_id, result)
-
     if checkpoint.training_run and step is not None:
-        extra = {k: b.metrics[k] for b in benchmarks for k in b.headline if k in b.metrics}
-        _log_lineage(client, experiment, checkpoint, step, metrics, results, extra)
+        curve = {k: r.metrics[k] for r in results for k in r.headline if k in r.metrics}
+        _log_lineage(client, experiment, checkpoint, step, curve)
     client.set_terminated(run_id)
     return run_id
 
 
-def _log_artefacts(client: Any, run_id: str, result: SplitResult) -> None:
-    import mlflow
+def _log_result_files(client: Any, run_id: str, result: BenchmarkResult) -> None:
+    """Artefact folder, MLflow tables and the per-item table of one benchmark."""
+    folder = Path(result.artefact_dir) if result.artefact_dir else None
+    path = result.name if result.artefact_path is None else result.artefact_path
+    if folder is not None and folder.is_dir():
+        for child in sorted(folder.iterdir()):
+            if child.is_dir() and not path:  # the run's root: one folder per part
+                client.log_artifacts(run_id, str(child), artifact_path=child.name)
+            elif not path:
+                client.log_artifact(run_id, str(child))
+        if path and any(folder.iterdir()):
+            client.log_artifacts(run_id, str(folder), artifact_path=path)
+    if result.items:
+        with tempfile.TemporaryDirectory() as tmp:
+            items = Path(tmp) / f"{result.name}.jsonl.gz"
+            write_items(items, result.items)
+            client.log_artifact(run_id, str(items), artifact_path="items")
+    if result.tables:
+        import mlflow
 
-    run_dir = Path(result.run_dir)
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / result.split
-        folder.mkdir()
-        store = GenerationStore(run_dir / "generations.sqlite")
-        try:
-            generations = [r.model_dump(mode="json") for r in store.records()]
-        finally:
-            store.close()
-        _write_jsonl_gz(folder / "generations.jsonl.gz", generations)
-        _write_jsonl_gz(
-            folder / "verdicts.jsonl.gz",
-            [v.model_dump(mode="json") for v in iter_verdicts(run_dir)],
-        )
-        (folder / "report.md").write_text(markdown(result.report))
-        (folder / "report.json").write_text(result.report.model_dump_json(indent=1))
-        _plot_disciplines(result, folder / "par_by_discipline.png")
-        client.log_artifacts(run_id, str(folder), artifact_path=result.split)
-    mlflow.set_tracking_uri(client.tracking_uri)
-    mlflow.log_table(
-        data=_table(result), artifact_file=f"tables/{result.split}_problems.json", run_id=run_id
-    )
+        mlflow.set_tracking_uri(client.tracking_uri)
+        for artefact_file, columns in result.tables.items():
+            mlflow.log_table(data=scrub_tree(columns), artifact_file=artefact_file, run_id=run_id)
 
 
 def _log_lineage(
-    client: Any,
-    experiment: str,
-    checkpoint: Checkpoint,
-    step: int,
-    metrics: dict[str, float],
-    results: Sequence[SplitResult],
-    extra: dict[str, float] | None = None,
+    client: Any, experiment: str, checkpoint: Checkpoint, step: int, curve: dict[str, float]
 ) -> None:
     import matplotlib
 
@@ -513,8 +309,7 @@ def _log_lineage(
         {"training_run": str(checkpoint.training_run)},
         (LINEAGE_KEY, str(checkpoint.training_run)),
     )
-    lineage = {k: v for r in results for k, v in headline_metrics(r).items()}
-    lineage.update(extra or {})
+    lineage = dict(curve)
     if checkpoint.gpu_hours is not None:
         lineage["gpu_hours"] = checkpoint.gpu_hours
     if checkpoint.train_flops is not None:

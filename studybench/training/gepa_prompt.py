@@ -236,3 +236,24 @@ def run_gepa(
         + "\n",
     )
     return summary
+
+
+def history_curve(history: Path) -> list[Any]:
+    """A GEPA history as a compute curve for the Compute Plateau: dev-set score against
+    task rollouts spent, one point per iteration (``studybench train plateau --history``)."""
+    from studybench.errors import DataError
+    from studybench.metrics.plateau import CurvePoint
+
+    points = []
+    lines = history.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            points.append(
+                CurvePoint(compute=row["rollouts"], mean=row["score"], step=row["iteration"])
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DataError(f"{history}: line {number}: not a GEPA history row: {exc}") from None
+    return points

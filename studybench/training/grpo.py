@@ -27,38 +27,20 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from studybench.checkpoints.inspect import READY_MARKER
+from studybench.config import RLTrainingSettings
 from studybench.errors import ConfigError
 from studybench.training.items import TrainItem
 
 log = logging.getLogger(__name__)
 
 
-class RLRecipe(BaseModel):
-    """Hyper-parameters of one GRPO/TTRL run (params ``training.grpo`` / ``training.ttrl``)."""
+class RLRecipe(RLTrainingSettings):
+    """One GRPO/TTRL run: the settings section (params ``training.grpo`` / ``training.ttrl``,
+    the one definition of the hyper-parameters and their defaults) plus the run's name."""
 
-    steps: int = Field(200, ge=1)
-    learning_rate: float = Field(1e-6, gt=0.0)
-    batch_size: int = Field(8, ge=1, description="completions per device and step")
-    num_generations: int = Field(8, ge=2, description="group size (divides batch_size)")
-    max_completion_length: int = Field(1024, ge=1)
-    temperature: float = Field(1.0, gt=0.0)
-    top_p: float = Field(0.95, gt=0.0, le=1.0)
-    beta: float = Field(0.0, ge=0.0, description="KL weight; > 0 loads a reference model")
-    num_iterations: int = Field(1, ge=1)
-    loss_type: str = "dapo"
-    save_steps: int = Field(25, ge=1)
-    seed: int = 0
-    threads: int = Field(2, ge=1, description="CPU threads for torch")
-    save_initial: bool = Field(True, description="write the untrained policy as checkpoint-0")
-    min_votes: int = Field(2, ge=1, description="TTRL: votes a pseudo-label needs")
-    use_vllm: bool = False
-    vllm_mode: Literal["server", "colocate"] = "colocate"
-    vllm_server_base_url: str = ""
     training_run: str | None = None
 
 

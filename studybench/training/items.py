@@ -44,8 +44,8 @@ def answered_items(
 ) -> list[TrainItem]:
     """Items of the answered instruction layers (written to ``split_file`` as benchmark
     parents first, so what was trained on is on disk beside the checkpoints)."""
+    from studybench.benchmarks.studybench.memorisation import write_split
     from studybench.data.loaders import load_parents
-    from studybench.data.memorisation import write_split
     from studybench.rollout.artefacts import MethodArtefacts
     from studybench.rollout.conversation import build_messages
 

@@ -38,6 +38,17 @@ def completion_text(completion: Any) -> str:
     raise TypeError(f"unexpected completion type {type(completion).__name__}")
 
 
+def prompt_question(prompt: Any) -> str:
+    """The question a TRL prompt asks (conversational: its last user turn; else the text).
+    The verifier reads the requested unit of a unitless gold from it ("in eV")."""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, list):
+        users = [str(m.get("content") or "") for m in prompt if m.get("role") == "user"]
+        return users[-1] if users else ""
+    return ""
+
+
 class VerifierReward:
     """GRPO reward: the verifier's verdict on the completion against the item's gold."""
 
@@ -57,8 +68,16 @@ class VerifierReward:
     ) -> list[float]:
         verdicts = self.verifier.verify_many(
             [
-                {"pred": completion_text(c), "gold": g, "answer_type": t, "type_sequence": s}
-                for c, g, t, s in zip(completions, answer, answer_type, type_sequence, strict=True)
+                {
+                    "pred": completion_text(c),
+                    "gold": g,
+                    "answer_type": t,
+                    "type_sequence": s,
+                    "question": prompt_question(p),
+                }
+                for p, c, g, t, s in zip(
+                    prompts, completions, answer, answer_type, type_sequence, strict=True
+                )
             ]
         )
         return [1.0 if v.correct else 0.0 for v in verdicts]

@@ -11,24 +11,21 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from studybench.config import SFTTrainingSettings
 
 log = logging.getLogger(__name__)
 
 
-class SFTRecipe(BaseModel):
-    """Hyper-parameters; the defaults make the tiny demo model reproduce the 18 short answers
-    of the sample's instruction layers on CPU in about half a minute. Measured greedy exact
-    reproductions at lr 5e-3, batch 8: 0/18 after 40 steps, 7/18 after 80, 17/18 after 120,
-    18/18 after 160 (so 160 steps, a checkpoint every 40)."""
+class SFTRecipe(SFTTrainingSettings):
+    """One SFT run: the settings section (params ``training.sft``, the one definition of the
+    hyper-parameters and their defaults) plus the run's name and whether the untrained
+    weights are saved first. The demo profile's ``training.sft`` makes the tiny model
+    reproduce the 18 short answers of the sample's instruction layers on CPU in about half a
+    minute (measured greedy exact reproductions at lr 5e-3, batch 8: 0/18 after 40 steps,
+    7/18 after 80, 17/18 after 120, 18/18 after 160)."""
 
-    steps: int = Field(160, ge=1)
-    learning_rate: float = Field(5e-3, gt=0.0)
-    batch_size: int = Field(8, ge=1)
-    save_steps: int = Field(40, ge=1)
-    max_length: int = Field(1024, ge=16)
-    seed: int = 0
-    threads: int = Field(2, ge=1)
     training_run: str | None = None
     save_initial: bool = Field(
         False, description="also write the untrained weights as checkpoint-0 (the curve's start)"

@@ -221,7 +221,7 @@ def synthesise(
             if progress is not None:
                 progress(done[0], len(fragments))
 
-    with ThreadPoolExecutor(max_workers=settings.concurrency) as pool:
+    with ThreadPoolExecutor(max_workers=settings.generator.concurrency) as pool:
         for future in [pool.submit(one, f) for f in todo]:
             future.result()
     entries = [cached[cache_key(f["text"], model)] for f in fragments]

@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
+from studybench.verify.relations import split_elements
 
 MAX_INPUT_CHARS = 64 * 1024
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.IGNORECASE | re.DOTALL)
-_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
+_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
 
@@ -32,18 +31,36 @@ class Extraction:
 def strip_think(text: str) -> tuple[str, bool]:
     """Remove thinking; return (visible text, whether an unterminated ``<think>`` was cut).
 
-    Closed blocks are removed. A stray ``</think>`` without an opening tag (chat templates
-    that open the block in the prompt) means everything before it was thinking. Whatever
-    follows an unterminated ``<think>`` is thinking that never finished: it never counts.
+    Closed blocks are removed (a block ends at the first ``</think>`` after its opening tag;
+    an inner ``<think>`` is part of the block). A stray ``</think>`` without an opening tag
+    (chat templates that open the block in the prompt) means everything before it was
+    thinking. Whatever follows an unterminated ``<think>`` is thinking that never finished:
+    it never counts.
+
+    One left-to-right pass over the tags, so the cost is linear in the text: TTRL's majority
+    vote and the rollout history call this on raw model output without a time bound.
     """
-    text = _THINK_BLOCK.sub(" ", text)
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end() :]
-    opened = _THINK_OPEN.search(text)
-    if opened:
-        return text[: opened.start()], True
-    return text, False
+    pieces: list[str] = []
+    pos = 0
+    inside = False
+    for tag in _THINK_TAG.finditer(text):
+        closing = tag.group(1) == "/"
+        if inside:
+            if closing:
+                inside = False
+                pieces.append(" ")
+                pos = tag.end()
+            continue
+        if closing:  # stray close: everything kept so far was thinking
+            pieces.clear()
+            pos = tag.end()
+            continue
+        pieces.append(text[pos : tag.start()])
+        inside = True
+    if inside:
+        return "".join(pieces), True
+    pieces.append(text[pos:])
+    return "".join(pieces), False
 
 
 def visible_text(text: str, *, strip_thinking: bool = True) -> tuple[str, bool]:
@@ -93,7 +110,9 @@ def select_answers(
     * TUP: a last box holding a top-level comma list of exactly ``n`` elements is split
       (models box the whole tuple on the final line after boxing intermediate results);
       otherwise the last ``n`` boxes. A parenthesised ``(a, b)`` is read as the tuple only
-      when fewer than ``n`` boxes exist, since an element may itself be a point.
+      when fewer than ``n`` boxes exist, since an element may itself be a point; so is a
+      box whose elements are separated by ``\\quad``, ``;``, "and" or the rows of
+      ``\\begin{cases}``.
     * ALT: the last boxes, at most as many as the gold has alternatives, each a candidate.
       Capping the candidates keeps "box every guess" from earning a reward.
     """
@@ -109,4 +128,8 @@ def select_answers(
             parts = split_top_level_commas(candidate)
             if len(parts) == count and all(parts):
                 return tuple(parts)
+        if len(boxes) < count:  # "a \quad b", cases rows, "a; b": one box, n elements
+            elements = split_elements(boxes[-1], count)
+            if elements is not None:
+                return elements
     return boxes[-count:]

@@ -37,8 +37,23 @@ _GREEK_ALIASES = {"varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi",
 _FUNCTIONS: dict[str, Any] = {
     "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "cot": sympy.cot,
     "sec": sympy.sec, "csc": sympy.csc, "arcsin": sympy.asin, "arccos": sympy.acos,
-    "arctan": sympy.atan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
-    "exp": sympy.exp, "ln": sympy.log,
+    "arctan": sympy.atan, "arccot": sympy.acot, "arcsec": sympy.asec, "arccsc": sympy.acsc,
+    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh, "coth": sympy.coth,
+    "sech": sympy.sech, "csch": sympy.csch, "arcsinh": sympy.asinh, "arccosh": sympy.acosh,
+    "arctanh": sympy.atanh, "arsinh": sympy.asinh, "arcosh": sympy.acosh,
+    "artanh": sympy.atanh, "exp": sympy.exp, "ln": sympy.log,
+}  # fmt: skip
+# Physics texts write the inverse function as a power: \sin^{-1} x is arcsin x.
+_INVERSES: dict[str, Any] = {
+    "sin": sympy.asin, "cos": sympy.acos, "tan": sympy.atan, "cot": sympy.acot,
+    "sec": sympy.asec, "csc": sympy.acsc, "sinh": sympy.asinh, "cosh": sympy.acosh,
+    "tanh": sympy.atanh, "coth": sympy.acoth,
+}  # fmt: skip
+# Accents name a distinct quantity (\dot M is a rate, not a mass): the accent becomes part
+# of the symbol's name. The three ways of writing a mean share one name.
+_ACCENTS = {
+    "dot": "dot", "ddot": "ddot", "hat": "hat", "widehat": "hat", "tilde": "tilde",
+    "widetilde": "tilde", "bar": "mean", "overline": "mean", "check": "check",
 }  # fmt: skip
 _MUL_COMMANDS = {r"\cdot", r"\times", r"\ast"}
 _OPEN = {"(": ")", "[": "]"}
@@ -52,21 +67,42 @@ class FastParseError(ValueError):
 class _Tok:
     kind: str  # num, cmd, ch, op, end
     text: str
+    spaced: bool = False  # whitespace before the token
+
+
+class Cross(sympy.Function):  # type: ignore[misc]
+    """The cross product of two vector-valued factors: antisymmetric, scalars pulled out.
+
+    Arguments are kept in a canonical order (swapping them flips the sign), so
+    ``E \\times v`` and ``-v \\times E`` build the same expression.
+    """
+
+    @classmethod
+    def eval(cls, a: Any, b: Any) -> Any:
+        if a == b or a == 0 or b == 0:
+            return sympy.Integer(0)
+        if sympy.default_sort_key(a) > sympy.default_sort_key(b):
+            return -cls(b, a)
+        return None
 
 
 def _tokenize(text: str) -> list[_Tok]:
     tokens: list[_Tok] = []
     pos = 0
     text = text.strip()
+    spaced = False
     while pos < len(text):
         match = _TOKEN.match(text, pos)
         if match is None:
             break
         kind = match.lastgroup or "op"
-        tokens.append(_Tok(kind, match.group(kind)))
+        spaced = spaced or match.group(0)[:1].isspace()
+        tokens.append(_Tok(kind, match.group(kind), spaced))
         pos = match.end()
+        spaced = False
         while pos < len(text) and text[pos].isspace():
             pos += 1
+            spaced = True
     tokens.append(_Tok("end", ""))
     return tokens
 
@@ -75,6 +111,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = _tokenize(text)
         self.pos = 0
+        self.vectors: set[Any] = set()  # symbols written as vectors (\vec, \mathbf)
 
     # -- helpers -------------------------------------------------------------------------
     @property
@@ -110,16 +147,42 @@ class _Parser:
         result = self.signed()
         while True:
             tok = self.tok
-            if tok.text == "*" or tok.text in _MUL_COMMANDS:
+            if tok.text == r"\times" and self.vectors:
+                self.take()
+                result = self._cross(result, self.signed())
+            elif tok.text == "*" or tok.text in _MUL_COMMANDS:
                 self.take()
                 result = result * self.signed()
             elif tok.text == "/":
                 self.take()
-                result = result / self.signed()
+                result = result / self.denominator()
             elif self._starts_primary(tok):
                 result = result * self.postfix()
             else:
                 return result
+
+    def denominator(self) -> Any:
+        """What follows ``/``: physics texts write ``-8\\chi^2/3r`` for -8chi^2/(3r), so the
+        factors that follow all divide; only a space after a plain number ends the
+        denominator: ``1/2 mv^2`` means (1/2) m v^2."""
+        result = self.signed()
+        while self._starts_primary(self.tok) and not (self.tok.spaced and result.is_Number):
+            result = result * self.postfix()
+        return result
+
+    def _cross(self, left: Any, right: Any) -> Any:
+        def split(expr: Any) -> tuple[Any, Any]:
+            scalar: list[Any] = []
+            vector: list[Any] = []
+            for factor in sympy.Mul.make_args(expr):
+                (vector if factor.free_symbols & self.vectors else scalar).append(factor)
+            return sympy.Mul(*scalar), sympy.Mul(*vector)
+
+        left_scalar, left_vector = split(left)
+        right_scalar, right_vector = split(right)
+        if left_vector == 1 or right_vector == 1:  # a scalar factor: an ordinary product
+            return left * right
+        return left_scalar * right_scalar * Cross(left_vector, right_vector)
 
     def signed(self) -> Any:
         if self.tok.text == "-":
@@ -139,7 +202,8 @@ class _Parser:
                 name in _GREEK
                 or name in _GREEK_ALIASES
                 or name in _FUNCTIONS
-                or name in ("frac", "sqrt", "pi", "infty", "log")
+                or name in _ACCENTS
+                or name in ("frac", "sqrt", "pi", "infty", "log", "vec", "langle")
             )
         return tok.text in ("(", "[", "{")
 
@@ -224,9 +288,43 @@ class _Parser:
             return sympy.oo
         if name in _GREEK or name in _GREEK_ALIASES:
             return self._symbol(_GREEK_ALIASES.get(name, name))
+        if name in _ACCENTS or name == "vec":
+            return self.accented(name)
+        if name == "langle":  # <v>: the mean, named as \bar v
+            inner = self.expr()
+            self.expect(r"\rangle")
+            return self._rename(inner, "mean")
         if name in _FUNCTIONS or name == "log":
             return self.function(name)
         raise FastParseError(f"unsupported command \\{name}")
+
+    def accented(self, name: str) -> Any:
+        """``\\dot{M}``, ``\\hat{\\vec z}``, ``\\bar v``, ``\\vec{E}``: one decorated symbol."""
+        inner = self.group_or_atom()
+        if name == "vec":
+            if not inner.is_Symbol:
+                raise FastParseError("vector of an expression")
+            self.vectors.add(inner)
+            return self._with_subscript(inner)
+        return self._with_subscript(self._rename(inner, _ACCENTS[name]))
+
+    def _rename(self, inner: Any, accent: str) -> Any:
+        if not inner.is_Symbol:
+            raise FastParseError("accent on an expression")
+        base, _, subscript = inner.name.partition("_")  # the accent goes on the letter
+        renamed = sympy.Symbol(f"{base}_{accent}" + (f"_{subscript}" if subscript else ""))
+        if inner in self.vectors:
+            self.vectors.add(renamed)
+        return renamed
+
+    def _with_subscript(self, symbol: Any) -> Any:
+        """A subscript after the accent group: ``\\bar{v}_x``."""
+        if self.tok.text != "_":
+            return symbol
+        renamed = self._symbol(symbol.name)
+        if symbol in self.vectors:
+            self.vectors.add(renamed)
+        return renamed
 
     def function(self, name: str) -> Any:
         base: Any = None
@@ -238,6 +336,8 @@ class _Parser:
             self.take()
             power = self.group_or_atom()
         argument = self.function_argument()
+        if power is not None and power == -1 and name in _INVERSES:
+            return _INVERSES[name](argument)
         if name == "log":
             value = sympy.log(argument, base) if base is not None else sympy.log(argument)
         else:

@@ -66,12 +66,21 @@ _UNWRAP = (
     "mathbf",
     "textbf",
     "mathsf",
-    "boldsymbol",
-    "bm",
-    "vec",
-    "operatorname",
     "mbox",
     "textnormal",
+)
+# Old-style font switches ({\rm w}, {\bf F}) change the look only.
+_FONT_SWITCH = re.compile(r"\\(?:rm|bf|it|sf|tt|cal|mathrm)(?![a-zA-Z{])\s*")
+# \operatorname{arcsinh} is the function \arcsinh.
+_OPERATORNAME = re.compile(r"\\operatorname\*?\s*\{\s*([A-Za-z]+)\s*\}")
+# Bold or arrowed single symbols are vectors; the parser needs to know (cross products).
+_VECTOR = re.compile(
+    r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*"
+    r"(?:\{\s*([A-Za-z]|\\[A-Za-z]+)\s*\}|([A-Za-z])(?![A-Za-z]))"
+)
+_BOLD = re.compile(
+    r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*(?=\{)"
+    r"(?!\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\})"
 )
 _UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r")\s*\{")
 _MULTISPACE = re.compile(r"\s+")
@@ -118,6 +127,10 @@ def normalize_answer(text: str) -> str:
     text = _DEGREE.sub(lambda _: r" ^{\circ} ", text)
     text = _PERCENT.sub(" % ", text)
     text = _APPROX.sub("=", text)
+    text = _FONT_SWITCH.sub(" ", text)
+    text = _OPERATORNAME.sub(lambda m: "\\" + m.group(1) + " ", text)
+    text = _VECTOR.sub(lambda m: r"\vec{" + (m.group(1) or m.group(2)) + "}", text)
+    text = _BOLD.sub(r"\\mathrm", text)  # bold expressions: just the expression
     text = unwrap_command_groups(text)
     text = _SPACES.sub(" ", text)
     text = text.replace("\\\\", " ")

@@ -64,6 +64,7 @@ class Quantity:
 
     value: float
     unit: Any | None = None
+    unit_text: str = ""  # as written, for the other readings of ambiguous symbols (A, G)
 
 
 def _nesting_depth(text: str) -> int:
@@ -128,6 +129,30 @@ def _configs() -> tuple[Any, Any]:
     return normalization, conversion
 
 
+_SLOW_ACCENT = re.compile(
+    r"\\(dot|ddot|hat|widehat|bar|overline|tilde|widetilde|check)\s*"
+    r"(?:\{\s*([A-Za-z]|\\[A-Za-z]+)\s*\}|([A-Za-z]|\\[A-Za-z]+))"
+)
+_SLOW_MEAN = re.compile(r"\\langle\s*([A-Za-z]|\\[A-Za-z]+)\s*\\rangle")
+_SLOW_VECTOR = re.compile(r"\\vec\s*\{([^{}]*)\}")
+_ACCENT_NAMES = {"widehat": "hat", "widetilde": "tilde", "bar": "mean", "overline": "mean"}
+
+
+def _prepare_slow(text: str) -> str:
+    """Accents and vectors for latex2sympy2_extended, named as the fast parser names them."""
+    text = _SLOW_VECTOR.sub(r"\1", text)
+    text = _SLOW_MEAN.sub(lambda m: m.group(1).lstrip("\\") + "_{mean}", text)
+    return _SLOW_ACCENT.sub(
+        lambda m: (
+            (m.group(2) or m.group(3)).lstrip("\\")
+            + "_{"
+            + _ACCENT_NAMES.get(m.group(1), m.group(1))
+            + "}"
+        ),
+        text,
+    )
+
+
 @lru_cache(maxsize=8192)
 def parse_latex(text: str) -> Any:
     """A sympy object for ``text`` (expression, equation, relation, interval).
@@ -140,7 +165,9 @@ def parse_latex(text: str) -> Any:
     normalization, conversion = _configs()
     try:
         return latex2sympy(
-            _prepare(text), normalization_config=normalization, conversion_config=conversion
+            _prepare_slow(_prepare(text)),
+            normalization_config=normalization,
+            conversion_config=conversion,
         )
     except UnparseableError:
         raise
@@ -265,7 +292,7 @@ def parse_quantity(text: str) -> Quantity:
             return Quantity(value)
         unit = parse_unit(rest)
         if unit is not None:
-            return Quantity(value, unit)
+            return Quantity(value, unit, rest)
     try:
         return Quantity(parse_number(text))
     except UnparseableError as exc:
@@ -275,7 +302,7 @@ def parse_quantity(text: str) -> Quantity:
         if unit is None:
             continue
         try:
-            return Quantity(parse_number(text[:point]), unit)
+            return Quantity(parse_number(text[:point]), unit, text[point:])
         except UnparseableError:
             continue
     raise first_failure

@@ -11,6 +11,11 @@ forkserver re-import the host's ``__main__`` (a notebook, a script without a mai
 Airflow task file), and fork copies the host's threads' locks. Each comparison is one message;
 one that overruns its timeout gets its worker killed and replaced, and the caller receives a
 ``timeout`` verdict, never a hang.
+
+The bound is the caller's: a timed-out worker is killed without waiting, and its replacement
+is started (and warmed) on a background thread, so neither the reaping nor the start-up of a
+new interpreter is charged to the comparison that timed out. A failure verdict reports the
+time the comparison really took.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
@@ -75,26 +81,33 @@ class _Worker:
             self.kill()
             raise RuntimeError(f"verifier worker did not start: {' '.join(command)}")
 
-    def call(self, task: Task, timeout_s: float) -> tuple[str, Any]:
-        """("ok", result) | ("timeout", None) | ("dead", None)."""
+    def call(self, task: Task, timeout_s: float) -> tuple[str, Any, float]:
+        """("ok", result, s) | ("timeout", None, s) | ("dead", None, s); s = seconds taken."""
+        start = time.perf_counter()
         try:
             self.tasks.send(task)
             if not self.results.poll(timeout_s):
-                return "timeout", None
-            return "ok", self.results.recv()
+                return "timeout", None, time.perf_counter() - start
+            return "ok", self.results.recv(), time.perf_counter() - start
         except (EOFError, OSError):
-            return "dead", None
+            return "dead", None, time.perf_counter() - start
 
     def _close_pipes(self) -> None:
         for conn in (self.tasks, self.results):
             with contextlib.suppress(Exception):
                 conn.close()
 
-    def kill(self) -> None:
+    def kill(self, wait: bool = True) -> None:
         with contextlib.suppress(Exception):
             self.process.kill()
-            self.process.wait(5)
+            if wait:
+                self.process.wait(5)
         self._close_pipes()
+
+    def reap(self) -> None:
+        """Collect the killed process (off the caller's time)."""
+        with contextlib.suppress(Exception):
+            self.process.wait(5)
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -105,11 +118,15 @@ class _Worker:
         self._close_pipes()
 
 
+_NO_WORKER: Any = object()  # put on the idle queue when a replacement failed to start
+
+
 class ProcessPool:
     """Up to ``workers`` verifier processes, started on demand and reused.
 
     Thread-safe: any number of threads may call :meth:`run`; at most ``workers`` tasks run at
-    once. ``on_failure(kind, task)`` builds the result for a timed-out or crashed task.
+    once. ``on_failure(kind, task, seconds)`` builds the result for a timed-out or crashed
+    task; ``seconds`` is how long the comparison ran before it was given up.
     """
 
     def __init__(
@@ -129,9 +146,16 @@ class ProcessPool:
         self._lock = threading.Lock()
         self._live = 0
         self._closed = False
+        self._spawners: list[threading.Thread] = []
         self.restarts = 0
 
     def _checkout(self) -> _Worker:
+        while True:
+            worker = self._take()
+            if worker is not _NO_WORKER:
+                return worker
+
+    def _take(self) -> _Worker:
         try:
             return self._idle.get_nowait()
         except queue.Empty:
@@ -152,19 +176,49 @@ class ProcessPool:
         return self._idle.get()
 
     def _retire(self, worker: _Worker) -> None:
-        worker.kill()
+        """Kill ``worker`` now; reap it and start its replacement in the background."""
+        worker.kill(wait=False)
         with self._lock:
-            self._live -= 1
             self.restarts += 1
+            closed = self._closed
+        if closed:
+            worker.reap()
+            with self._lock:
+                self._live -= 1
+            return
+        thread = threading.Thread(
+            target=self._replace, args=(worker,), name="sb-verify-respawn", daemon=True
+        )
+        with self._lock:
+            self._spawners = [t for t in self._spawners if t.is_alive()] + [thread]
+        thread.start()
+
+    def _replace(self, dead: _Worker) -> None:
+        dead.reap()
+        try:
+            fresh = _Worker(self._memory_limit_mb)
+        except Exception:
+            with self._lock:
+                self._live -= 1
+            self._idle.put(_NO_WORKER)  # wake a caller waiting for this slot
+            return
+        with self._lock:
+            closed = self._closed
+        if closed:
+            fresh.stop()
+            with self._lock:
+                self._live -= 1
+            return
+        self._idle.put(fresh)
 
     def run(self, task: Task) -> Any:
         worker = self._checkout()
-        status, result = worker.call(task, self.timeout_s)
+        status, result, seconds = worker.call(task, self.timeout_s)
         if status == "ok":
             self._idle.put(worker)
             return result
         self._retire(worker)
-        return self._on_failure(status, task, self.timeout_s)
+        return self._on_failure(status, task, seconds)
 
     def map(
         self, tasks: Sequence[Task], on_result: Callable[[Any], None] | None = None
@@ -188,11 +242,16 @@ class ProcessPool:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+            spawners = list(self._spawners)
+        for thread in spawners:
+            thread.join(STARTUP_TIMEOUT_S)
         while True:
             try:
                 worker = self._idle.get_nowait()
             except queue.Empty:
                 break
+            if worker is _NO_WORKER:
+                continue
             worker.stop()
             with self._lock:
                 self._live -= 1

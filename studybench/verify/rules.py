@@ -10,7 +10,6 @@ candidates) on top. Everything here is pure and runs inside the verifier's worke
 from __future__ import annotations
 
 import itertools
-import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,19 +17,20 @@ from typing import Any
 
 from studybench.data.answer_types import AnswerType
 from studybench.verify.normalize import last_side, normalize_answer, split_top_level
-from studybench.verify.parsing import (
-    Quantity,
-    UnparseableError,
-    numeric_value,
-    parse_expressions,
-    parse_quantity,
-    split_values,
+from studybench.verify.numeric import judge_nv_text, nv_single
+from studybench.verify.parsing import UnparseableError, parse_expressions
+from studybench.verify.relations import is_label, sides, split_top
+from studybench.verify.symbolic import (
+    closed_forms_equal,
+    evaluate,
+    numerically_equal,
+    relative_tolerance,
+    sample_points,
+    substitute_definitions,
+    vanishes,
 )
-from studybench.verify.units import convert, is_dimensionless, to_base_dimensionless
 
-ZERO_TOLERANCE = 1e-9
 SYMBOLIC_TOLERANCE = 1e-6
-RANDOM_POINTS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,63 +47,18 @@ def _no(reason: str) -> Outcome:
     return Outcome(False, reason)
 
 
-def close(pred: float, gold: float, tolerance: float) -> bool:
-    """Relative closeness; a zero gold needs an absolute match within ``ZERO_TOLERANCE``."""
-    if gold == 0.0:
-        return abs(pred) <= ZERO_TOLERANCE
-    return abs(pred - gold) <= tolerance * abs(gold) * (1 + 1e-9)
-
-
 # --------------------------------------------------------------------------- NV
 
 
-def _quantity_candidates(pred: Quantity, gold: Quantity) -> tuple[list[float], list[float], str]:
-    """Comparable (pred values, gold values) and the reason a match would have."""
-    if gold.unit is not None and pred.unit is not None:
-        converted = convert(pred.value, pred.unit, gold.unit)
-        if converted is None:
-            return [], [], "unit_mismatch"
-        return [converted], [gold.value], "unit_converted"
-    if gold.unit is not None:  # bare number: read in the gold's unit
-        golds = [gold.value]
-        if is_dimensionless(gold.unit):
-            plain = to_base_dimensionless(gold.value, gold.unit)
-            golds += [plain] if plain is not None else []
-        return [pred.value], golds, "numeric"
-    if pred.unit is not None:  # the gold carries no unit: the number as written
-        preds = [pred.value]
-        if is_dimensionless(pred.unit):
-            plain = to_base_dimensionless(pred.value, pred.unit)
-            preds += [plain] if plain is not None else []
-        return preds, [gold.value], "numeric"
-    return [pred.value], [gold.value], "numeric"
-
-
-def judge_nv(pred: str, gold: str, tolerance: float) -> Outcome:
-    gold_parts = split_values(last_side(gold))
-    pred_parts = split_values(last_side(pred))
-    if len(gold_parts) > 1:
-        if len(pred_parts) != len(gold_parts):
-            return _no("wrong_count")
-        return _match_all(pred_parts, gold_parts, lambda p, g: _nv_single(p, g, tolerance))
-    return _nv_single(last_side(pred), last_side(gold), tolerance)
+def judge_nv(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] = ()) -> Outcome:
+    """A number with an optional unit; ``requested``: the units the question asks for."""
+    outcome: Outcome = judge_nv_text(pred, gold, tolerance, requested, _match_all, _ok, _no)
+    return outcome
 
 
 def _nv_single(pred: str, gold: str, tolerance: float) -> Outcome:
-    try:
-        gold_q = parse_quantity(gold)
-    except UnparseableError as exc:
-        return _no(f"gold_unparseable:{exc.reason}")
-    try:
-        pred_q = parse_quantity(pred)
-    except UnparseableError as exc:
-        return _no(f"unparseable:{exc.reason}")
-    preds, golds, reason = _quantity_candidates(pred_q, gold_q)
-    if not preds:
-        return _no(reason)
-    if any(close(p, g, tolerance) for p in preds for g in golds):
-        return _ok(reason)
-    return _no("wrong_value")
+    correct, reason = nv_single(pred, gold, tolerance)
+    return Outcome(correct, reason)
 
 
 # --------------------------------------------------------------------------- EX
@@ -119,42 +74,6 @@ def _positive_symbols(*exprs: Any) -> list[Any]:
     for expr in exprs:
         out.append(expr.subs({s: mapping[s.name] for s in expr.free_symbols}))
     return out
-
-
-def _has_float(expr: Any) -> bool:
-    import sympy
-
-    return any(isinstance(atom, sympy.Float) for atom in expr.atoms(sympy.Number))
-
-
-def _random_points(symbols: list[Any], seed_text: str) -> list[dict[Any, float]]:
-    rng = random.Random(seed_text)
-    return [{s: rng.uniform(1.1, 2.9) for s in symbols} for _ in range(RANDOM_POINTS)]
-
-
-def _evaluate(expr: Any, point: dict[Any, float]) -> complex | None:
-    try:
-        value = complex(expr.evalf(20, subs=point))
-    except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
-        return None
-    if value != value or abs(value) == float("inf"):
-        return None
-    return value
-
-
-def _numerically_equal(a: Any, b: Any, tolerance: float, seed: str) -> bool | None:
-    """Compare at random positive points; None when too few points evaluate."""
-    symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
-    agreed = 0
-    for point in _random_points(symbols, seed):
-        va, vb = _evaluate(a, point), _evaluate(b, point)
-        if va is None or vb is None:
-            continue
-        scale = max(abs(va), abs(vb))
-        if abs(va - vb) > tolerance * scale + 1e-12:
-            return False
-        agreed += 1
-    return True if agreed >= 2 else None
 
 
 def _symbolic_zero(diff: Any) -> bool:
@@ -185,7 +104,48 @@ def _side_failure(exc: UnparseableError, gold_sides: set[int]) -> Outcome:
 
 
 def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
-    pred, gold = last_side(pred), last_side(gold)
+    """Any stated form of the prediction against any stated form of the gold (chains
+    ``A = B = C`` list equal forms; a leading label is not a form)."""
+    pred_forms, gold_forms = sides(pred), sides(gold)
+    first: Outcome | None = None
+    for gold_form in reversed(gold_forms):  # the last, most explicit form first
+        outcome = _ex_single(pred_forms[-1], gold_form, tolerance)
+        if outcome.correct:
+            return outcome
+        first = first or outcome
+    if len(pred_forms) > 1 and _chain_contradicts(pred_forms, tolerance):
+        return _no("inconsistent_chain")
+    for gold_form in reversed(gold_forms):
+        for pred_form in reversed(pred_forms[:-1]):
+            outcome = _ex_single(pred_form, gold_form, tolerance)
+            if outcome.correct:
+                return outcome
+    return first or _no("wrong_value")
+
+
+MAX_CHAIN = 4
+
+
+def _chain_contradicts(forms: list[str], tolerance: float) -> bool:
+    """Forms of one chain that are comparable (both closed numbers, or expressions in the
+    same symbols) and differ: ``2\\pi\\sqrt{l/g} = \\pi\\sqrt{l/g}`` is no answer."""
+    parsed = []
+    for form in forms[-MAX_CHAIN:]:
+        try:
+            parsed.append((form, _parse_compared(form)[0]))
+        except UnparseableError:
+            continue
+    for i, (text_a, a) in enumerate(parsed):
+        for text_b, b in parsed[i + 1 :]:
+            if a.free_symbols != b.free_symbols:
+                continue
+            outcome = _compare_expressions(a, b, tolerance, seed=text_a + "\x00" + text_b)
+            if outcome.reason == "wrong_value":
+                return True
+    return False
+
+
+def _ex_single(pred: str, gold: str, tolerance: float) -> Outcome:
     if pred.replace(" ", "") == gold.replace(" ", ""):
         return _ok("equal")
     try:
@@ -196,22 +156,21 @@ def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
 
 
 def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> Outcome:
-    gold_value, pred_value = numeric_value(gold_e), numeric_value(pred_e)
-    if gold_value is not None and pred_value is not None:
-        if abs(gold_value.imag) < 1e-12 and abs(pred_value.imag) < 1e-12:
-            ok = close(pred_value.real, gold_value.real, tolerance)
-        else:
-            ok = abs(pred_value - gold_value) <= tolerance * abs(gold_value)
-        return _ok("numeric") if ok else _no("wrong_value")
-    if (gold_value is None) != (pred_value is None):
-        return _no("wrong_value")
     if pred_e == gold_e:
         return _ok("structural")
+    pred_e, gold_e = substitute_definitions(pred_e, gold_e)
+    if not pred_e.free_symbols and not gold_e.free_symbols:
+        same = closed_forms_equal(pred_e, gold_e, tolerance)
+        if same is None:
+            return _no("unparseable:not_a_number")
+        return _ok("numeric") if same else _no("wrong_value")
+    if not pred_e.free_symbols or not gold_e.free_symbols:
+        return _no("wrong_value")
     pred_p, gold_p = _positive_symbols(pred_e, gold_e)
     if pred_p == gold_p:
         return _ok("structural")
-    rel = tolerance if (_has_float(pred_p) or _has_float(gold_p)) else SYMBOLIC_TOLERANCE
-    numeric = _numerically_equal(pred_p, gold_p, rel, seed)
+    rel = relative_tolerance(pred_p, gold_p, tolerance)
+    numeric = numerically_equal(pred_p, gold_p, rel, seed)
     if numeric is True:
         return _ok("symbolic_numeric")
     if numeric is False:
@@ -230,16 +189,15 @@ def _equation_sides(text: str) -> tuple[str, str] | None:
 
 
 def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
+    """Equations are equal when proportional, when one holds wherever the other does after
+    solving it for a variable it is linear in (``h\\nu = E_2 - E_1`` and ``\\nu = (E_2 -
+    E_1)/h``), or when only the label on the left differs (``a = g/7``, ``\\dot v = g/7``)."""
     gold_sides = _equation_sides(gold)
     if gold_sides is None:
         return judge_ex(pred, gold, tolerance)  # a gold without "=" is an expression
     pred_sides = _equation_sides(pred)
     if pred_sides is None:
-        try:
-            (lhs,) = parse_expressions(gold_sides[0])
-        except UnparseableError:
-            return _no("not_an_equation")
-        if getattr(lhs, "is_Symbol", False):
+        if is_label(gold_sides[0]):
             outcome = judge_ex(pred, gold_sides[1], tolerance)
             return _ok("rhs_only") if outcome.correct else outcome
         return _no("not_an_equation")
@@ -248,7 +206,52 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     except UnparseableError as exc:
         return _side_failure(exc, {2, 3})
     gold_d, pred_d = _positive_symbols(g_lhs - g_rhs, p_lhs - p_rhs)
-    return _proportional(pred_d, gold_d, seed=pred + "\x00" + gold)
+    pred_d, gold_d = substitute_definitions(pred_d, gold_d)
+    seed = pred + "\x00" + gold
+    outcome = _proportional(pred_d, gold_d, seed)
+    if outcome.correct:
+        return outcome
+    if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
+        renamed = _ex_single(pred_sides[1], gold_sides[1], tolerance)
+        labels = p_lhs.free_symbols | g_lhs.free_symbols
+        if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
+            return _ok("renamed_label")
+    if _rearranged((p_lhs, p_rhs), (g_lhs, g_rhs), seed):
+        return _ok("rearranged")
+    return outcome
+
+
+def _rearranged(pred: tuple[Any, Any], gold: tuple[Any, Any], seed: str) -> bool:
+    """One equation solved for a variable (``x = f(...)``, ``x`` not on the right) makes the
+    other hold: ``\\nu = (E_2 - E_1)/h`` and ``h\\nu = E_2 - E_1``, ``\\theta = \\arctan\\mu``
+    and ``\\tan\\theta = \\mu``.
+
+    Checked at points of both signs and without positivity assumptions, and refused when
+    the other equation is a polynomial of degree two or more in that variable: squaring
+    (``v^2 = 2gh`` for ``v = \\sqrt{2gh}``) adds a root, it does not rearrange.
+    """
+    pred_d, gold_d = pred[0] - pred[1], gold[0] - gold[1]
+    if pred_d == 0 or gold_d == 0:
+        return False
+    tolerance = relative_tolerance(pred_d, gold_d, SYMBOLIC_TOLERANCE)
+    for (lhs, rhs), target in ((gold, pred_d), (pred, gold_d)):
+        if not lhs.is_Symbol or lhs in rhs.free_symbols or lhs not in target.free_symbols:
+            continue
+        if _degree(target, lhs) > 1:
+            continue
+        if vanishes(target.subs(lhs, rhs), tolerance, seed, signed=True):
+            return True
+    return False
+
+
+def _degree(expr: Any, symbol: Any) -> int:
+    """Degree of ``expr`` as a polynomial in ``symbol``; 1 when it is not a polynomial."""
+    import sympy
+
+    try:
+        return int(sympy.Poly(expr, symbol).degree())
+    except (sympy.PolynomialError, sympy.GeneratorsNeeded):
+        return 1
 
 
 def _proportional(a: Any, b: Any, seed: str) -> Outcome:
@@ -258,16 +261,17 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
 
     if a == 0 or b == 0:
         return _ok("symbolic") if a == b else _no("wrong_equation")
+    tolerance = relative_tolerance(a, b, SYMBOLIC_TOLERANCE)
     symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
-    ratios: list[complex] = []
-    for point in _random_points(symbols, seed):
-        va, vb = _evaluate(a, point), _evaluate(b, point)
-        if va is None or vb is None or abs(vb) < 1e-14 or abs(va) < 1e-14:
+    ratios = []
+    for point in sample_points(symbols, seed):
+        va, vb = evaluate(a, point), evaluate(b, point)
+        if va is None or vb is None or abs(vb) < 1e-30 or abs(va) < 1e-30:
             continue
         ratios.append(va / vb)
     if len(ratios) >= 2:
         first = ratios[0]
-        same = all(abs(r - first) <= SYMBOLIC_TOLERANCE * abs(first) for r in ratios)
+        same = all(abs(r - first) <= tolerance * abs(first) for r in ratios)
         return _ok("proportional") if same else _no("wrong_equation")
     if sympy.count_ops(a) + sympy.count_ops(b) > 250:
         return _no("inconclusive")
@@ -463,14 +467,25 @@ JUDGERS: dict[AnswerType, Judger] = {
 }
 
 
-def judge_atom(pred: str, gold: str, answer_type: AnswerType, tolerance: float) -> Outcome:
-    """One normalised predicted answer against one normalised gold answer of an atomic type."""
+def judge_atom(
+    pred: str,
+    gold: str,
+    answer_type: AnswerType,
+    tolerance: float,
+    requested: tuple[Any, ...] = (),
+) -> Outcome:
+    """One normalised predicted answer against one normalised gold answer of an atomic type.
+
+    ``requested``: the units the question asks for (see :mod:`studybench.verify.question`).
+    """
     judger = JUDGERS.get(answer_type)
     if judger is None:
         return _no(f"unsupported_type:{answer_type.value}")
     if pred == gold and answer_type is not AnswerType.TF:  # a TF gold must be a truth value
         return _ok("equal")
     try:
+        if answer_type is AnswerType.NV:
+            return judge_nv(pred, gold, tolerance, requested)
         return judger(pred, gold, tolerance)
     except UnparseableError as exc:
         return _no(f"unparseable:{exc.reason}")
@@ -511,12 +526,54 @@ def _match_all(preds: list[str], golds: list[str], match: Callable[[str, str], O
     return _no(failures[0] if failures else "wrong_value")
 
 
+_OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
+
+
+def _offered_values(preds: tuple[str, ...]) -> list[str]:
+    """The distinct final values of an ALT prediction (``2 or 3`` in one box is two)."""
+    values: list[str] = []
+    for pred in preds:
+        for part in (p.strip() for p in split_top(pred, _OR)):
+            if part and part not in values:
+                values.append(part)
+    return values
+
+
+def judge_alternatives(
+    preds: tuple[str, ...],
+    golds: tuple[str, ...],
+    type_sequence: tuple[AnswerType, ...],
+    tolerance: float,
+    requested: tuple[Any, ...] = (),
+) -> Outcome:
+    """ALT: one alternative suffices, but every value offered must be one of them.
+
+    Boxing several guesses (``\\boxed{2} \\boxed{3}`` for "1 s or 3 s") is wrong; boxing
+    several of the listed alternatives (both roots of a quadratic) is right.
+    """
+    matched: str | None = None
+    last = "wrong_value"
+    for value in _offered_values(preds):
+        hit = None
+        for g, kind in zip(golds, type_sequence, strict=True):
+            outcome = judge_atom(value, g, kind, tolerance, requested)
+            if outcome.correct:
+                hit = outcome
+                break
+            last = outcome.reason
+        if hit is None:
+            return _no("extra_guess" if matched or len(preds) > 1 else last)
+        matched = matched or hit.reason
+    return _ok(f"alternative:{matched}") if matched else _no(last)
+
+
 def judge_answers(
     preds: tuple[str, ...],
     golds: tuple[str, ...],
     answer_type: AnswerType,
     type_sequence: tuple[AnswerType, ...],
     tolerance: float,
+    requested: tuple[Any, ...] = (),
 ) -> Outcome:
     """Selected, normalised predictions against normalised golds, by answer type."""
     if not preds:
@@ -529,25 +586,18 @@ def judge_answers(
         if len(preds) != len(golds):
             return _no("wrong_count")
         for position, (p, g, kind) in enumerate(zip(preds, golds, type_sequence, strict=True)):
-            outcome = judge_atom(p, g, kind, tolerance)
+            outcome = judge_atom(p, g, kind, tolerance, requested)
             if not outcome.correct:
                 return _no(f"element_{position}:{outcome.reason}")
         return _ok("tuple")
     if answer_type is AnswerType.ALT:
         if len(type_sequence) != len(golds):
             return _no("gold_type_sequence_mismatch")
-        last = "wrong_value"
-        for p in preds:
-            for g, kind in zip(golds, type_sequence, strict=True):
-                outcome = judge_atom(p, g, kind, tolerance)
-                if outcome.correct:
-                    return _ok(f"alternative:{outcome.reason}")
-                last = outcome.reason
-        return _no(last)
+        return judge_alternatives(preds, golds, type_sequence, tolerance, requested)
     if len(golds) == 1:
-        return judge_atom(preds[-1], golds[0], answer_type, tolerance)
+        return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested)
     return _match_all(
-        list(preds), list(golds), lambda p, g: judge_atom(p, g, answer_type, tolerance)
+        list(preds), list(golds), lambda p, g: judge_atom(p, g, answer_type, tolerance, requested)
     )
 
 

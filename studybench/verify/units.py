@@ -15,15 +15,26 @@ from typing import Any
 _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
+        (r"\\vec\{([^{}]*)\}", r" \1 "),
+        (r"\\sec(?![a-zA-Z])", " s "),
+        (r"\^\{\\circ\}\s*K(?![a-zA-Z])", " K "),  # degrees kelvin, old style
         (r"\^\{\\circ\}\s*C(?![a-zA-Z])", " degC "),
         (r"\^\{\\circ\}\s*F(?![a-zA-Z])", " degF "),
         (r"\^\{\\circ\}", " degree "),
         (r"%", " percent "),
         (r"([MRL])_\{?\\odot\}?", r" solar_\1 "),
         (r"([MR])_\{?\\oplus\}?", r" earth_\1 "),
+        # physical constants written inside a unit: 3\,\mu_0 A/m, 2\,\hbar
+        (r"\\mu_\{?0\}?", " mu_0 "),
+        (r"\\(?:var)?epsilon_\{?0\}?", " epsilon_0 "),
+        (r"\\hbar(?![a-zA-Z])", " hbar "),
+        (r"(?<![A-Za-z])k_\{?B\}?", " k_B "),
+        (r"(?<![A-Za-z])m_\{?([ep])\}?", r" m_\1 "),
+        # gauss: pint's gauss is Gaussian-CGS and does not convert to tesla
+        (r"(?<![A-Za-z_])([mkµ]?)(?:G|gauss|Gauss)(?![A-Za-z_])", r" \1gauss_SI "),
+        (r"(?<![A-Za-z_])(?:Å|\\AA|\\mathring\s*\{?\s*A\s*\}?)", " angstrom "),
         (r"\\mu\s*", "µ"),
         (r"\\Omega", "ohm"),
-        (r"\\AA", "angstrom"),
         (r"\\(?:cdot|times)", "*"),
         (r"\^\s*\{\s*([+-]?\s*[\d./]+)\s*\}", r"**(\1)"),
         (r"\^\s*([+-]?\d+)", r"**\1"),
@@ -32,6 +43,19 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 _SOLAR = {"solar_M": "solar_mass", "solar_R": "solar_radius", "solar_L": "solar_luminosity"}
 _EARTH = {"earth_M": "earth_mass", "earth_R": "earth_radius"}
+_COUNT_WORDS = (
+    "event", "drop", "photon", "electron", "proton", "neutron", "particle", "atom",
+    "molecule", "nucleus", "ion", "collision", "oscillation", "fringe", "ring", "step",
+    "bounce", "decay", "star", "galaxy", "planet", "bit", "times", "nucleon", "quantum",
+    "vibration", "swing", "image", "node", "antinode", "loop", "beat", "flash", "pulse",
+    "person", "people",
+)  # fmt: skip
+_PLURALS = re.compile(r"\b(nucle)i\b|\b(quant)a\b")
+# Symbols that name two units; the reading with the gold's dimension is the one meant
+# (physics texts write 1.5 A for 1.5 angstrom).
+_READINGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<![A-Za-zµ_])A(?![A-Za-z_])"), "angstrom"),
+)
 _ALLOWED = re.compile(r"^[A-Za-zµ_ */()\d.*+-]+$")
 _EXTRA_DEFINITIONS = (
     "solar_mass = 1.98847e30 kg = M_sun",
@@ -41,6 +65,11 @@ _EXTRA_DEFINITIONS = (
     "earth_radius = 6.3781e6 m = R_earth",
     "AU = astronomical_unit",
     "jansky = 1e-26 W / m ** 2 / Hz = Jy",
+    "gauss_SI = 1e-4 tesla",
+    "magnitude_astro = 1 = mag",
+    "dex = 1",
+    # Things counted: "12 drops", "3 events / s" are numbers of things, not dimensions.
+    *(f"{word} = count" for word in _COUNT_WORDS),
 )
 
 
@@ -57,6 +86,7 @@ def registry() -> Any:
 
 def _to_pint_syntax(unit_text: str) -> str | None:
     text = unit_text.strip()
+    text = _PLURALS.sub(lambda m: (m.group(1) or "") + ("us" if m.group(1) else "um"), text)
     for pattern, replacement in _UNIT_REWRITES:
         text = pattern.sub(replacement, text)
     for old, new in (*_SOLAR.items(), *_EARTH.items()):
@@ -86,6 +116,29 @@ def parse_unit(unit_text: str) -> Any | None:
     if parsed.magnitude != 1:
         return None
     return parsed.units
+
+
+@lru_cache(maxsize=4096)
+def unit_readings(unit_text: str) -> tuple[Any, ...]:
+    """Every unit ``unit_text`` can mean, the usual reading first (``A``: ampere, then
+    angstrom); empty when it is not a unit."""
+    readings = []
+    first = parse_unit(unit_text)
+    if first is not None:
+        readings.append(first)
+    for pattern, meaning in _READINGS:
+        if pattern.search(unit_text):
+            other = parse_unit(pattern.sub(" " + meaning + " ", unit_text))
+            if other is not None and other not in readings:
+                readings.append(other)
+    return tuple(readings)
+
+
+def same_dimension(a: Any, b: Any) -> bool:
+    try:
+        return bool(a.dimensionality == b.dimensionality)
+    except Exception:
+        return False
 
 
 def is_dimensionless(unit: Any) -> bool:

@@ -22,9 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.pool import ProcessPool, Task, default_workers
+from studybench.verify.question import requested_units
+from studybench.verify.relations import strip_remark, strip_unit_annotation
 from studybench.verify.rules import judge_answers, normalize_all
 
-VERIFIER_VERSION = "1.0.0"
+VERIFIER_VERSION = "1.1.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -52,6 +54,7 @@ class VerifyItem(BaseModel):
     answer_type: str
     type_sequence: str = ""
     tolerance: float | None = Field(None, gt=0)
+    question: str | None = None  # the question text: names the unit of a unitless gold
 
     @field_validator("type_sequence", mode="before")
     @classmethod
@@ -68,8 +71,13 @@ def judge_inline(
     type_sequence: str = "",
     tolerance: float = DEFAULT_TOLERANCE,
     strip_think: bool = True,
+    question: str | None = None,
 ) -> Verdict:
     """Verify in the calling process, without a timeout. Workers call this; so may tests.
+
+    ``question`` is the question text; when the gold carries no unit, the unit the question
+    asks for ("in days", "(in eV)") is read from it, so an answer in another unit of that
+    dimension is converted, and one of another dimension is rejected.
 
     Untrusted input belongs in :func:`verify`, which bounds the time.
     """
@@ -91,13 +99,46 @@ def judge_inline(
     gold_boxes = gold_answers(gold)
     if kind is AnswerType.TUP and len(gold_boxes) == 1 and len(sequence) > 1:
         gold_boxes = select_answers(gold_boxes, kind, len(sequence))
-    golds = normalize_all(gold_boxes)
+    golds = normalize_all(_without_remarks(gold_boxes, kind, sequence, gold=True))
     extraction = boxed_answers(pred, strip_thinking=strip_think)
     if not extraction.answers:
         return verdict(False, extraction.problem or "no_box", normalized_gold=golds)
-    selected = normalize_all(select_answers(extraction.answers, kind, len(golds)))
-    outcome = judge_answers(selected, golds, kind, sequence, tolerance)
+    chosen = select_answers(extraction.answers, kind, len(golds))
+    selected = normalize_all(_without_remarks(chosen, kind, sequence))
+    requested = requested_units(question) if question else ()
+    outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested)
     return verdict(outcome.correct, outcome.reason, extracted=selected, normalized_gold=golds)
+
+
+_MATH_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ, AnswerType.IN})
+
+
+def _without_remarks(
+    boxes: tuple[str, ...],
+    kind: AnswerType,
+    sequence: tuple[AnswerType, ...],
+    gold: bool = False,
+) -> tuple[str, ...]:
+    """Drop trailing text remarks from boxes of mathematical types (by position for TUP)."""
+    positional = kind is AnswerType.TUP or (kind is AnswerType.ALT and gold)
+    if positional and len(sequence) == len(boxes):
+        kinds = sequence
+    elif kind is AnswerType.ALT and len(set(sequence)) == 1:
+        kinds = tuple(sequence[0] for _ in boxes)
+    elif kind in (AnswerType.TUP, AnswerType.ALT):
+        # an element of unknown position: remarks go, units stay (NV reads them)
+        math = bool(sequence) and all(k in _MATH_TYPES for k in sequence)
+        kinds = tuple(AnswerType.NV if math else AnswerType.QL for _ in boxes)
+    else:
+        kinds = tuple(kind for _ in boxes)
+    return tuple(_clean(box, k) for box, k in zip(boxes, kinds, strict=True))
+
+
+def _clean(box: str, kind: AnswerType) -> str:
+    if kind not in _MATH_TYPES:
+        return box
+    box = strip_remark(box)
+    return strip_unit_annotation(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
 
 
 def warm_up() -> None:
@@ -112,10 +153,10 @@ def warm_up() -> None:
         judge_inline(pred, gold, kind)
 
 
-def _failure_verdict(kind: str, task: Task, timeout_s: float) -> Verdict:
+def _failure_verdict(kind: str, task: Task, seconds: float) -> Verdict:
+    """A timed-out or crashed comparison, with the time it really took."""
     reason = "timeout" if kind == "timeout" else "crashed"
-    elapsed = timeout_s * 1000 if kind == "timeout" else 0.0
-    return Verdict(correct=False, reason=reason, elapsed_ms=elapsed)
+    return Verdict(correct=False, reason=reason, elapsed_ms=seconds * 1000)
 
 
 class Verifier:
@@ -158,6 +199,7 @@ class Verifier:
             item.type_sequence,
             tolerance,
             self.strip_think,
+            item.question,
         )
 
     @staticmethod
@@ -176,6 +218,7 @@ class Verifier:
         type_sequence: str = "",
         *,
         tolerance: float | None = None,
+        question: str | None = None,
     ) -> Verdict:
         item = VerifyItem(
             pred=pred,
@@ -183,6 +226,7 @@ class Verifier:
             answer_type=answer_type,
             type_sequence=type_sequence,
             tolerance=tolerance,
+            question=question,
         )
         return self._result(self._pool.run(self._task(item)))
 
@@ -229,9 +273,15 @@ def verify(
     type_sequence: str = "",
     *,
     tolerance: float = DEFAULT_TOLERANCE,
+    question: str | None = None,
 ) -> Verdict:
-    """Is the final answer in ``pred`` equal to ``gold``? Bounded in time, safe in threads."""
-    return default_verifier().verify(pred, gold, answer_type, type_sequence, tolerance=tolerance)
+    """Is the final answer in ``pred`` equal to ``gold``? Bounded in time, safe in threads.
+
+    Pass the ``question`` text where it is known: it names the unit of a unitless gold.
+    """
+    return default_verifier().verify(
+        pred, gold, answer_type, type_sequence, tolerance=tolerance, question=question
+    )
 
 
 def verify_many(
@@ -247,6 +297,14 @@ def verify_many(
         return verifier.verify_many(items, on_result=on_result)
 
 
-def reward(pred: str, gold: str, answer_type: str, type_sequence: str = "") -> float:
+def reward(
+    pred: str,
+    gold: str,
+    answer_type: str,
+    type_sequence: str = "",
+    *,
+    question: str | None = None,
+) -> float:
     """1.0 for a verified-correct answer, else 0.0: the RL reward (never the LLM judge)."""
-    return 1.0 if verify(pred, gold, answer_type, type_sequence).correct else 0.0
+    verdict = verify(pred, gold, answer_type, type_sequence, question=question)
+    return 1.0 if verdict.correct else 0.0

@@ -159,7 +159,7 @@ def test_unreadable_folder_is_reported_not_raised(
     def denied(fs: object, path: str) -> object:
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(module, "_read_json", denied)
+    monkeypatch.setattr(module, "read_json", denied)
     info = inspect_checkpoint(str(folder))
     assert info.state is CheckpointState.PENDING
     assert info.reason.startswith("cannot read: PermissionError")

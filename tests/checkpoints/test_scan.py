@@ -66,3 +66,25 @@ def test_a_run_folder_with_a_final_model_still_shows_its_checkpoints(tmp_path: P
     assert found == ["run", "run/checkpoint-20"]
     latest = latest_ready(str(tmp_path))
     assert latest is not None and latest.step == 20
+
+
+def test_what_a_root_holds_at_its_first_scan_can_be_left_alone(tmp_path: Path) -> None:
+    """The policy the Airflow trigger applies too (tests/dags/test_trigger.py)."""
+    root, later = tmp_path / "watched", tmp_path / "later"
+    write_checkpoint(root / "old" / "checkpoint-1", step=1)
+    watcher = Watcher([str(root)], evaluate_existing=False)
+    first = watcher.poll()
+    assert first.ready == [] and [i.step for i in first.existing] == [1]
+    assert first.new_roots == [str(root)]
+    write_checkpoint(root / "new" / "checkpoint-2", step=2, seed=9)
+    second = watcher.poll()
+    assert [i.step for i in second.ready] == [2] and second.new_roots == []
+    write_checkpoint(later / "checkpoint-3", step=3, seed=7)
+    watcher.roots.append(str(later))  # a root added later: what it holds is existing too
+    third = watcher.poll()
+    assert third.ready == [] and [i.step for i in third.existing] == [3]
+    restarted = Watcher(watcher.roots, seen=watcher.seen, initialised=watcher.initialised)
+    write_checkpoint(later / "checkpoint-4", step=4, seed=8)
+    assert [i.step for i in restarted.poll().ready] == [4]  # state carried over a restart
+    eager = Watcher([str(root)])
+    assert sorted(i.step for i in eager.poll().ready) == [1, 2]  # the default: evaluate all

@@ -10,9 +10,7 @@ from pathlib import Path
 from studybench.benchmarks.base import BenchmarkPlan
 from studybench.benchmarks.sebench.benchmark import SEBench
 from tests.benchmarks.sebench.conftest import SAMPLE_TASKS
-from tests.dags.test_dags import airflow_env, run_dags, write_params
-
-__all__ = ["airflow_env"]  # the module-scoped fixture, shared with test_dags
+from tests.dags.test_dags import run_dags, write_params
 
 
 def test_one_checkpoint_on_two_benchmarks_with_one_model_load(

@@ -11,25 +11,10 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import ROOT, build_dvc_repo, run_checked
+from tests.conftest import ROOT, build_dvc_repo
 
 RUNNER = Path(__file__).with_name("dag_runner.py")
 EVAL_DAGS = ("studybench_checkpoint_eval", "studybench_nightly")
-
-
-@pytest.fixture(scope="module")
-def airflow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    home = tmp_path_factory.mktemp("airflow_home")
-    env = {
-        "AIRFLOW_HOME": str(home),
-        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-        "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags"),
-        "AIRFLOW__CORE__PLUGINS_FOLDER": str(ROOT / "plugins"),
-        "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
-        "STUDYBENCH_REPO": str(ROOT),
-    }
-    run_checked(str(Path(sys.executable).with_name("airflow")), "db", "migrate", cwd=home, env=env)
-    return env
 
 
 def run_dags(
@@ -61,7 +46,7 @@ def write_params(tmp_path: Path, **sections: dict[str, Any]) -> Path:
         "protocol": {"k": 1, "seeds": [0, 1, 2], "max_new_tokens": 40},
         "data": {k: str(ROOT / v) for k, v in project["data"].items()},
         "judge": {"llm_enabled": False},
-        "engine": {"kind": "transformers"},
+        "engine": {"kind": "hf"},
         "tracking": {"experiment": "dag-test"},
         "paths": {
             "work_dir": str(work),
@@ -297,3 +282,69 @@ def test_one_broken_model_does_not_stop_the_others(
     assert tasks["verdict[-1]"] == "failed"
     assert "broken: generation, judging or logging failed" in summary["output"]
     assert "mlflow_run_url" in summary["xcom"]["log_to_mlflow[0]"]
+
+
+def test_dag_runs_evaluate_method_artefacts_and_record_them(
+    airflow_env: dict[str, str], trained_checkpoints: Path, tmp_path: Path
+) -> None:
+    """The checkpoint DAG evaluates "this checkpoint with this GEPA prompt" (conf), the
+    nightly DAG "this checkpoint with this guidance" (params); MLflow records which."""
+    from studybench.config import load_settings
+    from studybench.tracking.mlflow_log import client_for
+
+    checkpoint = trained_checkpoints / "checkpoint-160"
+    gepa = tmp_path / "gepa.jsonl"
+    gepa.write_text(
+        "\n".join(
+            json.dumps({"iteration": i, "rollouts": 8 * i, "system_prompt": f"Physics, take {i}."})
+            for i in range(3)
+        )
+        + "\n"
+    )
+    guidance = ROOT / "data/sample/guidance.json"
+    params = write_params(
+        tmp_path,
+        protocol={"k": 1, "seeds": [0], "max_new_tokens": 24},
+        checkpoints={"splits": ["memorisation"]},
+        nightly={
+            "splits": ["transfer"],
+            "models": [
+                {
+                    "name": "guided",
+                    "path": str(checkpoint),
+                    "artefacts": {"guidance": str(guidance)},
+                }
+            ],
+        },
+    )
+    conf = {"checkpoint": str(checkpoint), "gepa": str(gepa), "gepa_iteration": 1}
+    by_checkpoint = run_dags(
+        airflow_env, "studybench_checkpoint_eval", conf, STUDYBENCH_PARAMS=str(params)
+    )
+    assert by_checkpoint["state"] == "success", by_checkpoint["tasks"]
+    nightly = run_dags(airflow_env, "studybench_nightly", STUDYBENCH_PARAMS=str(params))
+    assert nightly["tasks"]["log_to_mlflow[0]"] == "success", nightly["tasks"]
+
+    client = client_for(load_settings(params, environ={}))
+    urls = [
+        summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
+        for summary in (by_checkpoint, nightly)
+    ]
+    gepa_run, guided_run = (client.get_run(url.rsplit("/", 1)[-1]) for url in urls)
+    gepa_params = gepa_run.data.params
+    assert gepa_params["method.artefact"] == "gepa"
+    assert gepa_params["method.gepa"] == str(gepa.resolve())
+    assert gepa_params["method.gepa_iteration"] == "1"
+    assert gepa_run.data.tags["studybench.guided"] == "false"
+    assert "memorisation/par_at_1_mean" in gepa_run.data.metrics
+    guided_params = guided_run.data.params
+    assert guided_params["method.guidance"] == str(guidance.resolve())
+    assert guided_params["guidance.coverage.transfer"] == "40/40"
+    assert guided_run.data.tags["studybench.guided"] == "true"
+    # the prompt that was evaluated is what the rollout sent
+    planned = next(Path(load_settings(params, environ={}).paths.runs_dir).glob("*gepa*"))
+    first_turn = json.loads((planned / "memorisation" / "generations.json").read_text())[0]
+    messages = first_turn["attempts"][0]["completions"][0]["prompt_messages"]
+    assert messages[0] == {"role": "system", "content": "Physics, take 1."}
+    items = {a.path for a in client.list_artifacts(guided_run.info.run_id, "items")}
+    assert items == {"items/studybench.jsonl.gz"}

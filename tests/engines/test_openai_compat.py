@@ -1,14 +1,20 @@
-"""Retries with backoff on 429 / 5xx / timeouts, a budget, and no retry on client errors."""
+"""Retries with backoff on 429 / 5xx / timeouts / malformed 200 replies, Retry-After, a
+budget, no retry on client errors, and no secret in an error text."""
 
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import json
+import time
+from pathlib import Path
 
 import pytest
 
 from studybench.engines.base import EngineError, Message, SamplingParams
 from studybench.engines.openai_compat import OpenAICompatEngine
-from tests.engines.fake_openai import fake_openai, sequence
+from studybench.engines.retry import retry_after_s
+from tests.engines.fake_openai import Raw, fake_openai, sequence
 
 MESSAGES = [Message(role="user", content="Find v.")]
 
@@ -95,3 +101,78 @@ def test_no_max_tokens_means_the_rest_of_the_budget() -> None:
     with fake_openai(sequence((200, "ok", 0))) as (url, received):
         complete(engine(url))
         assert "max_tokens" not in received[0] and "seed" not in received[0]
+
+
+MALFORMED = json.loads((Path(__file__).parent / "malformed_replies.json").read_text())["cases"]
+
+
+def _raw(case: dict[str, str]) -> Raw:
+    body = "[" * 200_000 if case["body"] == "DEEP" else case["body"]
+    return Raw(200, body, content_type=case["content_type"])
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=lambda c: c["name"])
+def test_malformed_200_is_retried_then_recovers(case: dict[str, str]) -> None:
+    with fake_openai(sequence(_raw(case), (200, "v = 3", 0))) as (url, received):
+        e = engine(url)
+        assert complete(e) == ["v = 3"]
+        assert len(received) == 2 and e.retries == 1
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=lambda c: c["name"])
+def test_malformed_200_becomes_engine_error(case: dict[str, str]) -> None:
+    with fake_openai(sequence(_raw(case))) as (url, received):
+        with pytest.raises(EngineError, match=r"MalformedReplyError after 3 attempt"):
+            complete(engine(url, max_retries=2))
+        assert len(received) == 3
+
+
+def _timed(e: OpenAICompatEngine) -> float:
+    start = time.monotonic()
+    assert complete(e) == ["ok"]
+    return time.monotonic() - start
+
+
+def test_retry_after_seconds_is_honoured() -> None:
+    busy = Raw(429, '{"error": {"message": "slow down"}}', headers=(("Retry-After", "1"),))
+    with fake_openai(sequence(busy, (200, "ok", 0))) as (url, received):
+        assert _timed(engine(url)) >= 0.95
+        assert len(received) == 2
+
+
+def test_retry_after_http_date_is_honoured() -> None:
+    when = email.utils.formatdate(time.time() + 2, usegmt=True)
+    busy = Raw(503, '{"error": {"message": "maintenance"}}', headers=(("Retry-After", when),))
+    with fake_openai(sequence(busy, (200, "ok", 0))) as (url, _):
+        assert _timed(engine(url)) >= 0.9  # the date has one-second resolution
+
+
+def test_retry_after_is_bounded_by_the_request_timeout() -> None:
+    busy = Raw(
+        429, '{"error": {"message": "come back in an hour"}}', headers=(("Retry-After", "3600"),)
+    )
+    with fake_openai(sequence(busy, (200, "ok", 0))) as (url, _):
+        assert _timed(engine(url, timeout_s=0.5)) < 5
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("20", 20.0), ("0", 0.0), ("-3", 0.0), ("soon", None), ("", None), ("1.5", 1.5)],
+)
+def test_retry_after_parsing(header: str, expected: float | None) -> None:
+    assert retry_after_s({"retry-after": header}) == expected
+
+
+def test_retry_after_past_date_means_now() -> None:
+    assert retry_after_s({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
+
+
+def test_echoed_key_never_reaches_the_error() -> None:
+    key = "sk-planted-Zq8Xw7Vu6Ts5Rq4Po3Nm"
+    echo = Raw(401, json.dumps({"error": {"message": f"Incorrect API key provided: {key}"}}))
+    with fake_openai(sequence(echo)) as (url, _):
+        e = OpenAICompatEngine(url, "m", api_key=key, max_retries=0)
+        with pytest.raises(EngineError) as info:
+            complete(e)
+    assert key not in str(info.value) and "401" in str(info.value)
+    assert info.value.__cause__ is None  # no chained exception carrying the raw body

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from studybench.benchmarks.studybench.guidance_gap import gap_from_run_dirs
 from studybench.cli import app
 from studybench.data import load_parents
 from studybench.judge.pipeline import judge_run
 from studybench.metrics.guidance_gap import gap_closed, guidance_gap
-from studybench.tracking.guidance_gap import gap_from_run_dirs
 from studybench.verify import Verifier
 from tests.conftest import SAMPLE
 from tests.tracking.conftest import settings_for
@@ -124,7 +124,8 @@ def test_gap_from_run_folders_in_the_report(runs: dict[str, Path]) -> None:
 
 
 def test_gap_in_mlflow(runs: dict[str, Path], tmp_path: Path) -> None:
-    from studybench.tracking.mlflow_log import client_for, log_evaluation
+    from studybench.pipeline.results import log_split_dirs as log_evaluation
+    from studybench.tracking.mlflow_log import client_for
 
     settings = settings_for(tmp_path)
     base_id = log_evaluation([runs["base"]], settings)

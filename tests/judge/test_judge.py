@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from studybench.benchmarks.studybench.report import build_report
 from studybench.data import load_parents
 from studybench.engines.openai_compat import OpenAICompatEngine
 from studybench.judge.llm import JudgeCache, LLMJudge
 from studybench.judge.pipeline import iter_verdicts, judge_run
 from studybench.judge.prompt import CLOSE, OPEN, build_prompt, parse_reply
-from studybench.pipeline.report import build_report
 from studybench.verify import Verifier
 from tests.engines.fake_openai import fake_openai
 

@@ -25,7 +25,7 @@ def eval_settings(
             update={"k": 1, "seeds": (0, 1, 2), "max_new_tokens": 40}
         ),
         "judge": base.judge.model_copy(update={"llm_enabled": False}),
-        "engine": base.engine.model_copy(update={"kind": "transformers"}),
+        "engine": base.engine.model_copy(update={"kind": "hf"}),
         "data": base.data.model_copy(update=data),
         "checkpoints": base.checkpoints.model_copy(update={"splits": splits}),
         "tracking": base.tracking.model_copy(update={"uri": uri, "experiment": tmp_path.name}),

@@ -155,13 +155,14 @@ def test_teardown_stops_a_server_left_behind(trained_checkpoints: Path, tmp_path
 
 
 def test_memorisation_split_is_asked_exactly_as_trained(tmp_path: Path) -> None:
+    from studybench.benchmarks.studybench import split_file
+    from studybench.benchmarks.studybench.memorisation import sft_examples
     from studybench.data.loaders import load_parents
-    from studybench.data.memorisation import sft_examples
     from studybench.rollout.artefacts import MethodArtefacts
     from studybench.rollout.conversation import build_messages
 
     settings = eval_settings(tmp_path, tracking={"enabled": False})
-    path = ev.split_file("memorisation", settings)
+    path = split_file("memorisation", settings)
     parents = load_parents(path)
     assert len(parents) == 12 and sum(len(p.slots()) for p in parents) == 18
     assert all(p.source.endswith("-memorisation") for p in parents)
@@ -172,4 +173,4 @@ def test_memorisation_split_is_asked_exactly_as_trained(tmp_path: Path) -> None:
     assert examples[0][-1]["content"].startswith("Final Answer: \\boxed{")
     mtime = path.stat().st_mtime_ns
     time.sleep(0.01)
-    assert ev.split_file("memorisation", settings).stat().st_mtime_ns == mtime  # not rewritten
+    assert split_file("memorisation", settings).stat().st_mtime_ns == mtime  # not rewritten

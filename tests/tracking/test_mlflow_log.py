@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from studybench.pipeline.results import log_split_dirs as log_evaluation
 from studybench.tracking.compare import (
     compare_metrics,
     compare_runs,
@@ -19,7 +20,6 @@ from studybench.tracking.mlflow_log import (
     Checkpoint,
     TrackingError,
     client_for,
-    log_evaluation,
 )
 from tests.conftest import free_port
 from tests.tracking.conftest import judged_run, settings_for

@@ -8,7 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from studybench.tracking.mlflow_log import client_for, log_evaluation
+from studybench.pipeline.results import log_split_dirs as log_evaluation
+from studybench.tracking.mlflow_log import client_for
 from tests.conftest import ROOT
 from tests.tracking.conftest import judged_run, settings_for
 

@@ -106,3 +106,28 @@ def test_ttrl_reward_votes_within_each_prompts_group(verifier: Verifier) -> None
     lenient = MajorityVoteReward(verifier, min_votes=1)
     again = lenient(prompts=["p"] * 3, completions=["\\boxed{7}", "\\boxed{8}", "x"], item_id="BBB")
     assert again == [1.0, 0.0, 0.0]
+
+
+def test_grpo_reward_reads_the_requested_unit_from_the_prompt(verifier: Verifier) -> None:
+    """A unitless gold with the unit named in the question: an answer in another unit of the
+    same dimension earns the reward, a unit of another dimension does not, and the same
+    answer without a question to name the unit earns nothing (no unit was requested)."""
+    function = VerifierReward(verifier)
+    asked = [{"role": "user", "content": "How long does the probe take to arrive (in days)?"}]
+    preds = [r"\boxed{4.9\times10^{6}\,\mathrm{s}}", r"\boxed{57\,\mathrm{kg}}", r"\boxed{57}"]
+    rewards = function(
+        prompts=[asked] * 3,
+        completions=[[{"role": "assistant", "content": p}] for p in preds],
+        answer=[r"\boxed{57}"] * 3,
+        answer_type=["NV"] * 3,
+        type_sequence=["NV"] * 3,
+    )
+    assert rewards == [1.0, 0.0, 1.0]
+    unasked = function(
+        prompts=[[{"role": "user", "content": "How long does it take?"}]],
+        completions=[[{"role": "assistant", "content": preds[0]}]],
+        answer=[r"\boxed{57}"],
+        answer_type=["NV"],
+        type_sequence=["NV"],
+    )
+    assert unasked == [0.0]

@@ -68,10 +68,11 @@ def test_synthesis_is_cached_resumable_and_trains(tiny_model: Path, tmp_path: Pa
             fragments=tmp_path / "fragments.jsonl",
             out=tmp_path / "synth" / "pairs.jsonl",
             cache=tmp_path / "synth" / "cache.jsonl",
-            generator=LLMEndpointSettings(base_url=url, model="gen", api_key_env="NO_SUCH_KEY"),
+            generator=LLMEndpointSettings(
+                base_url=url, model="gen", api_key_env="NO_SUCH_KEY", concurrency=2
+            ),
             max_fragments=6,
             min_fragment_words=5,
-            concurrency=2,
         )
         # a killed run: the cache holds two replies and a half-written line
         first = synthesise(settings.model_copy(update={"max_fragments": 2}))

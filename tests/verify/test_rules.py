@@ -52,3 +52,25 @@ def test_tables_cover_every_type_both_ways() -> None:
     for answer_type in ("NV", "EX", "EQ", "IN", "MC", "TF", "QL", "TUP", "ALT"):
         assert by_type[(answer_type, True)] >= 5, answer_type
         assert by_type[(answer_type, False)] >= 5, answer_type
+
+
+ISSUE_21_CLASSES = (
+    "form_notation",
+    "form_relations",
+    "form_units",
+    "form_unitless",
+    "form_symbolic",
+    "form_equations",
+    "form_composite",
+    "hole_unitless_any_unit",
+    "hole_alt_guesses",
+    "hole_large_term",
+)
+
+
+@pytest.mark.parametrize("name", ISSUE_21_CLASSES)
+def test_each_class_has_forms_to_accept_and_wrong_answers(name: str) -> None:
+    rows = [case for case_id, case in CASES if case_id.split(":")[0] == name]
+    assert len(rows) >= 8, name
+    assert sum(case["expect"] for case in rows) >= 3, name
+    assert sum(not case["expect"] for case in rows) >= 3, name

@@ -66,10 +66,10 @@ def test_threads_share_the_pool(verifier: Verifier) -> None:
 
 def test_timeout_is_a_verdict_and_the_pool_recovers() -> None:
     with Verifier(workers=1, timeout_s=0.0005) as v:
-        # A fresh expression (unique symbols, so no cache) takes milliseconds to parse.
+        # A fresh expression (unique symbols, so no cache) takes milliseconds to compare.
         verdict = v.verify(
-            r"\boxed{\frac{\sqrt{a_{91}^{2}+b_{91}^{2}}}{\sin(c_{91})}}",
-            r"\boxed{\frac{\sqrt{b_{91}^{2}+a_{91}^{2}}}{\sin(c_{91})}}",
+            r"\boxed{\frac{(a_{91}+b_{91})^{2}}{\sin(c_{91})}}",
+            r"\boxed{\frac{a_{91}^{2}+2a_{91}b_{91}+b_{91}^{2}}{\sin(c_{91})}}",
             "EX",
         )
         assert (verdict.correct, verdict.reason) == (False, "timeout")

@@ -11,13 +11,14 @@ MLflow keys, per paradigm ``P`` (means over seeds, ``_std`` their standard devia
 
 * ``evalearn/P/acc_mean``, ``slope_mean``, ``longest_streak_mean``,
   ``post_warmup_acc_mean`` (+ ``_std``): higher is better, so regression checks compare them;
-* ``evalearn/P/first_correct`` and ``evalearn/P/learning_offset`` (+ ``_sd``): positions,
-  lower is better, kept out of the regression check's ``_mean`` keys;
+* ``evalearn/P/first_correct`` and ``evalearn/P/learned_offset`` (O_learned; + ``_sd``):
+  positions, lower is better, kept out of the regression check's ``_mean`` keys;
 * ``evalearn/P/position/<i>/acc``: the per-position accuracy curve;
-* ``evalearn/P/type/<type>/acc`` (and ``slope``, ``first_correct``, ``learning_offset``).
+* ``evalearn/P/type/<type>/acc`` (and ``slope``, ``first_correct``, ``longest_streak``,
+  ``post_warmup_acc``, ``learned_offset``: 0 where the type has no eligible sequence).
 
-The learning offset needs the zero-shot part of the same plan (it is measured from the
-first problem the zero-shot run failed).
+O_learned needs the zero-shot part of the same plan: Z is the set of problems the zero-shot
+run of the same seed solved anywhere. A position without a verdict counts as wrong.
 """
 
 from __future__ import annotations
@@ -39,14 +40,21 @@ from studybench.benchmarks.base import (
 from studybench.benchmarks.evalearn.judge import JUDGE_VERSION, RubricJudge
 from studybench.benchmarks.evalearn.prompts import PARADIGMS, Paradigm, prompt_texts
 from studybench.benchmarks.evalearn.records import EvaLearnRelease, load_release
-from studybench.benchmarks.evalearn.runner import SequenceRunner, judge_seed, load_verdicts
+from studybench.benchmarks.evalearn.release import load_checked
+from studybench.benchmarks.evalearn.runner import (
+    SequenceRunner,
+    judge_seed,
+    load_verdicts,
+    stored_answers,
+)
 from studybench.benchmarks.registry import register
 from studybench.config import Settings
 from studybench.engines.base import Engine, SamplingParams
 from studybench.errors import ConfigError
-from studybench.metrics.sequential import mean_learning_offset, sequential_metrics
-
-Outcomes = dict[str, list[list[int]]]  # task type -> outcome vectors, in sequence order
+from studybench.metrics.items import ItemRow
+from studybench.metrics.sequential import SequenceOutcome, sequential_metrics, solved_ids
+from studybench.tracking.records import SeedValues
+from studybench.verify.extract import strip_think
 
 
 def _slug(text: str) -> str:
@@ -60,20 +68,24 @@ def sampling_of(settings: Settings) -> SamplingParams:
 def open_judge(settings: Settings) -> tuple[RubricJudge, Any]:
     """The rubric judge of the settings (the ``judge`` section's endpoint; rule-only when the
     LLM judge is disabled) and its cache (close it after use)."""
-    from studybench.judge.llm import JudgeCache, judge_engine
+    from studybench.judge.cache import ReplyCache
+    from studybench.judge.llm import judge_engine
 
     js = settings.judge
     engine = None
     cache = None
     if js.llm_enabled:
-        cache = JudgeCache(settings.paths.cache_dir / "evalearn_judge_cache.sqlite")
+        cache = ReplyCache(settings.paths.cache_dir / "evalearn_judge_cache.sqlite")
         engine = judge_engine(js)
+    s = settings.evalearn
     judge = RubricJudge(
         engine,
         js.model,
-        language=settings.evalearn.rubric_language,
+        language=s.rubric_language,
         cache=cache,
-        max_tokens=settings.evalearn.judge_max_tokens,
+        max_tokens=s.judge_max_tokens,
+        temperature=s.judge_temperature,
+        rule_stage=s.rule_stage,
     )
     return judge, cache
 
@@ -85,16 +97,17 @@ async def _close(judge: RubricJudge, cache: Any) -> None:
         cache.close()
 
 
-def outcomes_of(release: EvaLearnRelease, part_dir: Path, seed: int) -> Outcomes:
-    """0/1 outcome vectors per task type from a judged seed, in the release's order."""
+def outcomes_of(release: EvaLearnRelease, part_dir: Path, seed: int) -> list[SequenceOutcome]:
+    """Every sequence's outcomes from a judged seed, in the release's order; a position
+    without a verdict is ``None`` (the metrics count it as 0, as the reference)."""
     verdicts = {(v.sequence_id, v.position): v.correct for v in load_verdicts(part_dir, seed)}
-    out: Outcomes = {}
+    out = []
     for sequence in release.sequences:
-        vector = [
-            int(verdicts.get((sequence.sequence_id, i), False))
+        vector = tuple(
+            None if (found := verdicts.get((sequence.sequence_id, i))) is None else int(found)
             for i in range(1, len(sequence.question_ids) + 1)
-        ]
-        out.setdefault(sequence.type, []).append(vector)
+        )
+        out.append(SequenceOutcome(sequence.type, vector, sequence.question_ids))
     return out
 
 
@@ -128,11 +141,19 @@ class EvaLearn(Benchmark):
             raise ConfigError(
                 f"evalearn: unknown paradigm(s) {', '.join(unknown)}; known: {', '.join(PARADIGMS)}"
             )
-        self.release(settings)  # bad files fail here, before an engine starts
         s = settings.evalearn
+        # bad files (and a "full release" that is not) fail here, before an engine starts
+        load_checked(s.problems, s.sequences, expect_full=s.full_release)
         payload = {
             "prompts": prompt_texts(),
-            "judge": [JUDGE_VERSION, settings.judge.model, settings.judge.llm_enabled],
+            "judge": [
+                JUDGE_VERSION,
+                settings.judge.model,
+                settings.judge.llm_enabled,
+                s.judge_temperature,
+                s.judge_max_tokens,
+                s.rule_stage,
+            ],
             "sampling": sampling_of(settings).model_dump(exclude={"seed"}),
             "seeds": list(settings.protocol.seeds),
             "few_shot": [s.few_shot_examples, s.few_shot_seed],
@@ -161,6 +182,7 @@ class EvaLearn(Benchmark):
             few_shot=settings.evalearn.few_shot_examples,
             few_shot_seed=settings.evalearn.few_shot_seed,
             concurrency=settings.engine.concurrency,
+            language=settings.evalearn.rubric_language,
         )
 
     async def generate(
@@ -220,29 +242,21 @@ class EvaLearn(Benchmark):
         """Per part, one dict of sequence metrics per seed (the values before averaging)."""
         release = self.release(plan)
         warmup = settings.evalearn.warmup
+        problems = max(len(s.question_ids) for s in release.sequences)
         out: dict[str, list[dict[str, Any]]] = {}
         for part in plan.parts:
             rows = []
             for seed in plan.seeds:
-                outcomes = outcomes_of(release, plan.part_dir(part), seed)
-                m = sequential_metrics(outcomes, warmup=warmup)
-                row: dict[str, Any] = {
-                    "seed": seed,
-                    "acc": m.acc,
-                    "slope": m.slope,
-                    "first_correct": m.first_correct,
-                    "longest_streak": m.longest_streak,
-                    "post_warmup_acc": m.post_warmup_acc,
-                    "curve": m.curve,
-                    "per_type": m.per_type,
-                }
+                solved = None
                 if "zero_shot" in plan.parts:
-                    reference = outcomes_of(release, plan.part_dir("zero_shot"), seed)
-                    offset, per_type = mean_learning_offset(reference, outcomes)
-                    row["learning_offset"] = offset
-                    for name, value in per_type.items():
-                        row["per_type"].setdefault(name, {})["learning_offset"] = value
-                rows.append(row)
+                    solved = solved_ids(outcomes_of(release, plan.part_dir("zero_shot"), seed))
+                m = sequential_metrics(
+                    outcomes_of(release, plan.part_dir(part), seed),
+                    warmup=warmup,
+                    problems=problems,
+                    zero_shot_solved=solved,
+                )
+                rows.append({"seed": seed, **m.model_dump()})
             out[part] = rows
         return out
 
@@ -251,10 +265,9 @@ class EvaLearn(Benchmark):
         for part, rows in self.seed_metrics(plan, settings).items():
             prefix = f"{self.name}/{part}"
             for key in ("acc", "slope", "longest_streak", "post_warmup_acc"):
-                values = [r[key] for r in rows if r[key] is not None]
-                if values:
-                    out[f"{prefix}/{key}_mean"], out[f"{prefix}/{key}_std"] = _mean_std(values)
-            for key in ("first_correct", "learning_offset"):
+                values = [r[key] for r in rows]
+                out[f"{prefix}/{key}_mean"], out[f"{prefix}/{key}_std"] = _mean_std(values)
+            for key in ("first_correct", "learned_offset"):
                 values = [r[key] for r in rows if r.get(key) is not None]
                 if values:
                     out[f"{prefix}/{key}"], out[f"{prefix}/{key}_sd"] = _mean_std(values)
@@ -263,13 +276,62 @@ class EvaLearn(Benchmark):
                 column = [r["curve"][i] for r in rows if len(r["curve"]) > i]
                 out[f"{prefix}/position/{i + 1}/acc"] = statistics.fmean(column)
             types = sorted({t for r in rows for t in r["per_type"]})
+            keys = (
+                "acc", "slope", "first_correct", "longest_streak", "post_warmup_acc",
+                "learned_offset",
+            )  # fmt: skip
             for name in types:
-                for key in ("acc", "slope", "first_correct", "learning_offset"):
-                    values = [
-                        r["per_type"][name][key] for r in rows if key in r["per_type"].get(name, {})
-                    ]
+                of_type = [r["per_type"][name] for r in rows if name in r["per_type"]]
+                for key in keys:
+                    values = [t[key] for t in of_type if key in t]
+                    if key == "learned_offset" and values:  # seeds with data; 0 if none has
+                        values = [t[key] for t in of_type if t["learned_sequences"]] or [0.0]
                     if values:
                         out[f"{prefix}/type/{_slug(name)}/{key}"] = statistics.fmean(values)
+        return out
+
+    def items(self, plan: BenchmarkPlan, settings: Settings) -> list[ItemRow]:
+        """One row per judged (part, sequence, position, seed): the sequence is the parent,
+        the 1-based position the slot, the task type the answer type. A position without a
+        verdict has no row (the metrics count it as wrong)."""
+        run_key = f"{plan.model}@{plan.protocol_hash}"
+        rows: list[ItemRow] = []
+        for part in plan.parts:
+            turns = stored_answers(plan.part_dir(part), run_key)
+            for seed in plan.seeds:
+                for v in load_verdicts(plan.part_dir(part), seed):
+                    turn = turns.get((v.sequence_id, v.question_id, seed, v.position - 1))
+                    truncated = turn is not None and (
+                        turn.finish_reason == "length" or strip_think(turn.completion)[1]
+                    )
+                    rows.append(
+                        ItemRow(
+                            benchmark=self.name,
+                            split=part,
+                            parent=v.sequence_id,
+                            slot=str(v.position),
+                            seed=seed,
+                            attempt=0,
+                            correct=v.correct,
+                            stage=v.stage,
+                            answer_type=v.type,
+                            truncated=truncated,
+                        )
+                    )
+        return rows
+
+    def per_seed(
+        self, plan: BenchmarkPlan, settings: Settings, metrics: dict[str, float]
+    ) -> list[SeedValues]:
+        """The headline values of every (part, seed), before the mean over seeds."""
+        out = []
+        for part, rows in self.seed_metrics(plan, settings).items():
+            for row in rows:
+                keys = ("acc", "slope", "first_correct", "longest_streak", "post_warmup_acc")
+                values = {f"{part}/{k}": float(row[k]) for k in keys}
+                if row["learned_offset"] is not None:
+                    values[f"{part}/learned_offset"] = float(row["learned_offset"])
+                out.append(SeedValues(part=part, seed=row["seed"], metrics=values))
         return out
 
     def expected_metrics(self, plan: BenchmarkPlan) -> list[str]:
@@ -277,7 +339,7 @@ class EvaLearn(Benchmark):
 
     def headline(self, plan: BenchmarkPlan, metrics: dict[str, float]) -> list[str]:
         """The score pairs, plus the two position metrics (first correct, learning offset)."""
-        positions = ("/first_correct", "/learning_offset")
+        positions = ("/first_correct", "/learned_offset")
         return [
             k
             for k in metrics

@@ -1,95 +1,130 @@
-"""The conversations of EvaLearn's four paradigms, as proper chat messages.
+"""The conversations of EvaLearn's four paradigms, built as the reference builds them.
 
-Every paradigm asks the current problem's own turns last; what comes before them is what the
-model may learn from:
+Every request is two messages: a per-type system prompt and one user message. The user
+message carries, in the reference's order, what the paradigm lets the model learn from,
+then a closing line, then the problem (the wording is the project's own; the parts and their
+order are the reference's, spec §3):
 
-* ``zero_shot``: nothing (each problem alone).
-* ``few_shot``: fixed solved examples of the problem's type (drawn with a seed), each as a
-  user turn and an assistant turn holding the reference answer.
-* ``demonstration``: every earlier problem of the sequence with its reference answer.
-* ``feedback``: every earlier problem of the sequence with the model's *own* earlier answer,
-  and the judge's feedback on it opening the next user turn.
+* ``zero_shot``: the problem alone.
+* ``few_shot``: three examples of the problem's type, drawn once per run (:func:`draw_examples`:
+  Python's ``random`` seeded with 42, types in order of first appearance, ``sample(k)``),
+  each its last turn and its ``canonical_answer``; the current problem is shown as its last
+  turn only. The examples stay in the evaluation set, as in the reference.
+* ``demonstration``: every earlier problem of the sequence, solved or not, with its rubric
+  shown as the standard answer (the reference shows the rubric, not ``canonical_answer``).
+* ``feedback``: every earlier problem with the model's own answer, the rubric and the
+  judge's full reply; the closing line is there even at position 1.
 
-Earlier problems are real user/assistant turns, never a stringified Python list pasted into
-one message (the reference does that). Roles always alternate, so every chat template
-accepts the conversation. Bump :data:`PROMPTS_VERSION` when any text here changes: it enters
-the protocol hash, so results of other prompts never mix.
+One documented difference (README, EvaLearn parity): an earlier problem is written as its
+turns (``user: ...``), not as the Python ``str()`` of the turn list the reference pastes in.
+
+Bump :data:`PROMPTS_VERSION` when any text here changes: it enters the protocol hash, so
+results of other prompts never mix.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from studybench.benchmarks.evalearn.records import EvaLearnProblem, EvaLearnRelease
+from studybench.benchmarks.evalearn.records import (
+    EvaLearnProblem,
+    EvaLearnRelease,
+    RubricLanguage,
+)
 from studybench.engines.base import Message
 
-PROMPTS_VERSION = "1"
+PROMPTS_VERSION = "2"
 Paradigm = Literal["zero_shot", "few_shot", "demonstration", "feedback"]
 PARADIGMS: tuple[Paradigm, ...] = ("zero_shot", "few_shot", "demonstration", "feedback")
 
-ANSWER_RULE = (
-    "Think as much as you need, then give your final answer on the last line in the form "
-    "'Final answer: <answer>'."
-)
-
-SYSTEM_PROMPTS: dict[str, str] = {
-    "summarization": "You write faithful, concise summaries that keep every key fact and "
-    "add nothing that is not in the text.",
-    "classification": "You assign the single label that fits best, choosing only among the "
-    "labels the task allows.",
-    "extraction": "You extract exactly the requested information from the text, copying "
-    "names and values as written.",
-    "logical reasoning": "You solve logic puzzles by checking every constraint before "
-    "committing to an answer.",
-    "mathematical reasoning": "You solve mathematical problems carefully, step by step, and "
-    "check the result.",
-    "sequential reasoning": "You reason through ordered processes step by step, keeping "
-    "track of the state after each step.",
+ROLE = "You are a student working on a {type} task."
+SYSTEM: dict[Paradigm, str] = {
+    "zero_shot": (
+        "{role} Give the best answer you can. Keep in mind: (1) work out exactly what the "
+        "task asks for; (2) satisfy every one of its requirements; (3) make your answer "
+        "clear and to the point."
+    ),
+    "few_shot": (
+        "{role} Before the problem you have to answer you will find example problems of "
+        "the same kind, each with its standard answer; learn from them. Keep in mind: (1) "
+        "see what the examples have in common with the final problem; (2) satisfy every "
+        "requirement of the final problem; (3) make your answer clear and to the point."
+    ),
+    "demonstration": (
+        "{role} Before the problem you have to answer you will see earlier problems with "
+        "their standard answers. Learn the patterns they show and apply them. Keep in "
+        "mind: (1) study how each earlier problem was meant to be solved; (2) notice what "
+        "the standard answers demand; (3) carry those patterns over to the final problem; "
+        "(4) satisfy every requirement of the final problem; (5) make your answer clear "
+        "and to the point."
+    ),
+    "feedback": (
+        "{role} Before the problem you have to answer you will see earlier problems, the "
+        "answers you gave to them and the teacher's assessment of each. Learn from them to "
+        "get better at {type} tasks. Keep in mind: (1) read each assessment and what it "
+        "found wrong; (2) do not make the same mistakes again, and feel free to show your "
+        "reasoning; (3) satisfy every requirement of the final problem; (4) make your "
+        "answer clear and to the point."
+    ),
 }
-DEFAULT_SYSTEM_PROMPT = "You solve the task carefully and precisely."
 
-SEQUENCE_NOTE = (
-    "You will meet several problems of the same kind one after another. Use whatever you "
-    "learn from the earlier ones."
+PROBLEM_LABEL = "[Problem]:"
+EXAMPLE = (
+    "[Example {k} begins]\n[Problem begins]\n{question}\n[Problem ends]\n"
+    "[Standard answer begins]\n{answer}\n[Standard answer ends]\n[Example {k} ends]\n\n"
 )
-FEEDBACK_LEAD = "Feedback on your previous answer: {verdict}. {feedback}\n\nNext problem:\n"
+DEMONSTRATION = (
+    "[Demonstration {k} begins]\n[Problem begins]\n{question}\n[Problem ends]\n"
+    "[Standard answer begins]\n{answer}\n[Standard answer ends]\n[Demonstration {k} ends]\n\n"
+)
+ATTEMPT = (
+    "[Earlier attempt {k} begins]\n[Problem begins]\n{question}\n[Problem ends]\n"
+    "[Your answer begins]\n{answer}\n[Your answer ends]\n"
+    "[Grading criteria begin]\n{rubric}\n[Grading criteria end]\n"
+    "[Teacher's assessment begins]\n{assessment}\n[Teacher's assessment ends]\n"
+    "[Earlier attempt {k} ends]\n\n"
+)
+CLOSING: dict[Paradigm, str] = {
+    "few_shot": "**That was the last example. Now answer the final problem.**\n\n",
+    "demonstration": "**That was the last demonstration. Now answer the final problem.**\n",
+    "feedback": "**That was the last earlier attempt. Now answer the final problem.**\n",
+}
+
+FEW_SHOT_SEED = 42
+FEW_SHOT_EXAMPLES = 3
 
 
 def system_prompt(problem_type: str, paradigm: Paradigm) -> str:
-    """The per-type system prompt, the answer format and, for paradigms that show earlier
-    problems, a note that the problems come in a sequence."""
-    base = SYSTEM_PROMPTS.get(problem_type.strip().lower(), DEFAULT_SYSTEM_PROMPT)
-    parts = [base, ANSWER_RULE]
-    if paradigm != "zero_shot":
-        parts.append(SEQUENCE_NOTE)
-    return " ".join(parts)
+    role = ROLE.format(type=problem_type)
+    return SYSTEM[paradigm].format(role=role, type=problem_type)
 
 
-def _turns(problem: EvaLearnProblem) -> list[Message]:
-    """The problem's own turns without its system turn (the paradigm sets the system)."""
-    return [m for m in problem.prompt if m.role != "system"]
+def question_text(problem: EvaLearnProblem) -> str:
+    """Q: every turn in order, as ``user: <turn>`` / ``assistant: <turn>`` and a blank line."""
+    return "".join(f"{m.role}: {m.content}\n\n" for m in problem.prompt)
 
 
-def _with_lead(turns: list[Message], lead: str) -> list[Message]:
-    """``turns`` with ``lead`` prefixed to the first user turn (keeps roles alternating)."""
-    first = turns[0]
-    return [Message(role=first.role, content=lead + first.content), *turns[1:]]
+def last_turn(problem: EvaLearnProblem) -> str:
+    return problem.prompt[-1].content
 
 
-def few_shot_examples(
-    release: EvaLearnRelease, problem_type: str, count: int, seed: int, exclude: Sequence[str]
-) -> list[EvaLearnProblem]:
-    """The fixed, seeded examples of a type: a seeded order of the type's problems, the
-    first ``count`` that are not in ``exclude`` (the sequence being asked: an example must
-    never give away an answer of the sequence)."""
-    pool = sorted(
-        (p for p in release.problems.values() if p.type == problem_type), key=lambda p: p.id
-    )
-    random.Random(f"{seed}|{problem_type}").shuffle(pool)
-    banned = set(exclude)
-    return [p for p in pool if p.id not in banned][:count]
+def draw_examples(
+    release: EvaLearnRelease,
+    count: int = FEW_SHOT_EXAMPLES,
+    seed: int = FEW_SHOT_SEED,
+) -> dict[str, list[EvaLearnProblem]]:
+    """The few-shot examples of every type, drawn once per run as the reference draws them:
+    one ``random.Random(seed)``, the types in order of first appearance in the problem file,
+    ``count`` problems of each sampled without replacement (all of them if fewer)."""
+    rng = random.Random(seed)
+    by_type: dict[str, list[EvaLearnProblem]] = {}
+    for problem in release.problems.values():  # the file's order
+        by_type.setdefault(problem.type, []).append(problem)
+    return {
+        name: rng.sample(members, min(count, len(members))) for name, members in by_type.items()
+    }
 
 
 def build_messages(
@@ -97,51 +132,62 @@ def build_messages(
     problems: Sequence[EvaLearnProblem],
     position: int,
     *,
+    language: RubricLanguage = "zh",
     answers: Sequence[str] = (),
-    feedback: Sequence[tuple[bool, str]] = (),
-    examples: Sequence[EvaLearnProblem] = (),
+    assessments: Sequence[str] = (),
+    examples: Mapping[str, Sequence[EvaLearnProblem]] | None = None,
 ) -> list[Message]:
-    """The conversation that asks ``problems[position]`` of a sequence.
+    """The request that asks ``problems[position]`` (0-based) of a sequence.
 
-    ``answers`` and ``feedback`` are the model's own earlier answers and the judge's
-    (correct, feedback text) on them, position by position (``feedback`` paradigm only);
-    ``examples`` are the few-shot examples."""
+    ``answers`` and ``assessments`` are the model's earlier answers (thinking removed) and
+    the judge's replies on them, position by position (``feedback`` only); ``examples`` the
+    run's few-shot draw (:func:`draw_examples`); ``language`` picks the rubric shown."""
     current = problems[position]
-    messages = [Message(role="system", content=system_prompt(current.type, paradigm))]
-    shown: list[tuple[EvaLearnProblem, str]] = []
-    if paradigm == "few_shot":
-        shown = [(p, p.canonical_answer) for p in examples]
+    system = Message(role="system", content=system_prompt(current.type, paradigm))
+    if paradigm == "zero_shot":
+        text = f"\n{PROBLEM_LABEL}\n{question_text(current)}"
+    elif paradigm == "few_shot":
+        shown = (examples or {}).get(current.type, [])
+        blocks = "".join(
+            EXAMPLE.format(k=k, question=last_turn(p), answer=p.canonical_answer)
+            for k, p in enumerate(shown, start=1)
+        )
+        text = f"{blocks}{CLOSING['few_shot']}{PROBLEM_LABEL}\n{last_turn(current)}"
     elif paradigm == "demonstration":
-        shown = [(p, p.canonical_answer) for p in problems[:position]]
-    elif paradigm == "feedback":
-        if len(answers) < position or len(feedback) < position:
+        blocks = "".join(
+            DEMONSTRATION.format(k=k, question=question_text(p).strip(), answer=p.rubric(language))
+            for k, p in enumerate(problems[:position], start=1)
+        )
+        text = f"{blocks}{CLOSING['demonstration']}\n{PROBLEM_LABEL}\n{question_text(current)}"
+    else:
+        if len(answers) < position or len(assessments) < position:
             raise ValueError(
                 f"feedback paradigm: position {position} needs {position} earlier answers "
-                f"and verdicts, got {len(answers)} and {len(feedback)}"
+                f"and assessments, got {len(answers)} and {len(assessments)}"
             )
-        shown = [(p, answers[i]) for i, p in enumerate(problems[:position])]
-    lead = ""
-    for index, (problem, answer) in enumerate(shown):
-        turns = _turns(problem)
-        messages.extend(_with_lead(turns, lead) if lead else turns)
-        messages.append(Message(role="assistant", content=answer))
-        if paradigm == "feedback":  # the judge's word opens the next user turn
-            correct, text = feedback[index]
-            lead = FEEDBACK_LEAD.format(
-                verdict="correct" if correct else "incorrect", feedback=text.strip()
+        blocks = "".join(
+            ATTEMPT.format(
+                k=k,
+                question=question_text(p).strip(),
+                answer=answers[k - 1],
+                rubric=p.rubric(language),
+                assessment=assessments[k - 1],
             )
-    current_turns = _turns(current)
-    messages.extend(_with_lead(current_turns, lead) if lead else current_turns)
-    return messages
+            for k, p in enumerate(problems[:position], start=1)
+        )
+        text = f"{blocks}{CLOSING['feedback']}\n{PROBLEM_LABEL}\n{question_text(current)}"
+    return [system, Message(role="user", content=text)]
 
 
 def prompt_texts() -> list[str]:
     """Every fixed text of the prompts (for the protocol hash)."""
     return [
         PROMPTS_VERSION,
-        ANSWER_RULE,
-        SEQUENCE_NOTE,
-        FEEDBACK_LEAD,
-        DEFAULT_SYSTEM_PROMPT,
-        *(f"{k}={v}" for k, v in sorted(SYSTEM_PROMPTS.items())),
+        ROLE,
+        PROBLEM_LABEL,
+        EXAMPLE,
+        DEMONSTRATION,
+        ATTEMPT,
+        *(f"{k}={v}" for k, v in sorted(SYSTEM.items())),
+        *(f"{k}={v}" for k, v in sorted(CLOSING.items())),
     ]

@@ -3,8 +3,16 @@
 Problem file: a JSON list (or ``{"data": [...]}``) of records with ``id``, ``type``,
 ``source``, ``level``, ``prompt`` (the turns to ask: a list of strings, alternating user and
 assistant and ending with a user turn, or a list of ``{"role", "content"}`` messages),
-``canonical_answer`` and a rubric: ``rubric_en`` / ``rubric_zh``, or an older single
-``rubric`` that serves both languages.
+``canonical_answer`` and a rubric. Both published versions of ``EvaLearn_Problem.json`` load:
+
+* the newest: ``rubric_en`` and ``rubric_zh`` (the one the reference grades with), and a
+  ``canonical_answer`` in every record;
+* the June-2025 one: a single English ``rubric`` (it becomes ``rubric_en``; asked for
+  ``zh``, :meth:`EvaLearnProblem.rubric` falls back to it) and ``canonical_answer`` empty in
+  every record (allowed: a file-level ``empty-canonical-answer`` warning says how many).
+
+:attr:`EvaLearnRelease.version` says which one a file is. The release's own count
+invariants (648 problems, 182 sequences of 7, ...) are checked by :mod:`.release`.
 
 Sequence file: records with ``sequence_id``, ``type`` and ``question_ids`` (the problems in
 the order they are asked; every id must exist in the problem file and have the sequence's
@@ -15,24 +23,32 @@ with a stable code; all records are checked, not just up to the first error, and
 written. Error codes: ``invalid-json``, ``bad-shape``, ``not-an-object``, ``missing-field``,
 ``invalid-field``, ``no-user-turn``, ``turn-order``, ``missing-rubric``, ``duplicate-id``,
 ``unknown-question``, ``type-mismatch``, ``duplicate-in-sequence``. Warnings:
-``unknown-field`` (kept), ``reused-question`` (one problem in several sequences: allowed).
+``unknown-field`` (kept), ``reused-question`` (one problem in several sequences: allowed),
+``empty-canonical-answer``.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from studybench.benchmarks.evalearn.fields import (
+    Findings,
+    ident_of,
+    prompt_field,
+    read_records,
+    text_field,
+)
 from studybench.data.loaders import DataValidationError
 from studybench.data.validate import Issue, Severity
 from studybench.engines.base import Message
 
 RubricLanguage = Literal["en", "zh"]
+ReleaseVersion = Literal["newest", "2025-06", "mixed"]
 
 
 class EvaLearnProblem(BaseModel):
@@ -45,13 +61,13 @@ class EvaLearnProblem(BaseModel):
     source: str = ""
     level: str = ""
     prompt: tuple[Message, ...]
-    canonical_answer: str
+    canonical_answer: str = ""  # empty in every record of the June-2025 release
     rubric_en: str = ""
     rubric_zh: str = ""
 
     def rubric(self, language: RubricLanguage) -> str:
-        """The rubric in ``language``, else the other one (an older single ``rubric`` fills
-        both)."""
+        """The rubric in ``language``, else the other one (the June-2025 single ``rubric`` is
+        ``rubric_en``)."""
         first, second = (
             (self.rubric_en, self.rubric_zh)
             if language == "en"
@@ -77,6 +93,10 @@ class EvaLearnRelease:
     problems: dict[str, EvaLearnProblem]
     sequences: tuple[EvaLearnSequence, ...]
     issues: tuple[Issue, ...]
+    version: ReleaseVersion = "newest"
+    # record index in its file, per problem id / sequence id (to name records in findings)
+    problem_records: dict[str, int] = field(default_factory=dict)
+    sequence_records: dict[str, int] = field(default_factory=dict)
 
     def problems_of(self, sequence: EvaLearnSequence) -> list[EvaLearnProblem]:
         return [self.problems[q] for q in sequence.question_ids]
@@ -92,135 +112,34 @@ _PROBLEM_KEYS = {
 _SEQUENCE_KEYS = {"sequence_id", "type", "question_ids"}
 
 
-class _Findings:
-    def __init__(self, path: Path, id_field: str) -> None:
-        self.path = str(path)
-        self.id_field = id_field
-        self.issues: list[Issue] = []
+@dataclass(frozen=True)
+class ProblemFile:
+    """The valid problems of a file, every finding, the release version and record indexes."""
 
-    def add(
-        self,
-        code: str,
-        message: str,
-        *,
-        record: int | None = None,
-        ident: str | None = None,
-        field: str | None = None,
-        severity: Severity = Severity.ERROR,
-    ) -> None:
-        self.issues.append(
-            Issue(
-                severity=severity,
-                code=code,
-                file=self.path,
-                record=record,
-                source_problem_id=ident,
-                field=field,
-                message=message,
-                id_field=self.id_field,
-            )
-        )
+    problems: dict[str, EvaLearnProblem]
+    issues: list[Issue]
+    version: ReleaseVersion
+    records: dict[str, int]
 
 
-def _records(path: Path, found: _Findings) -> list[Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        found.add("invalid-json", "file not found")
-        return []
-    except json.JSONDecodeError as exc:
-        found.add("invalid-json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-        return []
-    if isinstance(data, dict) and isinstance(data.get("data"), list):
-        data = data["data"]
-    if not isinstance(data, list):
-        found.add("bad-shape", 'expected a list of records or {"data": [...]}')
-        return []
-    return data
+def _version(single: int, paired: int) -> ReleaseVersion:
+    """Which release a file is: records with ``rubric_en``/``rubric_zh`` only (newest),
+    with a single ``rubric`` only (June 2025), or both kinds."""
+    if single and paired:
+        return "mixed"
+    return "2025-06" if single else "newest"
 
 
-def _ident(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        return None
-    text = str(value).strip()
-    return text or None
-
-
-def _text(
-    record: dict[str, Any], key: str, found: _Findings, index: int, ident: str | None
-) -> str | None:
-    value = record.get(key)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        found.add(
-            "missing-field", f"{key} is missing or empty", record=index, ident=ident, field=key
-        )
-        return None
-    if not isinstance(value, str):
-        found.add(
-            "invalid-field",
-            f"{key} must be text, got {type(value).__name__}",
-            record=index,
-            ident=ident,
-            field=key,
-        )
-        return None
-    return value
-
-
-def _prompt(
-    value: Any, found: _Findings, index: int, ident: str | None
-) -> tuple[Message, ...] | None:
-    def bad(code: str, message: str) -> None:
-        found.add(code, message, record=index, ident=ident, field="prompt")
-
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not value:
-        bad("missing-field" if not value else "invalid-field", "prompt must be a non-empty list")
-        return None
-    messages: list[Message] = []
-    for position, turn in enumerate(value):
-        if isinstance(turn, str):
-            role = "user" if position % 2 == 0 else "assistant"
-            messages.append(Message(role=role, content=turn))
-        elif (
-            isinstance(turn, dict)
-            and turn.get("role") in ("system", "user", "assistant")
-            and isinstance(turn.get("content"), str)
-        ):
-            messages.append(Message(role=turn["role"], content=turn["content"]))
-        else:
-            bad(
-                "invalid-field",
-                f"turn {position} must be text or {{role: system|user|assistant, content}}",
-            )
-            return None
-    roles = [m.role for m in messages if m.role != "system"]
-    if "user" not in roles:
-        bad("no-user-turn", "prompt has no user turn")
-        return None
-    expected = ["user" if i % 2 == 0 else "assistant" for i in range(len(roles))]
-    if roles != expected or roles[-1] != "user" or any(m.role == "system" for m in messages[1:]):
-        bad(
-            "turn-order",
-            "turns must alternate user, assistant, ... and end with a user turn "
-            "(a system turn only first)",
-        )
-        return None
-    if any(not m.content.strip() for m in messages if m.role == "user"):
-        bad("missing-field", "a user turn is empty")
-        return None
-    return tuple(messages)
-
-
-def validate_problems(path: Path) -> tuple[dict[str, EvaLearnProblem], list[Issue]]:
-    found = _Findings(path, "id")
+def read_problems(path: Path) -> ProblemFile:
+    found = Findings(path, "id")
     problems: dict[str, EvaLearnProblem] = {}
-    for index, record in enumerate(_records(path, found)):
+    records: dict[str, int] = {}
+    single = paired = empty_answers = 0
+    for index, record in enumerate(read_records(path, found)):
         if not isinstance(record, dict):
             found.add("not-an-object", "a record must be a JSON object", record=index)
             continue
-        ident = _ident(record.get("id"))
+        ident = ident_of(record.get("id"))
         if ident is None:
             found.add(
                 "missing-field", "id is missing or not text/integer", record=index, field="id"
@@ -234,13 +153,11 @@ def validate_problems(path: Path) -> tuple[dict[str, EvaLearnProblem], list[Issu
                 field=key,
                 severity=Severity.WARNING,
             )
-        kind = _text(record, "type", found, index, ident)
-        answer = record.get("canonical_answer")
-        if isinstance(answer, int | float) and not isinstance(answer, bool):
-            answer = str(answer)
-            record = {**record, "canonical_answer": answer}
-        answer = _text(record, "canonical_answer", found, index, ident)
-        prompt = _prompt(record.get("prompt"), found, index, ident)
+        kind = text_field(record, "type", found, index, ident)
+        answer: str | None = _answer(record.get("canonical_answer"), found, index, ident)
+        if answer == "":
+            empty_answers += 1
+        prompt = prompt_field(record.get("prompt"), found, index, ident)
         rubrics = {}
         for key in ("rubric_en", "rubric_zh", "rubric"):
             value = record.get(key)
@@ -250,13 +167,15 @@ def validate_problems(path: Path) -> tuple[dict[str, EvaLearnProblem], list[Issu
                 )
             elif isinstance(value, str) and value.strip():
                 rubrics[key] = value
+        single += "rubric" in record
+        paired += "rubric_en" in record or "rubric_zh" in record
         if not rubrics:
             found.add(
                 "missing-rubric",
-                "no rubric: give rubric_en and/or rubric_zh (or an older single rubric)",
+                "no rubric: give rubric_en and/or rubric_zh (or the June-2025 single rubric)",
                 record=index,
                 ident=ident,
-                field="rubric_en",
+                field="rubric_zh" if "rubric" not in record else "rubric",
             )
         for key in ("source", "level"):
             value = record.get(key, "")
@@ -271,7 +190,7 @@ def validate_problems(path: Path) -> tuple[dict[str, EvaLearnProblem], list[Issu
             continue
         if ident is None or kind is None or answer is None or prompt is None or not rubrics:
             continue
-        single = rubrics.get("rubric", "")
+        records[ident] = index
         problems[ident] = EvaLearnProblem(
             id=ident,
             type=kind.strip(),
@@ -279,24 +198,64 @@ def validate_problems(path: Path) -> tuple[dict[str, EvaLearnProblem], list[Issu
             level=str(record.get("level", "")),
             prompt=prompt,
             canonical_answer=answer,
-            rubric_en=rubrics.get("rubric_en", single),
-            rubric_zh=rubrics.get("rubric_zh", single),
+            rubric_en=rubrics.get("rubric_en", rubrics.get("rubric", "")),
+            rubric_zh=rubrics.get("rubric_zh", ""),
         )
-    return problems, found.issues
+    if empty_answers:
+        found.add(
+            "empty-canonical-answer",
+            f"canonical_answer is empty in {empty_answers} record(s) (as in the June-2025 "
+            "release): few-shot examples show an empty standard answer",
+            field="canonical_answer",
+            severity=Severity.WARNING,
+        )
+    return ProblemFile(problems, found.issues, _version(single, paired), records)
+
+
+def _answer(value: Any, found: Findings, index: int, ident: str | None) -> str | None:
+    """``canonical_answer`` as text: absent or empty is allowed (June 2025), a number is
+    written as text, anything else is an ``invalid-field``."""
+    if value is None:
+        return ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        found.add(
+            "invalid-field",
+            f"canonical_answer must be text, got {type(value).__name__}",
+            record=index,
+            ident=ident,
+            field="canonical_answer",
+        )
+        return None
+    return value if value.strip() else ""
+
+
+def validate_problems(path: Path) -> tuple[dict[str, EvaLearnProblem], list[Issue]]:
+    read = read_problems(path)
+    return read.problems, read.issues
 
 
 def validate_sequences(
     path: Path, problems: dict[str, EvaLearnProblem], problem_file: Path
 ) -> tuple[list[EvaLearnSequence], list[Issue]]:
-    found = _Findings(path, "sequence_id")
+    sequences, issues, _ = _read_sequences(path, problems, problem_file)
+    return sequences, issues
+
+
+def _read_sequences(
+    path: Path, problems: dict[str, EvaLearnProblem], problem_file: Path
+) -> tuple[list[EvaLearnSequence], list[Issue], dict[str, int]]:
+    found = Findings(path, "sequence_id")
     sequences: list[EvaLearnSequence] = []
+    indexes: dict[str, int] = {}
     seen: set[str] = set()
     uses: Counter[str] = Counter()
-    for index, record in enumerate(_records(path, found)):
+    for index, record in enumerate(read_records(path, found)):
         if not isinstance(record, dict):
             found.add("not-an-object", "a record must be a JSON object", record=index)
             continue
-        ident = _ident(record.get("sequence_id"))
+        ident = ident_of(record.get("sequence_id"))
         if ident is None:
             found.add("missing-field", "sequence_id is missing", record=index, field="sequence_id")
         for key in sorted(set(record) - _SEQUENCE_KEYS):
@@ -308,9 +267,9 @@ def validate_sequences(
                 field=key,
                 severity=Severity.WARNING,
             )
-        kind = _text(record, "type", found, index, ident)
+        kind = text_field(record, "type", found, index, ident)
         raw = record.get("question_ids")
-        ids = [_ident(q) for q in raw] if isinstance(raw, list) else None
+        ids = [ident_of(q) for q in raw] if isinstance(raw, list) else None
         if not ids or any(q is None for q in ids):
             found.add(
                 "missing-field" if not raw else "invalid-field",
@@ -365,41 +324,51 @@ def validate_sequences(
             continue
         seen.add(ident)
         uses.update(questions)
+        indexes[ident] = index
         sequences.append(
             EvaLearnSequence(sequence_id=ident, type=kind.strip(), question_ids=tuple(questions))
         )
-    for question, count in sorted(uses.items()):
-        if count > 1:
-            found.add(
-                "reused-question",
-                f"question {question} is in {count} sequences",
-                severity=Severity.WARNING,
-            )
-    return sequences, found.issues
+    reused = sorted((q for q, n in uses.items() if n > 1), key=_id_order)
+    if reused:  # one summary: the release reuses most problems (about twice each)
+        found.add(
+            "reused-question",
+            f"{len(reused)} question(s) are in more than one sequence (at most "
+            f"{max(uses.values())} times), e.g. {', '.join(reused[:5])}",
+            field="question_ids",
+            severity=Severity.WARNING,
+        )
+    return sequences, found.issues, indexes
+
+
+def _id_order(ident: str) -> tuple[int, int | str]:
+    """Numeric ids in numeric order, then the others (1, 2, 10, a, b)."""
+    return (0, int(ident)) if ident.isdigit() else (1, ident)
 
 
 def validate_release(problems: Path, sequences: Path) -> EvaLearnRelease:
     """Both files checked completely; the release holds only valid records."""
-    found_problems, problem_issues = validate_problems(problems)
-    found_sequences, sequence_issues = validate_sequences(sequences, found_problems, problems)
+    read = read_problems(problems)
+    found_sequences, sequence_issues, indexes = _read_sequences(sequences, read.problems, problems)
     return EvaLearnRelease(
-        problems=found_problems,
+        problems=read.problems,
         sequences=tuple(found_sequences),
-        issues=(*problem_issues, *sequence_issues),
+        issues=(*read.issues, *sequence_issues),
+        version=read.version,
+        problem_records=read.records,
+        sequence_records=indexes,
     )
 
 
-def load_release(problems: Path | str, sequences: Path | str) -> EvaLearnRelease:
-    """The validated release; :class:`DataValidationError` listing every error of the first
-    file that has any (the problem file first: sequence errors may follow from it)."""
-    release = validate_release(Path(problems), Path(sequences))
-    for path in (Path(problems), Path(sequences)):
+def raise_for_errors(release: EvaLearnRelease, problems: Path, sequences: Path) -> None:
+    """:class:`DataValidationError` listing every error of the first file that has any (the
+    problem file first: sequence errors may follow from it)."""
+    for path in (problems, sequences):
         errors = [i for i in release.issues if i.file == str(path) and i.severity is Severity.ERROR]
         if errors:
             raise DataValidationError(path, errors)
     if not release.sequences:
         raise DataValidationError(
-            Path(sequences),
+            sequences,
             [
                 Issue(
                     severity=Severity.ERROR,
@@ -409,4 +378,12 @@ def load_release(problems: Path | str, sequences: Path | str) -> EvaLearnRelease
                 )
             ],
         )
+
+
+def load_release(problems: Path | str, sequences: Path | str) -> EvaLearnRelease:
+    """The validated release (either published version); :class:`DataValidationError` as
+    :func:`raise_for_errors` says. The full release's count invariants are
+    :func:`studybench.benchmarks.evalearn.release.load_checked`'s."""
+    release = validate_release(Path(problems), Path(sequences))
+    raise_for_errors(release, Path(problems), Path(sequences))
     return release

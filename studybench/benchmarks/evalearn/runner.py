@@ -23,13 +23,21 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from studybench.benchmarks.evalearn.judge import JUDGE_VERSION, RubricJudge, RubricVerdict
-from studybench.benchmarks.evalearn.prompts import Paradigm, build_messages, few_shot_examples
-from studybench.benchmarks.evalearn.records import EvaLearnProblem, EvaLearnRelease
+from studybench.benchmarks.evalearn.judge import (
+    JUDGE_VERSION,
+    RubricJudge,
+    RubricVerdict,
+    visible,
+)
+from studybench.benchmarks.evalearn.prompts import Paradigm, build_messages, draw_examples
+from studybench.benchmarks.evalearn.records import (
+    EvaLearnProblem,
+    EvaLearnRelease,
+    RubricLanguage,
+)
 from studybench.data.records import SlotKey
 from studybench.engines.base import Engine, SamplingParams
 from studybench.fileio import write_atomic
-from studybench.rollout.conversation import strip_thinking
 from studybench.rollout.runner import Progress, ask_turn
 from studybench.rollout.store import GenerationStore, TurnRecord, context_hash
 
@@ -97,6 +105,7 @@ class SequenceRunner:
         few_shot: int,
         few_shot_seed: int,
         concurrency: int,
+        language: RubricLanguage = "zh",
     ) -> None:
         self.release = release
         self.paradigm = paradigm
@@ -107,16 +116,10 @@ class SequenceRunner:
         self.few_shot = few_shot
         self.few_shot_seed = few_shot_seed
         self.concurrency = concurrency
-
-    def examples(self, problems: Sequence[EvaLearnProblem]) -> list[EvaLearnProblem]:
-        if self.paradigm != "few_shot":
-            return []
-        return few_shot_examples(
-            self.release,
-            problems[0].type,
-            self.few_shot,
-            self.few_shot_seed,
-            [p.id for p in problems],
+        self.language = language
+        # drawn once per run, as the reference: the same examples for every sequence
+        self.examples: dict[str, list[EvaLearnProblem]] = (
+            draw_examples(release, few_shot, few_shot_seed) if paradigm == "few_shot" else {}
         )
 
     async def run(
@@ -148,17 +151,17 @@ class SequenceRunner:
 
         async def run_chain(sequence: Any, seed: int) -> None:
             problems = self.release.problems_of(sequence)
-            examples = self.examples(problems)
             answers: list[str] = []
-            feedback: list[tuple[bool, str]] = []
+            assessments: list[str] = []
             for position, problem in enumerate(problems):
                 messages = build_messages(
                     self.paradigm,
                     problems,
                     position,
+                    language=self.language,
                     answers=answers,
-                    feedback=feedback,
-                    examples=examples,
+                    assessments=assessments,
+                    examples=self.examples,
                 )
                 sampling = self.sampling.model_copy(
                     update={
@@ -196,10 +199,10 @@ class SequenceRunner:
                     text = record.completion
                     if on_progress is not None:
                         on_progress(progress)
-                answers.append(strip_thinking(text))
+                answers.append(visible(text))
                 if self.paradigm == "feedback" and position + 1 < len(problems):
                     verdict = await judge.judge(problem, text)
-                    feedback.append((verdict.correct, verdict.feedback))
+                    assessments.append(verdict.feedback)
             progress.chains_done += 1
             if on_progress is not None:
                 on_progress(progress)
@@ -218,7 +221,10 @@ class SequenceRunner:
 
 def stored_answers(part_dir: Path, run_key: str) -> dict[tuple[str, str, int, int], TurnRecord]:
     """The newest stored turn per (sequence, question, seed, position), whatever its request
-    hash: the answers the judge grades (errors included, as empty answers)."""
+    hash: the answers the judge grades (errors included, as empty answers); none when
+    nothing was generated in ``part_dir``."""
+    if not (part_dir / STORE_FILE).exists():
+        return {}
     store = GenerationStore(part_dir / STORE_FILE)
     try:
         latest: dict[tuple[str, str, int, int], TurnRecord] = {}

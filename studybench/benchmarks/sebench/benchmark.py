@@ -12,6 +12,7 @@ judged against other names than it was generated with.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import statistics
 import time
@@ -38,6 +39,7 @@ from studybench.data.records import SlotKey
 from studybench.engines.base import Engine, EngineError, SamplingParams
 from studybench.errors import ConfigError, DataError, StudyBenchError
 from studybench.fileio import write_atomic
+from studybench.metrics.items import ItemRow
 
 NAME = "sebench"
 PLAN_FILE = "plan.json"
@@ -47,6 +49,7 @@ def package_spec(settings: Settings) -> PackageSpec:
     s = settings.sebench
     return PackageSpec(
         name=s.package_name,
+        linalg_module=s.linalg_module,
         seed=s.name_seed,
         functions=s.functions or DEFAULT_FUNCTIONS,
         doc_max_chars=s.doc_max_chars,
@@ -56,8 +59,31 @@ def package_spec(settings: Settings) -> PackageSpec:
 def sandbox_limits(settings: Settings) -> SandboxLimits:
     s = settings.sebench
     return SandboxLimits(
-        cpu_s=s.cpu_s, wall_s=s.wall_s, memory_mb=s.memory_mb, output_kb=s.output_kb
+        cpu_s=s.cpu_s,
+        wall_s=s.wall_s,
+        memory_mb=s.memory_mb,
+        output_kb=s.output_kb,
+        processes=s.processes,
+        total_memory_mb=s.total_memory_mb,
+        tmp_mb=s.tmp_mb,
+        cgroups=s.cgroups,
     )
+
+
+def api_docs_hash(settings: Settings) -> str:
+    """The released documentation's content hash ('' when the generated docs are used)."""
+    path = settings.sebench.api_docs
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path else ""
+
+
+def with_settings_docs(package: ObfuscatedPackage, settings: Settings) -> ObfuscatedPackage:
+    """``package`` with the release's rewritten docs when ``sebench.api_docs`` names them."""
+    from studybench.benchmarks.sebench.release import released_docs
+
+    path = settings.sebench.api_docs
+    if path is None:
+        return package
+    return package.model_copy(update={"released_docs": released_docs(path, package.mapping)})
 
 
 def sampling(settings: Settings, seed: int | None = None) -> SamplingParams:
@@ -92,6 +118,8 @@ def protocol_hash(settings: Settings, k: int, seeds: Sequence[int]) -> str:
             "seeds": list(seeds),
             "limits": sandbox_limits(settings).model_dump(),
             "tolerance": [s.rel_tolerance, s.abs_tolerance],
+            "call_rule": s.call_rule,
+            "api_docs": api_docs_hash(settings),
             "judge": JUDGE_VERSION,
         }
     )
@@ -160,7 +188,9 @@ class SEBench(Benchmark):
             )
 
     def package(self, plan: BenchmarkPlan, settings: Settings) -> ObfuscatedPackage:
-        return generate_package(package_spec(settings), Path(plan.root) / "package")
+        return with_settings_docs(
+            generate_package(package_spec(settings), Path(plan.root) / "package"), settings
+        )
 
     def tasks(self, plan: BenchmarkPlan, part: str, settings: Settings) -> list[SETask]:
         _, split = split_part(part)
@@ -222,6 +252,7 @@ class SEBench(Benchmark):
             settings.sebench.rel_tolerance,
             settings.sebench.abs_tolerance,
             settings.sebench.workers,
+            settings.sebench.call_rule,
         )
         verdicts: dict[tuple[str, int], Verdict] = {}
         todo: list[tuple[str, SETask, int, str]] = []
@@ -263,6 +294,31 @@ class SEBench(Benchmark):
 
     def metrics(self, plan: BenchmarkPlan, settings: Settings) -> dict[str, float]:
         return plan_metrics(plan)
+
+    def items(self, plan: BenchmarkPlan, settings: Settings) -> list[ItemRow]:
+        """One row per (part, task, seed, attempt): the task is the parent (one slot), so the
+        paired comparison of two evaluations is clustered by task like StudyBench's by parent.
+        ``stage`` says who decided: ``none`` when the answer had no code, else the sandbox."""
+        rows: list[ItemRow] = []
+        for part, seed in plan.units():
+            path = verdict_path(plan, part, seed)
+            if not path.is_file():
+                continue
+            for verdict in load_verdicts(path):
+                rows.append(
+                    ItemRow(
+                        benchmark=NAME,
+                        split=part,
+                        parent=verdict.task_id,
+                        slot="0",
+                        seed=seed,
+                        attempt=verdict.attempt,
+                        correct=verdict.correct,
+                        stage="none" if verdict.reason == "no_code" else "sandbox",
+                        answer_type="code",
+                    )
+                )
+        return rows
 
     def expected_metrics(self, plan: BenchmarkPlan) -> list[str]:
         keys: list[str] = []

@@ -31,7 +31,7 @@ _NDARRAY = re.compile(r"\bndarrays?\b")
 class ApiEntry(BaseModel):
     """One documented function of the package."""
 
-    function: str  # the qualified new name, ``zwc.kodapi`` / ``zwc.linalg.mufeza``
+    function: str  # the qualified new name, ``zwc.kocito`` / ``zwc.rfx.quvohe``
     signature: str
     doc: str
 
@@ -58,13 +58,15 @@ def split_sections(doc: str) -> tuple[str, dict[str, str]]:
 
 
 class _Rewriter:
-    def __init__(self, mapping: Mapping[str, str], package: str) -> None:
+    def __init__(self, mapping: Mapping[str, str], package: str, linalg_module: str) -> None:
         self.mapping = mapping
         self.package = package
+        self.linalg = linalg_module
         self.unmapped = 0
 
     def qualified(self, path: str) -> str:
-        prefix = f"{self.package}.linalg." if path.startswith("linalg.") else f"{self.package}."
+        linalg = f"{self.package}.{self.linalg}."
+        prefix = linalg if path.startswith("linalg.") else f"{self.package}."
         return prefix + self.mapping[path]
 
     def _replace(self, match: re.Match[str]) -> str:
@@ -72,7 +74,7 @@ class _Rewriter:
         if path in self.mapping:
             return self.qualified(path)
         if path == "ndarray":
-            return f"{self.package}.Array"
+            return f"{self.package}.{self.package.upper()}Array"
         self.unmapped += 1
         return match.group(2)
 
@@ -87,7 +89,7 @@ class _Rewriter:
         text = text.replace(">>> import numpy as np", f">>> import {self.package}")
         text = _QUALIFIED.sub(self._replace, text)
         text = _BACKTICKED.sub(self._backticked, text)
-        text = _NDARRAY.sub("array", text)
+        text = _NDARRAY.sub(f"{self.package}.{self.package.upper()}Array", text)
         return _NUMPY_WORD.sub(self.package, text)
 
 
@@ -104,13 +106,18 @@ def signature_of(func: Any, doc: str) -> tuple[str, str]:
 
 
 def api_entry(
-    path: str, func: Any, mapping: Mapping[str, str], package: str, max_chars: int
+    path: str,
+    func: Any,
+    mapping: Mapping[str, str],
+    package: str,
+    max_chars: int,
+    linalg_module: str = "rfx",
 ) -> ApiEntry:
     """The rewritten documentation of ``func`` (the NumPy function at ``path``)."""
     raw = inspect.getdoc(func) or ""
     signature, body = signature_of(func, raw)
     intro, sections = split_sections(body)
-    rewrite = _Rewriter(mapping, package)
+    rewrite = _Rewriter(mapping, package, linalg_module)
     parts = [rewrite(intro)]
     for title in KEPT_SECTIONS:
         if title not in sections:

@@ -1,11 +1,16 @@
-"""The test harness that runs *inside* the sandbox (standard library only).
+"""The runner that executes a candidate *inside* the sandbox (standard library only).
 
-Not imported by studybench: :mod:`.sandbox` copies this file into the job folder and runs
-it under bubblewrap. It imports the obfuscated package, executes the candidate's code, calls
-the stub's function on each test input and writes one JSON report to a file descriptor it
-saved before the candidate ran; the candidate's own prints go to ``/dev/null``, so a program
-cannot forge the report by printing. Expected outputs are never given to the sandbox: the
-host compares.
+Not imported by studybench: :mod:`.judging` copies this file into the job folder and runs it
+under bubblewrap. It imports the obfuscated package, executes the candidate's code, calls the
+chosen function on each test input and writes the values it got, as JSON, to a file
+descriptor it saved before the candidate ran; the candidate's own prints go to
+``/dev/null``.
+
+Nothing here is trusted. The candidate runs in this same process and could replace any of
+it (``json.dumps``, the saved descriptor, the whole report): the *parent* of the sandbox, the
+judge on the host, builds the verdict. It receives only what this process printed, checks its
+shape strictly, and compares it with the expected outputs, which never enter the sandbox. A
+forged report can therefore only claim values, which is what returning them would do anyway.
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 JOB = Path("/tmp/job")
-PACKAGE_ROOT = "/tmp/pkg"
+SITE = "/opt/sebench/site"
+PACKAGE_ROOT = "/opt/sebench/pkg"
 MAX_ERROR = 500
+MAX_PRINTED = 4000
 
 
 def _describe(exc: BaseException) -> str:
@@ -39,29 +46,45 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"result of type {type(value).__name__} cannot be compared")
 
 
+def _decode(value: Any) -> Any:
+    """A test input as Python data (the inverse of the complex encoding)."""
+    if isinstance(value, dict):
+        if set(value) == {"complex"} and isinstance(value["complex"], list):
+            return complex(*value["complex"])
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
 def main() -> int:
     job = json.loads((JOB / "job.json").read_text(encoding="utf-8"))
     report_fd = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     sys.stdout = Path(os.devnull).open("w")  # noqa: SIM115 - lives as long as the process
-    report: dict[str, Any] = {"nonce": job["nonce"], "load_error": None, "cases": []}
-    sys.path.insert(0, PACKAGE_ROOT)
-    export = importlib.import_module(f"{job['package']}._core").export
+    report: dict[str, Any] = {"load_error": None, "cases": []}
+    sys.path[:0] = [SITE, PACKAGE_ROOT]
+    core = importlib.import_module(f"{job['package']}._core")
     namespace: dict[str, Any] = {"__name__": "candidate"}
     try:
         source = (JOB / "candidate.py").read_text(encoding="utf-8")
-        exec(
-            compile(source, "candidate.py", "exec"), namespace
-        )  # sandboxed: the point of the harness
+        exec(compile(source, "candidate.py", "exec"), namespace)  # sandboxed: the point here
         function = namespace[job["function"]]
     except BaseException as exc:  # whatever the candidate raises is data
         report["load_error"] = _describe(exc)
     else:
         for case in job["cases"]:
             try:
-                value = function(*case["args"], **case["kwargs"])
-                report["cases"].append({"ok": True, "value": _encode(export(value))})
+                args = [_decode(a) for a in case["args"]]
+                kwargs = {k: _decode(v) for k, v in case["kwargs"].items()}
+                for name in case.get("arrays", []):
+                    kwargs[name] = core.to_array(kwargs[name])
+                value = function(*args, **kwargs)
+                printed = str(value)[:MAX_PRINTED]
+                report["cases"].append(
+                    {"ok": True, "value": _encode(core.export(value)), "printed": printed}
+                )
             except BaseException as exc:
                 report["cases"].append({"ok": False, "error": _describe(exc)})
     data = json.dumps(report).encode()

@@ -1,59 +1,52 @@
-"""Seeded, pronounceable, collision-free names for the obfuscated package's functions.
+"""The obfuscated names, generated exactly as the reference package generated them.
 
-A name is derived from a hash of (seed, function path, attempt) rather than from a random
-generator's stream, so a function's name depends only on the seed and on itself (and on a
-collision, if one happens): the same seed always gives the same names on every Python
-version, and adding a function to the list does not rename the others.
+One ``random.Random(seed)`` stream (seed 42 in the release) is walked over the top-level
+list, then the ``linalg`` list, in their published order (:mod:`.functions`). Each name gets
+a length drawn from 5 to 7; even positions are consonants, odd positions vowels; a name
+already taken is drawn again. ``random.Random`` with an integer seed, ``randint`` and
+``choice`` are stable across CPython versions, so the same seed gives the published mapping
+(``array`` → ``yitaf``, ``linalg.inv`` → ``quvohe``) everywhere. A shorter function list (a
+``sebench.functions`` setting) still walks the full published order and keeps the names of
+the functions it retains, so narrowing the package never renames a function.
 """
 
 from __future__ import annotations
 
-import builtins
-import hashlib
-import keyword
-from collections.abc import Iterable, Sequence
+import random
+from collections.abc import Iterable
 
-CONSONANTS = "bdfgklmnprstvz"
+from studybench.benchmarks.sebench.functions import LINALG, MAIN
+
+CONSONANTS = "bcdfghjklmnpqrstvwxyz"
 VOWELS = "aeiou"
 MIN_LENGTH = 5
 MAX_LENGTH = 7
-
-# Python itself must keep its meaning: no keyword, soft keyword or builtin is ever a name.
-PYTHON_RESERVED = frozenset(
-    [*keyword.kwlist, *keyword.softkwlist, *(n.lower() for n in dir(builtins))]
-)
+REFERENCE_SEED = 42
 
 
-def candidate(seed: int, path: str, attempt: int) -> str:
-    """The ``attempt``-th candidate name of ``path`` under ``seed``: consonants and vowels
-    alternate (starting with either), 5 to 7 letters."""
-    digest = hashlib.sha256(f"{seed}\0{path}\0{attempt}".encode()).digest()
-    length = MIN_LENGTH + digest[0] % (MAX_LENGTH - MIN_LENGTH + 1)
-    vowel = bool(digest[1] & 1)
-    letters = []
-    for byte in digest[2 : 2 + length]:
-        alphabet = VOWELS if vowel else CONSONANTS
-        letters.append(alphabet[byte % len(alphabet)])
-        vowel = not vowel
-    return "".join(letters)
+def _draw(rng: random.Random) -> str:
+    length = rng.randint(MIN_LENGTH, MAX_LENGTH)
+    return "".join(rng.choice(CONSONANTS if i % 2 == 0 else VOWELS) for i in range(length))
 
 
-def obfuscated_names(
-    functions: Sequence[str], seed: int, reserved: Iterable[str] = ()
-) -> dict[str, str]:
-    """``{function path: new name}`` for every path (``mean``, ``linalg.inv``), all names
-    distinct from each other, from ``reserved`` and from Python's keywords and builtins.
-
-    Collisions are resolved in sorted path order, so the result depends on the set of
-    functions and the seed only, never on the order of ``functions``."""
-    taken = set(PYTHON_RESERVED) | {name.lower() for name in reserved}
+def reference_names(seed: int = REFERENCE_SEED) -> dict[str, str]:
+    """``{path: name}`` for all 278 published paths (``mean``, ``linalg.inv``)."""
+    rng = random.Random(seed)
+    used: set[str] = set()
     names: dict[str, str] = {}
-    for path in sorted(set(functions)):
-        attempt = 0
-        name = candidate(seed, path, attempt)
-        while name in taken:
-            attempt += 1
-            name = candidate(seed, path, attempt)
-        taken.add(name)
+    for path in (*MAIN, *(f"linalg.{name}" for name in LINALG)):
+        name = _draw(rng)
+        while name in used:
+            name = _draw(rng)
+        used.add(name)
         names[path] = name
     return names
+
+
+def obfuscated_names(functions: Iterable[str], seed: int = REFERENCE_SEED) -> dict[str, str]:
+    """The names of ``functions`` (each a published path); ``KeyError`` names an unknown one."""
+    every = reference_names(seed)
+    unknown = sorted(set(functions) - set(every))
+    if unknown:
+        raise KeyError(f"not in SE-Bench's published function list: {', '.join(unknown)}")
+    return {path: every[path] for path in dict.fromkeys(functions)}

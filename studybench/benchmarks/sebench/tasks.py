@@ -8,19 +8,21 @@ A task file is a JSON list of task objects (or ``{"tasks": [...]}``, or JSON Lin
 | ``query`` | the task in words (never names a package function) |
 | ``stub`` | the function to complete, e.g. ``def row_norms(matrix):`` |
 | ``example`` | an example call and its result, shown in the prompt (optional) |
-| ``test_cases`` | ``[{"args": [...], "kwargs": {...}, "expected": ...}]``, plain JSON |
+| ``test_cases`` | ``[{"args": [...], "kwargs": {...}, "expected": ...}]``, plain JSON; |
+| | ``arrays`` names keyword arguments passed as the package's array; complex numbers are |
+| | ``{"complex": [re, im]}``; an ``expected`` string that is no data is compared as text |
 | ``functions`` | the NumPy functions the reference solution uses (``mean``, ``linalg.inv``) |
 | ``split`` | optional; default ``single`` (one function besides the array constructor), |
 | | else ``multi`` |
 | ``solution`` | optional reference solution written with NumPy (``import numpy as np``) |
 
-Every problem is reported with the file, the record (index and id) and the field.
+Every problem is reported with the file, the record (index and id) and the field. The
+released SE-Bench files (one JSON object per line) are converted by :mod:`.release`.
 """
 
 from __future__ import annotations
 
 import ast
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from studybench.benchmarks.sebench.astcheck import stub_function_name
 from studybench.benchmarks.sebench.functions import CONSTRUCTORS
 from studybench.errors import DataError
+from studybench.fileio import JSONReadError, loads_json
 
 
 class TestCase(BaseModel):
@@ -37,7 +40,15 @@ class TestCase(BaseModel):
 
     args: list[Any] = Field(default_factory=list)
     kwargs: dict[str, Any] = Field(default_factory=dict)
+    arrays: tuple[str, ...] = Field((), description="kwargs passed as the package's array")
     expected: Any
+
+    @model_validator(mode="after")
+    def _arrays_are_kwargs(self) -> TestCase:
+        missing = sorted(set(self.arrays) - set(self.kwargs))
+        if missing:
+            raise ValueError(f"arrays names no keyword argument: {', '.join(missing)}")
+        return self
 
 
 class SETask(BaseModel):
@@ -85,17 +96,21 @@ def numpy_functions_used(code: str) -> set[str]:
 
 
 def _records(path: Path) -> list[Any]:
+    """The task records of a JSON list, ``{"tasks": [...]}`` or JSON Lines file; hostile
+    input (deep nesting, huge integers) is a :class:`DataError` naming the file and line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as exc:
-        raise DataError(f"{path}: cannot read SE-Bench tasks: {exc}") from exc
+        raise DataError(f"{path}: cannot read SE-Bench tasks: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 at byte {exc.start}") from exc
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        try:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError:
-            raise DataError(f"{path}: invalid JSON: {exc}") from exc
+        data = loads_json(text, source=str(path))
+    except JSONReadError as whole:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2:
+            raise DataError(str(whole)) from None
+        return [loads_json(line, source=f"{path}: line {n}") for n, line in lines]
     if isinstance(data, dict) and isinstance(data.get("tasks"), list):
         return list(data["tasks"])
     if not isinstance(data, list):

@@ -8,7 +8,7 @@ closed-book evaluation then measures.
 Responses come from a judged open-book run of this benchmark (by default only those judged
 correct: rejection sampling), or from the tasks' reference solutions rewritten onto the
 package (an offline teacher). Each line of the JSONL file is TRL's conversational format,
-``{"messages": [system, user, assistant], "task_id", "setting", "source"}``; a manifest beside
+``{"messages": [user, assistant], "task_id", "setting", "source"}``; a manifest beside
 it records the package key, setting, source and counts.
 """
 

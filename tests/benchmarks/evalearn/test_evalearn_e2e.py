@@ -9,15 +9,18 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from tests.cli.entry import run
 from tests.engines.fake_openai import fake_openai
-from tests.test_cli import run
+
+YES = '【Rationale】: well reasoned.\n【Score】: 1 points\n【JSON】: {"answer_score": 1}'
+NO = '【Rationale】: add the two rates first.\n【Score】: 0 points\n【JSON】: {"answer_score": 0}'
 
 
 def _judge_script(body: dict[str, Any]) -> tuple[int, str, float]:
     prompt = body["messages"][0]["content"]
-    if "Pipe A fills a tank in 3 hours" in prompt:
-        return 200, "SCORE: 1\nFEEDBACK: Well reasoned.", 0.0
-    return 200, "SCORE: 0\nFEEDBACK: Add the two rates first.", 0.0
+    if "仅当最终答案等于 2（" in prompt:  # problem 1's rubric (the judge sees no problem text)
+        return 200, YES, 0.0
+    return 200, NO, 0.0
 
 
 def test_eval_evalearn_logs_every_paradigm_and_resumes(
@@ -53,14 +56,17 @@ def test_eval_evalearn_logs_every_paradigm_and_resumes(
         assert len(received) == calls  # every judge verdict came from the cache
         assert f"run {run_id}" in text_again  # the same MLflow run
 
-    # the judge's feedback is what the model saw in the feedback paradigm
+    # the judge's full reply is what the model saw in the feedback paradigm
     db = sqlite3.connect(out / "feedback" / "generations.sqlite")
     (messages,) = db.execute(
-        "SELECT messages FROM turns WHERE source_problem_id = 'math-work-rate' AND turn = 1"
+        "SELECT messages FROM turns WHERE source_problem_id = '1' AND turn = 1"
     ).fetchone()
     asked = json.loads(messages)
-    assert asked[3]["role"] == "user"
-    assert asked[3]["content"].startswith("Feedback on your previous answer: correct. Well")
+    assert [m["role"] for m in asked] == ["system", "user"]
+    assert (
+        f"[Teacher's assessment begins]\n{YES}\n[Teacher's assessment ends]"
+        in (asked[1]["content"])
+    )
     verdicts = [json.loads(line) for line in (out / "feedback" / "verdicts-seed0.jsonl").open()]
     assert len(verdicts) == 35 and {v["stage"] for v in verdicts} == {"llm"}
     assert sum(v["correct"] for v in verdicts) == 1
@@ -71,7 +77,7 @@ def test_eval_evalearn_logs_every_paradigm_and_resumes(
     assert metrics["evalearn/feedback/acc_mean"] == 1 / 35
     assert metrics["evalearn/zero_shot/acc_mean"] == 1 / 35
     assert metrics["evalearn/feedback/position/1/acc"] == (1 / 3 + 0) / 2
-    assert "evalearn/feedback/learning_offset" in metrics
+    assert "evalearn/feedback/learned_offset" in metrics
     assert logged.data.params["evalearn.parts"] == "zero_shot,feedback"
     artefacts = {a.path for a in client.list_artifacts(run_id, "evalearn")}
     assert {"evalearn/position_curve.png", "evalearn/report.json"} <= artefacts

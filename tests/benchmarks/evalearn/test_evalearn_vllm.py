@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from studybench.engines.vllm_server import VLLMServer
+from studybench.judge.cache import ReplyCache
+from tests.cli.entry import run
 from tests.engines.test_vllm_server import server_config
-from tests.test_cli import run
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +54,6 @@ def test_noise_from_a_real_judge_is_flagged_not_fatal(server: VLLMServer, tmp_pa
     assert "reused 35" in again.stdout + again.stderr
     cache = tmp_path / "cache" / "evalearn_judge_cache.sqlite"
     assert cache.exists()  # opened, but flagged replies were never written to it
-    import sqlite3
-
-    (count,) = sqlite3.connect(cache).execute("SELECT COUNT(*) FROM judge_cache").fetchone()
-    assert count == len([v for v in verdicts if v["stage"] == "llm" and not v["flagged"]])
+    stored = ReplyCache(cache)
+    assert len(stored) == len([v for v in verdicts if v["stage"] == "llm" and not v["flagged"]])
+    stored.close()

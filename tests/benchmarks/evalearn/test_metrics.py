@@ -1,5 +1,7 @@
-"""EvaLearn metrics on hand-computed sequences: the learning offset, a never-correct
-sequence, unequal numbers of sequences per type, means and spreads over seeds."""
+"""EvaLearn's metrics through the benchmark: verdict files of hand-computed sequences,
+O_learned against the zero-shot part of the same seed (by problem id), a never-correct
+sequence, unequal numbers of sequences per type, a missing verdict, means and spreads
+over seeds. The metric rules themselves are tested in tests/metrics/test_sequential.py."""
 
 from __future__ import annotations
 
@@ -13,35 +15,7 @@ from studybench.benchmarks.base import BenchmarkPlan
 from studybench.benchmarks.evalearn import EvaLearn
 from studybench.benchmarks.evalearn.runner import StoredVerdict, verdict_file
 from studybench.config import load_settings
-from studybench.metrics.sequential import learning_offset, mean_learning_offset
 from tests.conftest import ROOT
-
-
-@pytest.mark.parametrize(
-    ("reference", "outcomes", "offset"),
-    [
-        ([1, 1, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1], 1),  # fails at 3, learnt by 4
-        ([0, 0, 0], [0, 0, 0], 3),  # never correct after the failure: M + 1 - p
-        ([0, 1, 1], [1, 0, 0], 3),  # correct at the failure itself does not count
-        ([1, 1, 1], [0, 0, 0], None),  # nothing failed: nothing to learn from
-        ([1, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 1], 5),
-    ],
-)
-def test_learning_offset(reference: list[int], outcomes: list[int], offset: int | None) -> None:
-    assert learning_offset(reference, outcomes) == offset
-
-
-def test_learning_offset_is_averaged_within_then_across_types() -> None:
-    reference = {"A": [[0, 1, 1], [0, 0, 0]], "B": [[1, 0, 1]], "C": [[1, 1, 1]]}
-    outcomes = {"A": [[0, 1, 1], [0, 0, 1]], "B": [[1, 1, 1]], "C": [[0, 0, 0]]}
-    overall, per_type = mean_learning_offset(reference, outcomes)
-    assert per_type == {"A": 1.5, "B": 1.0}  # C's reference never failed: no offset
-    assert overall == 1.25
-    with pytest.raises(ValueError, match="task type 'A': 1 reference"):
-        mean_learning_offset({"A": [[0]]}, {"A": [[0], [1]]})
-    with pytest.raises(ValueError, match="differ in length"):
-        learning_offset([0, 1], [0])
-
 
 # outcomes per (paradigm, seed): type A has two sequences (one never correct), B one
 OUTCOMES = {
@@ -110,14 +84,18 @@ def test_metrics_match_the_hand_computed_values(judged_plan: BenchmarkPlan) -> N
     assert zero["first_correct"] == pytest.approx((3 + 1) / 2)  # A: (2 + 4) / 2, B: 1
     assert zero["longest_streak"] == pytest.approx((1 + 1) / 2)
     assert zero["post_warmup_acc"] == pytest.approx(3 / 6)
-    assert zero["learning_offset"] == pytest.approx(1.5)  # A: (1 + 3) / 2, B: 1
+    # Z = {A1-1, A1-2, B1-0, B1-2}; A1: f=1, p=2 -> 2; A2: f=1, never -> 4; B1: f=2, p=3 -> 2
+    assert zero["learned_offset"] == pytest.approx((3 + 2) / 2)
     assert zero["per_type"]["A"]["first_correct"] == 3.0
+    assert zero["per_type"]["A"]["learned_offset"] == 3.0
 
     m = bench.metrics(judged_plan, settings)
     assert m["evalearn/feedback/acc_mean"] == pytest.approx((6 / 9 + 7 / 9) / 2)
     assert m["evalearn/feedback/acc_std"] == pytest.approx(statistics.stdev([6 / 9, 7 / 9]))
-    assert m["evalearn/feedback/learning_offset"] == pytest.approx(1.25)
-    assert m["evalearn/feedback/learning_offset_sd"] == 0.0
+    # seed 0: A (2 + 3) / 2, B 1 -> 1.75; seed 1: A (1 + 3) / 2, B 1 -> 1.5
+    assert m["evalearn/feedback/learned_offset"] == pytest.approx(1.625)
+    assert m["evalearn/feedback/learned_offset_sd"] == pytest.approx(statistics.stdev([1.75, 1.5]))
+    assert m["evalearn/feedback/type/a/learned_offset"] == pytest.approx(2.25)
     assert m["evalearn/zero_shot/acc_std"] == 0.0
     assert m["evalearn/feedback/position/3/acc"] == pytest.approx(1.0)
     assert m["evalearn/feedback/position/1/acc"] == pytest.approx(
@@ -126,6 +104,30 @@ def test_metrics_match_the_hand_computed_values(judged_plan: BenchmarkPlan) -> N
     assert m["evalearn/feedback/type/a/acc"] == pytest.approx((3 / 6 + 4 / 6) / 2)
     assert set(bench.expected_metrics(judged_plan)) <= set(m)
     assert not any(k.endswith("first_correct_mean") for k in m)  # lower is better: no _mean
+
+
+def test_a_missing_verdict_counts_as_wrong(judged_plan: BenchmarkPlan) -> None:
+    path = verdict_file(Path(judged_plan.root) / "feedback", 1)
+    lines = path.read_text().splitlines()
+    kept = [line for line in lines if json.loads(line)["question_id"] != "B1-0"]
+    path.write_text("\n".join(kept) + "\n")  # B1 position 1 (correct) lost, e.g. judge failed
+    settings = load_settings(ROOT / "params.yaml", environ={})
+    row = EvaLearn().seed_metrics(judged_plan, settings)["feedback"][1]
+    assert row["acc"] == pytest.approx(6 / 9)
+    assert row["per_type"]["B"]["first_correct"] == 2.0
+
+
+def test_item_rows_and_per_seed_values(judged_plan: BenchmarkPlan) -> None:
+    settings = load_settings(ROOT / "params.yaml", environ={})
+    bench = EvaLearn()
+    rows = bench.items(judged_plan, settings)
+    assert len(rows) == 2 * 2 * 9  # parts x seeds x (3 sequences x 3 positions)
+    row = next(r for r in rows if (r.split, r.seed, r.parent, r.slot) == ("feedback", 1, "A1", "1"))
+    assert (row.benchmark, row.correct, row.attempt, row.answer_type) == ("evalearn", True, 0, "A")
+    per_seed = bench.per_seed(judged_plan, settings, {})
+    values = {(v.part, v.seed): v.metrics for v in per_seed}
+    assert values[("feedback", 1)]["feedback/acc"] == pytest.approx(7 / 9)
+    assert values[("feedback", 0)]["feedback/learned_offset"] == pytest.approx(1.75)
 
 
 def test_unjudged_parts_are_reported_not_scored(judged_plan: BenchmarkPlan) -> None:

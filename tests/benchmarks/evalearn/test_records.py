@@ -33,12 +33,13 @@ def test_the_sample_is_valid_and_shaped_as_the_issue_asks() -> None:
         EVALEARN / "evalearn_problems.json", EVALEARN / "evalearn_sequences.json"
     )
     assert release.issues == ()
+    assert release.version == "newest"
     assert len(release.sequences) >= 4
     assert all(len(s.question_ids) == 7 for s in release.sequences)
     types = [s.type for s in release.sequences]
     assert len(set(types)) >= 2 and len({types.count(t) for t in set(types)}) > 1  # unequal
     problems = release.problems.values()
-    assert all(p.rubric("en") for p in problems) and any(p.rubric_zh for p in problems)
+    assert all(p.rubric_en and p.rubric_zh and p.canonical_answer for p in problems)
     multi = [p for p in problems if len(p.prompt) > 1]
     assert multi and [m.role for m in multi[0].prompt] == ["user", "assistant", "user"]
 
@@ -74,25 +75,25 @@ def test_an_error_names_file_record_id_and_field(tmp_path: Path) -> None:
 
 
 def test_every_record_is_checked_not_just_the_first(tmp_path: Path) -> None:
-    bad = {"id": 1, "type": "t", "prompt": ["q"], "canonical_answer": "", "rubric_en": "r"}
+    bad = {"id": 1, "type": "", "prompt": ["q"], "canonical_answer": "a", "rubric_zh": "r"}
     problems = tmp_path / "p.json"
-    problems.write_text(json.dumps([bad, {**bad, "id": 2}, {**bad, "id": 3, "rubric_en": ""}]))
+    problems.write_text(json.dumps([bad, {**bad, "id": 2}, {**bad, "id": 3, "rubric_zh": ""}]))
     sequences = tmp_path / "s.json"
     sequences.write_text("[]")
     issues = validate_release(problems, sequences).issues
-    assert [(i.record, i.code) for i in issues] == [
-        (0, "missing-field"),
-        (1, "missing-field"),
-        (2, "missing-field"),
-        (2, "missing-rubric"),
+    assert [(i.record, i.code, i.field) for i in issues] == [
+        (0, "missing-field", "type"),
+        (1, "missing-field", "type"),
+        (2, "missing-field", "type"),
+        (2, "missing-rubric", "rubric_zh"),
     ]
 
 
 def test_a_rubric_language_falls_back_to_the_other() -> None:
-    release = load_release(
-        EVALEARN / "evalearn_problems.json", EVALEARN / "evalearn_sequences.json"
-    )
-    both = next(p for p in release.problems.values() if p.rubric_zh)
-    assert both.rubric("zh") != both.rubric("en")
-    english_only = next(p for p in release.problems.values() if not p.rubric_zh)
-    assert english_only.rubric("zh") == english_only.rubric("en")
+    newest = load_release(EVALEARN / "evalearn_problems.json", EVALEARN / "evalearn_sequences.json")
+    both = next(iter(newest.problems.values()))
+    assert both.rubric("zh") == both.rubric_zh != both.rubric("en") == both.rubric_en
+    june = EVALEARN / "2025-06"
+    old = load_release(june / "evalearn_problems.json", june / "evalearn_sequences.json")
+    english_only = next(iter(old.problems.values()))
+    assert english_only.rubric("zh") == english_only.rubric("en") == english_only.rubric_en

@@ -22,7 +22,7 @@ SAMPLE_TASKS = SAMPLE / "sebench" / "tasks.json"
 @pytest.fixture(scope="session")
 def package(tmp_path_factory: pytest.TempPathFactory) -> ObfuscatedPackage:
     return generate_package(
-        PackageSpec(functions=DEFAULT_FUNCTIONS, seed=0), tmp_path_factory.mktemp("sebench")
+        PackageSpec(functions=DEFAULT_FUNCTIONS), tmp_path_factory.mktemp("sebench")
     )
 
 
@@ -54,7 +54,7 @@ def fenced(code: str) -> str:
 
 
 def obf(package: ObfuscatedPackage, path: str) -> str:
-    """The qualified new name of a NumPy path (``zwc.xxxx`` / ``zwc.linalg.xxxx``)."""
+    """The qualified new name of a NumPy path (``zwc.xxxx`` / ``zwc.rfx.xxxx``)."""
     return package.qualified(path)
 
 

@@ -1,4 +1,5 @@
-"""The static checker: every bypass to NumPy is caught, helper functions are accepted.
+"""The static checker (an allowlist): every route to NumPy, reflection and the host is
+refused, ordinary solutions are accepted.
 
 Cases live in ``ast_cases.json``: ``code`` (``{mean}``, ``{linalg.det}`` stand for the
 qualified new names, ``{array}`` for the bare new name of the constructor, ``{mean_bare}``
@@ -42,7 +43,8 @@ def test_checker_rules(case: dict[str, Any], package: ObfuscatedPackage) -> None
 def test_every_listed_bypass_is_covered() -> None:
     names = " ".join(c["name"] for c in CASES)
     for route in ("import numpy", "from numpy", "__import__", "importlib", "sys.modules",
-                  "wrapped object"):  # fmt: skip
+                  "wrapped object", "attrgetter", "itemgetter", "__globals__", "_value",
+                  "str.format", "generator frame"):  # fmt: skip
         assert route in names
 
 

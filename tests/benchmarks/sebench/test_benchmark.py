@@ -14,7 +14,7 @@ import pytest
 from studybench.benchmarks import get_benchmark
 from studybench.benchmarks.base import BenchmarkPlan
 from studybench.benchmarks.sebench.benchmark import SEBench, verdict_path
-from studybench.benchmarks.sebench.prompts import DOCS_HEADER
+from studybench.benchmarks.sebench.prompts import DOCS_HEADING
 from studybench.benchmarks.sebench.training_data import run_responses, training_examples
 from studybench.config import Settings, load_settings
 from studybench.engines.local_hf import LocalHFEngine
@@ -79,14 +79,16 @@ def test_generation_is_stored_and_resumes(evaluated: Any) -> None:
     store = GenerationStore(plan.part_dir("open_book-multi") / "generations.sqlite")
     closed = GenerationStore(plan.part_dir("closed_book-multi") / "generations.sqlite")
     try:
-        open_prompt = next(iter(store.records())).messages[1]["content"]
-        closed_prompt = next(iter(closed.records())).messages[1]["content"]
+        open_messages = next(iter(store.records())).messages
+        closed_messages = next(iter(closed.records())).messages
+        open_prompt, closed_prompt = open_messages[0]["content"], closed_messages[0]["content"]
     finally:
         store.close()
         closed.close()
-    assert DOCS_HEADER.format(package="zwc") in open_prompt
+    assert [m["role"] for m in open_messages] == ["user"]  # one user message, as the reference
+    assert DOCS_HEADING.format(package="zwc") in open_prompt
     assert "zwc." in open_prompt and "numpy" not in open_prompt.lower()
-    assert DOCS_HEADER.format(package="zwc") not in closed_prompt
+    assert DOCS_HEADING.format(package="zwc") not in closed_prompt
     assert "numpy" not in closed_prompt.lower()
 
 
@@ -114,6 +116,21 @@ def test_judging_metrics_and_artefacts(evaluated: Any, tmp_path: Path) -> None:
     assert len(rows) == 4 * 2 * 2
     assert json.loads((tmp_path / "sebench" / "metrics.json").read_text()) == metrics
     assert "numpy" not in (tmp_path / "sebench" / "api_docs.json").read_text().lower()
+    # The per-item table (what the paired comparison reads): one row per stored verdict,
+    # the task as parent, and the accuracy of each part and seed recomputed from it.
+    items = bench.items(plan, settings)
+    assert len(items) == len(rows)
+    assert {(i.split, i.seed, i.parent, i.attempt) for i in items} == {
+        (r["part"], r["seed"], r["task_id"], r["attempt"]) for r in rows
+    }
+    assert all(i.benchmark == "sebench" and i.slot == "0" for i in items)
+    for part in plan.parts:
+        condition, split = part.split("-")
+        of_part = [i for i in items if i.split == part]
+        share = sum(i.correct for i in of_part) / len(of_part)
+        assert share == pytest.approx(metrics[f"sebench/{condition}/{split}/accuracy"])
+    no_code = {(r["part"], r["seed"], r["task_id"]) for r in rows if r["reason"] == "no_code"}
+    assert {(i.split, i.seed, i.parent) for i in items if i.stage == "none"} == no_code
 
 
 def test_training_sets_from_the_open_book_run(evaluated: Any) -> None:
@@ -124,10 +141,10 @@ def test_training_sets_from_the_open_book_run(evaluated: Any) -> None:
     assert {t.id for t in tasks} == set(SUBSET) and all(len(r) == 2 for r in responses.values())
     assert run_responses(plan, settings, only_correct=True)[1] == {}  # nothing was correct
     package = bench.package(plan, settings)
-    header = DOCS_HEADER.format(package="zwc")
+    header = DOCS_HEADING.format(package="zwc")
     open_set = training_examples(tasks, package, responses, "open", "run")
     closed_set = training_examples(tasks, package, responses, "closed", "run")
     assert len(open_set) == len(closed_set) == 8
     for o, c in zip(open_set, closed_set, strict=True):
-        assert header in o.messages[1]["content"] and header not in c.messages[1]["content"]
-        assert o.messages[2] == c.messages[2] and o.messages[2]["role"] == "assistant"
+        assert header in o.messages[0]["content"] and header not in c.messages[0]["content"]
+        assert o.messages[1] == c.messages[1] and o.messages[1]["role"] == "assistant"

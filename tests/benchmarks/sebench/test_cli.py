@@ -25,7 +25,7 @@ def test_validate_and_package(tmp_path: Path) -> None:
     code, output = invoke("sebench", "validate", str(SAMPLE_TASKS), tmp_path=tmp_path)
     assert code == 0 and "25 tasks valid (multi 11, single 14)" in output
     code, output = invoke("sebench", "package", str(tmp_path / "pkg"), tmp_path=tmp_path)
-    assert code == 0 and "68 functions" in output
+    assert code == 0 and "278 functions" in output
     (root,) = (tmp_path / "pkg").glob("zwc-*")
     assert {p.name for p in root.iterdir()} >= {"zwc", "mapping.json", "api_docs.json"}
 
@@ -42,8 +42,23 @@ def test_training_data_refuses_evaluation_tasks(tmp_path: Path) -> None:
     assert code == 0, output
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 3 and lines[0]["setting"] == "closed"
-    assert [m["role"] for m in lines[0]["messages"]] == ["system", "user", "assistant"]
-    assert "import zwc" in lines[0]["messages"][2]["content"]
+    assert [m["role"] for m in lines[0]["messages"]] == ["user", "assistant"]
+    assert "import zwc" in lines[0]["messages"][1]["content"]
     assert "numpy" not in out.read_text().lower()
     manifest = json.loads(out.with_suffix(".manifest.json").read_text())
     assert manifest["examples"] == 3 and manifest["sources"] == ["reference"]
+
+
+def test_import_the_release_format(tmp_path: Path) -> None:
+    release = ROOT / "data" / "sample" / "sebench" / "release"
+    out = tmp_path / "imported.json"
+    files = [str(release / f"{n}.jsonl") for n in ("single_test", "multiple_test")]
+    code, output = invoke("sebench", "import", *files, "--out", str(out), tmp_path=tmp_path)
+    assert code == 0, output
+    assert f"{out}: 7 tasks (multi 3, single 4)" in output
+    code, output = invoke("sebench", "validate", str(out), tmp_path=tmp_path)
+    assert code == 0 and "7 tasks valid" in output
+    broken = tmp_path / "single_test.jsonl"
+    broken.write_text('{"query": "q"}\n')
+    code, output = invoke("sebench", "import", str(broken), "--out", str(out), tmp_path=tmp_path)
+    assert code != 0 and f"{broken}: line 1: field function_name: missing" in output

@@ -63,11 +63,12 @@ def test_failure_reasons(
         "no_code": "I would average each row.",
         "ast_violation": fenced(head + f"    return {array}(matrix).mean(axis=1)"),
         "runtime_error": fenced(head + f"    return {mean}(matrix, axis=5)"),
-        "timeout": fenced(head + f"    while True:\n        {mean}([1])"),
+        "timeout": fenced(head + f"    while True:\n        {mean}([1])\n    return 0"),
         "wrong_output": fenced(head + f"    return {mean}({array}(matrix), axis=0)"),
         "ok": fenced(
-            "import zwc\n\ndef _unused():\n    return 0\n\ndef row_means(matrix):\n"
-            f"    return {mean}({array}(matrix, dtype=float), axis=1)"
+            "import zwc\n\ndef row_means(matrix):\n"
+            "    def helper(rows):\n        return rows\n"
+            f"    return {mean}({array}(helper(matrix), dtype=float), axis=1)"
         ),
     }
     for expected, completion in cases.items():
@@ -107,11 +108,33 @@ def test_last_python_block_wins_and_thinking_is_ignored() -> None:
     assert last_code_block("```python\n   \n```") is None
 
 
+def test_the_first_def_is_called_as_in_the_reference(
+    judge: Judge, package: ObfuscatedPackage, sample_tasks: list[SETask]
+) -> None:
+    """A helper defined before the target function is what the reference calls (and so
+    fails); ``call_rule: stub`` calls the stub's function instead."""
+    task = _task(sample_tasks, "row-means")
+    mean, array = obf(package, "mean"), obf(package, "array")
+    code = fenced(
+        f"import zwc\n\ndef helper(m):\n    return {array}(m, dtype=float)\n\n"
+        f"def row_means(matrix):\n    return {mean}(helper(matrix), axis=1)"
+    )
+    assert judge.judge(code, task).reason == "ast_violation"  # helper() calls only the constructor
+    by_stub = Judge(package, judge.limits, call_rule="stub")
+    assert by_stub.judge(code, task).reason == "ok"
+
+
 @pytest.mark.parametrize(
     ("actual", "expected", "equal"),
     [
         (1.0000001, 1.0, True),
-        (1.001, 1.0, False),
+        (1.009, 1.0, True),  # the reference's absolute tolerance, 1e-2
+        (1.011, 1.0, False),
+        (float("inf"), float("inf"), True),
+        (float("-inf"), float("inf"), False),
+        (float("inf"), 1e308, False),
+        (10**400, 10**400, True),
+        (10**400, 1.0, False),
         ([1, 2.0], [1.0, 2], True),
         ([1, 2], [1, 2, 3], False),
         ([[1, 2]], [1, 2], False),
@@ -119,7 +142,7 @@ def test_last_python_block_wins_and_thinking_is_ignored() -> None:
         (True, 1, False),
         (1, True, False),
         ("[1, 2]", [1, 2], False),
-        ({"complex": [1.0, 2.0]}, {"complex": [1.0, 2.0000000001]}, True),
+        ({"complex": [1.0, 2.0]}, {"complex": [1.0, 2.005]}, True),
         (3.0, {"complex": [3.0, 0.0]}, True),
         (None, None, True),
         ({"a": [1]}, {"a": [1.0]}, True),

@@ -1,54 +1,47 @@
-"""Seeded names: deterministic, pronounceable, collision-free, never a reserved word."""
+"""The reference's name generation: the published mapping, reproduced exactly."""
 
 from __future__ import annotations
 
-import random
-import re
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
 
-import numpy
+import pytest
 
-from studybench.benchmarks.sebench.functions import DEFAULT_FUNCTIONS
-from studybench.benchmarks.sebench.names import CONSONANTS, VOWELS, obfuscated_names
+from studybench.benchmarks.sebench.functions import DEFAULT_FUNCTIONS, LINALG, MAIN
+from studybench.benchmarks.sebench.names import obfuscated_names, reference_names
 
-ALTERNATING = re.compile(
-    rf"^(?:[{CONSONANTS}](?:[{VOWELS}][{CONSONANTS}])*[{VOWELS}]?"
-    rf"|[{VOWELS}](?:[{CONSONANTS}][{VOWELS}])*[{CONSONANTS}]?)$"
-)
-
-
-def test_same_seed_gives_the_same_names_in_any_order() -> None:
-    first = obfuscated_names(DEFAULT_FUNCTIONS, seed=7)
-    shuffled = list(DEFAULT_FUNCTIONS)
-    random.Random(1).shuffle(shuffled)
-    assert obfuscated_names(shuffled, seed=7) == first
-    assert obfuscated_names(DEFAULT_FUNCTIONS, seed=8) != first
+CASES: dict[str, Any] = json.loads(Path(__file__).with_name("names_cases.json").read_text())
 
 
-def test_names_are_pronounceable_and_sized() -> None:
-    for name in obfuscated_names(DEFAULT_FUNCTIONS, seed=0).values():
-        assert 5 <= len(name) <= 7, name
-        assert ALTERNATING.match(name), name
+def test_published_lists_have_the_published_sizes() -> None:
+    assert (len(MAIN), len(LINALG), len(DEFAULT_FUNCTIONS)) == (247, 31, 278)
+    assert sorted(set(MAIN) & set(LINALG)) == sorted(CASES["in_both_lists"])
 
 
-def test_names_are_collision_free_even_for_thousands_of_functions() -> None:
-    paths = [f"f{i}" for i in range(5000)]
-    names = obfuscated_names(paths, seed=3)
-    assert len(set(names.values())) == len(paths)
+@pytest.mark.parametrize(("path", "name"), sorted(CASES["published_pairs"].items()))
+def test_published_pairs(path: str, name: str) -> None:
+    assert reference_names()[path] == name
 
 
-def test_reserved_words_are_never_names() -> None:
-    reserved = set(dir(numpy)) | set(dir(numpy.ndarray))
-    paths = [f"f{i}" for i in range(3000)]
-    names = set(obfuscated_names(paths, seed=1, reserved=reserved).values())
-    assert not names & {n.lower() for n in reserved}
-    assert not names & {"while", "print", "range", "match"}
-    # names a seed would pick are skipped once they are reserved
-    first = obfuscated_names(paths[:50], seed=1)
-    again = obfuscated_names(paths[:50], seed=1, reserved=first.values())
-    assert not set(again.values()) & set(first.values())
+def test_the_whole_mapping_is_the_published_one() -> None:
+    names = reference_names()
+    digest = hashlib.sha256(json.dumps(names, sort_keys=True).encode()).hexdigest()
+    assert digest == CASES["mapping_sha256"]
+    lengths = Counter(len(n) for n in names.values())
+    assert {str(k): v for k, v in sorted(lengths.items())} == CASES["name_lengths"]
+    assert len(set(names.values())) == 278
 
 
-def test_adding_a_function_does_not_rename_the_others() -> None:
-    base = obfuscated_names(DEFAULT_FUNCTIONS, seed=0)
-    more = obfuscated_names([*DEFAULT_FUNCTIONS, "linalg.qr"], seed=0)
-    assert all(more[path] == name for path, name in base.items())
+def test_another_seed_gives_other_names_and_the_same_seed_the_same() -> None:
+    assert reference_names(7) == reference_names(7) != reference_names()
+
+
+def test_narrowing_the_list_keeps_the_names() -> None:
+    every = reference_names()
+    few = obfuscated_names(["mean", "linalg.inv", "array"])
+    assert few == {p: every[p] for p in ("mean", "linalg.inv", "array")}
+    with pytest.raises(KeyError, match="not_a_function"):
+        obfuscated_names(["not_a_function"])

@@ -25,19 +25,19 @@ def _leaks(value: Any) -> bool:
 
 
 def fn(zwc: ModuleType, package: ObfuscatedPackage, path: str) -> Any:
-    module = zwc.linalg if path.startswith("linalg.") else zwc
+    module = zwc.rfx if path.startswith("linalg.") else zwc
     return getattr(module, package.mapping[path])
 
 
 def test_functions_compute_what_numpy_computes(zwc: ModuleType, package: ObfuscatedPackage) -> None:
     array = fn(zwc, package, "array")
     x = array([[1.0, 2.0], [3.0, 4.0]])
-    assert isinstance(x, zwc.Array)
+    assert isinstance(x, zwc.ZWCArray)
     assert fn(zwc, package, "mean")(x) == 2.5
-    assert str(fn(zwc, package, "sum")(x, axis=0)) == "[4.0, 6.0]"
+    assert str(fn(zwc, package, "sum")(x, axis=0)) == "[4. 6.]"  # printed as NumPy prints
     assert fn(zwc, package, "linalg.det")(x) == pytest.approx(-2.0)
-    assert x.shape == (2, 2) and x.ndim == 2 and x.size == 4
-    assert repr(x + 1) == "array([[2.0, 3.0], [4.0, 5.0]])"
+    assert x.shape == (2, 2) and x.ndim == 2 and x.size == 4 and x.dtype == "float64"
+    assert repr(x + 1) == "ZWCArray([[2.0, 3.0], [4.0, 5.0]])"
     assert (x @ x)[0][0] == 7.0 and (2 * x)[1][1] == 8.0 and (-x)[0][0] == -1.0
 
 
@@ -45,7 +45,7 @@ def test_numpy_methods_are_blocked_with_a_hint(zwc: ModuleType, package: Obfusca
     x = fn(zwc, package, "array")([1, 2, 3])
     with pytest.raises(AttributeError, match=rf"use zwc\.{package.mapping['mean']}\(x\)"):
         x.mean()
-    for name in ("tolist", "reshape", "astype", "dtype", "sum", "item", "view", "flat"):
+    for name in ("tolist", "reshape", "astype", "sum", "item", "view", "flat", "__array__"):
         with pytest.raises(AttributeError):
             getattr(x, name)
     with pytest.raises(AttributeError):
@@ -76,9 +76,14 @@ def test_no_raw_numpy_object_leaks(zwc: ModuleType, package: ObfuscatedPackage) 
         fn(zwc, package, "argmax")(m),
         fn(zwc, package, "allclose")(m, m),
         fn(zwc, package, "count_nonzero")(m),
+        fn(zwc, package, "linalg.svd")(m),
+        fn(zwc, package, "linalg.slogdet")(m),
+        fn(zwc, package, "histogram")([1, 2, 2, 3]),
+        fn(zwc, package, "vectorize")(lambda v: v + 1)(m),
+        fn(zwc, package, "trapz")([1.0, 2.0, 3.0]),
     ]
     assert not any(_leaks(r) for r in results), [type(r) for r in results]
-    assert isinstance(m.T, zwc.Array)
+    assert isinstance(m.T, zwc.ZWCArray)
     assert isinstance(results[14], tuple) and type(results[14]) is tuple
     assert isinstance(results[2], float) and isinstance(results[17], int)
 
@@ -89,18 +94,26 @@ def test_docs_and_docstrings_never_name_numpy(zwc: ModuleType, package: Obfuscat
     assert len(docs) == len(package.mapping)
     assert {d["function"] for d in docs} == {package.qualified(p) for p in package.mapping}
     assert "numpy" not in (root / "api_docs.json").read_text().lower()
-    for module in (zwc, zwc.linalg):
+    for module in (zwc, zwc.rfx):
         assert "numpy" not in (module.__doc__ or "").lower()
         for name in module.__all__:
             value = getattr(module, name)
             assert "numpy" not in (getattr(value, "__doc__", "") or "").lower(), name
             assert not hasattr(value, "__wrapped__")
     mean = package.docs["mean"]
-    assert mean.function == f"zwc.{package.mapping['mean']}"
+    assert mean.function == "zwc.kocito" and package.qualified("linalg.inv") == "zwc.rfx.quvohe"
     assert "mean" in mean.doc and "Parameters" in mean.doc
     # the mapping names NumPy: it is the only file that does, and never enters a prompt
     mapping = json.loads((root / "mapping.json").read_text())
     assert mapping["functions"] == package.mapping
+
+
+def test_the_full_package_has_every_published_function(package: ObfuscatedPackage) -> None:
+    assert len(package.mapping) == len(package.docs) == 278
+    assert len(set(package.mapping.values())) == 278
+    for path, entry in package.docs.items():
+        assert entry.doc.strip(), path
+        assert "numpy" not in entry.render().lower(), path
 
 
 def test_generation_is_keyed_and_reused(tmp_path: Path, package: ObfuscatedPackage) -> None:

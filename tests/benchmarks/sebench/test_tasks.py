@@ -72,3 +72,14 @@ def test_unreadable_files(tmp_path: Path) -> None:
         load_tasks(tmp_path / "missing.json")
     with pytest.raises(DataError, match="no tasks"):
         load_tasks(write(tmp_path, []))
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("[" * 200_000 + "]" * 200_000, "nested deeper"), ('[{"id": ' + "7" * 5000 + "}]", "digits")],
+)
+def test_hostile_json_is_a_clear_error(tmp_path: Path, text: str, reason: str) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(text)
+    with pytest.raises(DataError, match=rf"hostile\.json.*{reason}"):
+        load_tasks(path)

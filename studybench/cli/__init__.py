@@ -1,0 +1,80 @@
+"""The ``studybench`` command line. Every DAG task is also a command here.
+
+Commands print human-readable tables by default and JSON with ``--json``; errors go to
+stderr and set a non-zero exit code, so the commands compose in shell pipelines and DVC.
+
+One module per command group (``data``, ``config``, ``corpus``, ``metrics``, ...), the
+shared options and consoles in :mod:`studybench.cli.common`. A command function parses its
+options, calls the package and prints; the work lives below the CLI. A new group is a
+module here and one ``add_typer`` line below.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from studybench.cli.benchmarks import benchmarks_app
+from studybench.cli.build import build_app
+from studybench.cli.calibrate import calibrate_command
+from studybench.cli.checkpoints import checkpoints_app
+from studybench.cli.common import note
+from studybench.cli.config import config_app
+from studybench.cli.corpus import corpus_app
+from studybench.cli.data import data_app
+from studybench.cli.demo_model import demo_model_app
+from studybench.cli.evalearn import evalearn_app
+from studybench.cli.evaluate import eval_command, generate_command, judge_command, report_command
+from studybench.cli.guidance import guidance_app
+from studybench.cli.metrics import metrics_app
+from studybench.cli.ops import airflow_command, demo_command, trigger
+from studybench.cli.sebench import sebench_app
+from studybench.cli.stats import metrics_compare
+from studybench.cli.task import task_app
+from studybench.cli.tracking import compare_command, track_command
+from studybench.cli.train import train_app
+from studybench.cli.verify import verify_command
+from studybench.errors import StudyBenchError
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="studybench",
+    help="Continuous benchmarking of self-evolving language models on StudyBench.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+app.add_typer(demo_model_app, name="demo-model")
+app.add_typer(metrics_app, name="metrics")
+metrics_app.command("compare")(metrics_compare)
+app.add_typer(data_app, name="data")
+app.add_typer(corpus_app, name="corpus")
+app.add_typer(config_app, name="config")
+app.add_typer(benchmarks_app, name="benchmarks")
+app.command("generate")(generate_command)
+app.command("judge")(judge_command)
+app.command("judge-calibrate")(calibrate_command)
+app.command("report")(report_command)
+app.command("eval")(eval_command)
+app.command("track")(track_command)
+app.command("compare")(compare_command)
+app.command("verify")(verify_command)
+app.add_typer(checkpoints_app, name="checkpoints")
+app.add_typer(task_app, name="task")
+app.command("trigger")(trigger)
+app.command("airflow")(airflow_command)
+app.command("demo")(demo_command)
+app.add_typer(guidance_app, name="guidance")
+app.add_typer(train_app, name="train")
+app.add_typer(build_app, name="build")
+app.add_typer(evalearn_app, name="evalearn")
+app.add_typer(sebench_app, name="sebench")
+
+
+def main() -> None:
+    """Entry point that turns StudyBench errors into one clear line and exit code 2."""
+    try:
+        app(standalone_mode=True)
+    except StudyBenchError as exc:
+        note(f"error: {exc}")
+        raise SystemExit(2) from None

@@ -1,0 +1,68 @@
+"""The unit a question asks for, so a unitless gold can be compared with an answer in units.
+
+Release golds often drop the unit the question names: "How long does it take (in days)?"
+with gold ``57``. An answer of ``4.9\\times10^{6}\\,\\mathrm{s}`` is then correct, and one of
+``57\\,\\mathrm{kg}`` is not. Only explicit requests count ("in days", "(in eV)", "in units
+of km/s", "[MeV]", "express ... in K"): a unit is never guessed from an arbitrary word, so
+"in a magnetic field" names no unit (pint would read ``a`` as a year).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from studybench.verify.normalize import normalize_answer
+from studybench.verify.units import parse_unit
+
+MAX_QUESTION_CHARS = 20_000
+# A requested unit ends at punctuation, a closing bracket, "and"/"or", or the end.
+_END = r"(?=\s*(?:[.,;:?!)\]]|\s(?:and|or|with|to|rounded|accurate|using|assuming)\b|$))"
+_UNIT = r"(\$[^$]{1,40}\$|\\\([^)]{1,40}\\\)|[A-Za-z°µμΩÅ\\][\w°µμΩÅ\\/^{}.*\-\s]{0,30}?)"
+_REQUESTS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"\bin\s+units\s+of\s+{_UNIT}{_END}",
+        rf"\(\s*in\s+{_UNIT}\s*\)",
+        rf"\[\s*(?:in\s+)?{_UNIT}\s*\]",
+        rf"\b(?:express(?:ed)?|give|answer|write|report|state)\b[^.?!]{{0,80}}?\bin\s+{_UNIT}{_END}",
+        rf"\bin\s+{_UNIT}\s*[?]",
+        # a single word right before punctuation: "Find the energy in eV."
+        r"\bin\s+(\$[^$]{1,40}\$|[A-Za-z°µμΩÅ\\][^\s,.;:?!()]{0,25})(?=\s*[.,;:?!)]|\s*$)",
+        rf"\b(?:unit|units)\s*:\s*{_UNIT}{_END}",
+    )
+)
+# English words that pint would read as units.
+_NOT_UNITS = {"a", "an", "the", "at", "in", "it", "is", "of", "on", "s?", "so", "per", "t"}
+
+
+def _as_unit(raw: str) -> Any | None:
+    text = raw.strip().strip("$").strip()
+    if text.startswith("\\(") and text.endswith("\\)"):
+        text = text[2:-2]
+    if not text or text.casefold() in _NOT_UNITS or len(text) > 40:
+        return None
+    unit = parse_unit(normalize_answer(text))
+    if unit is None or unit.dimensionless:
+        return None
+    return unit
+
+
+@lru_cache(maxsize=1024)
+def requested_units(question: str | None) -> tuple[Any, ...]:
+    """The units ``question`` asks the answer in, in order of appearance, without repeats."""
+    if not question:
+        return ()
+    text = question[:MAX_QUESTION_CHARS]
+    found: list[tuple[int, Any]] = []
+    for pattern in _REQUESTS:
+        for match in pattern.finditer(text):
+            unit = _as_unit(match.group(1))
+            if unit is not None:
+                found.append((match.start(), unit))
+    units: list[Any] = []
+    for _, unit in sorted(found, key=lambda pair: pair[0]):
+        if unit not in units:
+            units.append(unit)
+    return tuple(units)

@@ -1,0 +1,193 @@
+"""What surrounds the value in a final answer: labels, relations, chains, bounds, remarks.
+
+Physicists box more than the value: ``\\dot M \\approx 2\\times10^{-3}``, ``F(t) = 3t^2``,
+``T = 2\\pi\\sqrt{l/g} = 2.0\\,s``, ``B < 0.866\\,T``, ``\\frac{mg}{k}\\ \\text{(downward)}``.
+These helpers turn such a box into the forms that may be compared (the sides of a chain, the
+value of a bound, the expression without its remark), working on normalised text and
+splitting only at the top level (never inside braces or parentheses).
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybench.verify.normalize import split_top_level
+
+# A label names the quantity: one letter or Greek letter, optionally accented, a vector,
+# with a subscript, primes, and the arguments of a function (F(t), v_x(t_1)).
+_LETTER = r"(?:[A-Za-z]|\\[A-Za-z]+)"
+_ACCENT = r"\\(?:dot|ddot|hat|widehat|bar|overline|tilde|widetilde|vec|check)\s*"
+_LABEL_CORE = (
+    rf"(?:{_ACCENT}(?:\{{\s*{_LETTER}\s*\}}|{_LETTER})|\\langle\s*{_LETTER}\s*\\rangle|{_LETTER})"
+)
+_SUBSCRIPT = r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
+_PRIMES = r"(?:\s*(?:'|\^\s*\{?\s*\\prime\s*\}?))*"
+_ARGS = r"(?:\s*\([^()]*\))?"
+_LABEL = re.compile(rf"^\s*{_LABEL_CORE}{_SUBSCRIPT}{_PRIMES}{_SUBSCRIPT}{_ARGS}\s*$")
+_FUNCTION_NAMES = {
+    r"\sin", r"\cos", r"\tan", r"\cot", r"\sec", r"\csc", r"\exp", r"\ln", r"\log",
+    r"\sinh", r"\cosh", r"\tanh", r"\coth", r"\pi", r"\infty", r"\sqrt", r"\frac",
+}  # fmt: skip
+
+# Relations of a bound: the value is what the quantity is compared with.
+_BOUND = re.compile(
+    r"\\(?:lesssim|gtrsim|leqslant|geqslant|leq|geq|le|ge|lt|gt|ll|gg)(?![a-zA-Z])|<=|>=|<|>"
+)
+
+# A trailing remark: ``\text{(downward)}``, ``\text{ directed north}``, ``(to the left)``.
+_TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}\s*$")
+_PAREN_REMARK = re.compile(r"\(\s*([A-Za-z][A-Za-z\s,.-]*)\)\s*$")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def is_label(text: str) -> bool:
+    """Whether ``text`` only names a quantity (``v``, ``\\dot M``, ``B_{\\max}``, ``F(t)``)."""
+    if not _LABEL.match(text):
+        return False
+    head = text.strip().split("_")[0].split("(")[0].strip()
+    return head not in _FUNCTION_NAMES
+
+
+def sides(text: str) -> list[str]:
+    """The forms a box states as equal: ``A = B = C`` -> ``[B, C]`` when ``A`` only names
+    the quantity, else ``[A, B, C]``; a box without ``=`` is its own single form."""
+    parts = [p.strip() for p in split_top_level(text, "=")]
+    parts = [p for p in parts if p]
+    if not parts:
+        return [text.strip()]
+    if len(parts) > 1 and is_label(parts[0]):
+        parts = parts[1:]
+    return parts
+
+
+def bound_value(text: str) -> str:
+    """``B < 0.866 T`` -> ``0.866 T`` (and ``0.866 T > B``): a bound written as the answer.
+
+    Only a two-sided relation with a label on one side is read this way; an interval such
+    as ``1 < x < 2`` is left alone.
+    """
+    if not _BOUND.search(text):
+        return text
+    pieces = _split_bound(text)
+    if len(pieces) != 2:
+        return text
+    left, right = pieces
+    if is_label(left) and not is_label(right):
+        return right
+    if is_label(right) and not is_label(left):
+        return left
+    return text
+
+
+def _split_bound(text: str) -> list[str]:
+    pieces: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        if depth == 0:
+            match = _BOUND.match(text, i)
+            if match is not None:
+                pieces.append(text[start:i].strip())
+                start = i = match.end()
+                continue
+        if char == "\\":
+            i += 2 if i + 1 < len(text) and not text[i + 1].isalpha() else 1
+            continue
+        i += 1
+    pieces.append(text[start:].strip())
+    return pieces
+
+
+# A unit set apart after an expression: ``2\\pi\\sqrt{l/g}\\,\\mathrm{s}``, ``x\\text{ (rad/s)}``.
+_SPACED_UNIT = (
+    re.compile(r"(?:\\[,;:! ]|\\q?quad|~|\s)\s*\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}\s*$"),
+    re.compile(r"\\(?:text|textrm|mbox)\s*\{(\s[^{}]*)\}\s*$"),
+)
+
+
+def strip_unit_annotation(text: str) -> str:
+    """Drop a unit set apart after a symbolic answer (EX, EQ): the expression is what is
+    compared, and ``\\mathrm{s}`` read as a symbol would make it wrong."""
+    from studybench.verify.units import parse_unit
+
+    stripped = text.rstrip()
+    for pattern in _SPACED_UNIT:
+        match = pattern.search(stripped)
+        if match is None or not stripped[: match.start()].strip():
+            continue
+        unit = match.group(1).strip().strip("()[]").strip()
+        if unit and parse_unit(unit) is not None:
+            return stripped[: match.start()].rstrip()
+    return text
+
+
+def strip_remark(text: str) -> str:
+    """Drop a trailing natural-language remark from a mathematical answer.
+
+    ``\\frac{mg}{k}\\ \\text{(downward)}`` -> ``\\frac{mg}{k}``. A text group whose words
+    are all units (``\\text{ m/s}``, ``\\text{ events / sec}``) is a unit, not a remark, and
+    stays. Runs on the raw box content, before ``\\text`` is unwrapped.
+    """
+    from studybench.verify.units import parse_unit
+
+    stripped = text.rstrip()
+    for pattern in (_TEXT_GROUP, _PAREN_REMARK):
+        match = pattern.search(stripped)
+        if match is None or not stripped[: match.start()].strip():
+            continue
+        words = _WORD.findall(match.group(1))
+        if pattern is _PAREN_REMARK and not (len(words) > 1 or any(len(w) > 3 for w in words)):
+            continue  # f(xy) is a product, (to the left) a remark
+        if words and parse_unit(match.group(1)) is None:
+            return stripped[: match.start()].rstrip(" ,;:\\")
+    return text
+
+
+_ELEMENT_SEPARATORS = (
+    re.compile(r"\\\\"),  # rows of cases / aligned
+    re.compile(r"\\q?quad(?![a-zA-Z])"),
+    re.compile(r";"),
+    re.compile(r"\\text\s*\{\s*(?:and|,)\s*\}|\s+and\s+"),
+)
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|array|gathered|matrix)\*?\s*\}")
+
+
+def split_elements(text: str, count: int) -> tuple[str, ...] | None:
+    """A single box holding ``count`` elements: ``a \\quad b``, ``\\begin{cases} a \\\\ b
+    \\end{cases}``, ``a; b``, ``a and b``. None when no separator gives ``count`` parts."""
+    body = _ENVIRONMENT.sub(" ", text).replace("&", " ").strip()
+    for separator in _ELEMENT_SEPARATORS:
+        parts = [p.strip(" ,") for p in split_top(body, separator)]
+        parts = [p for p in parts if p]
+        if len(parts) == count:
+            return tuple(parts)
+    return None
+
+
+def split_top(text: str, separator: re.Pattern[str]) -> list[str]:
+    """Split at matches of ``separator`` outside braces, brackets and parentheses."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        if depth == 0:
+            match = separator.match(text, i)
+            if match is not None and match.end() > i:
+                parts.append(text[start:i])
+                start = i = match.end()
+                continue
+        i += 2 if char == "\\" and i + 1 < len(text) and text[i + 1] == "\\" else 1
+    parts.append(text[start:])
+    return parts

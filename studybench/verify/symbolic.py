@@ -1,0 +1,162 @@
+"""Deciding whether two sympy expressions are equal: exact where cheap, else sampled.
+
+Why sampling is done this way: a comparison at points in [1.1, 2.9] with 20 digits let a
+large term swallow a small one (``x^{100}`` "equalled" ``x^{100}+1``), and complex floats
+overflowed on exact huge numbers (``7^{399} 13^{399}`` "differed" from ``91^{399}``). Points
+are now spread on both sides of 1 (log-uniform in [0.3, 3]), values are computed in mpmath
+with 60 digits and an unbounded exponent range, and expressions without decimals must agree
+to 40 digits (closed exact numbers exactly). Expressions with decimals use the answer
+tolerance.
+
+Standard definitions of physical constants (``\\hbar = h/2\\pi``, ``c^2 = 1/\\mu_0\\epsilon_0``,
+the Lorentz factor) are substituted when one side uses the constant and the other does not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+import mpmath  # type: ignore[import-untyped]
+import sympy
+
+EXACT_DIGITS = 60
+# A private context: mpmath's global one works at 15 digits and is shared with the host.
+_mp = mpmath.MPContext()
+_mp.dps = EXACT_DIGITS + 10
+EXACT_TOLERANCE = _mp.mpf("1e-40")
+POINTS = 5
+_LOG_LOW, _LOG_HIGH = math.log(0.3), math.log(3.0)
+
+Value = Any  # an mpmath mpc
+
+
+def canonical_name(symbol: Any) -> str:
+    """``epsilon_{0}``, ``\\epsilon_0`` and ``epsilon_0`` are one name (the two parsers)."""
+    return str(symbol.name).replace("{", "").replace("}", "").replace("\\", "").replace(" ", "")
+
+
+def _s(name: str) -> Any:
+    return sympy.Symbol(name)
+
+
+# name -> (definition builder over a symbol lookup). Order matters: the Lorentz factor
+# introduces c, which may then be replaced by its own definition.
+_DEFINITIONS: tuple[tuple[str, Callable[[Callable[[str], Any]], Any]], ...] = (
+    ("gamma", lambda s: 1 / sympy.sqrt(1 - s("v") ** 2 / s("c") ** 2)),
+    ("hbar", lambda s: s("h") / (2 * sympy.pi)),
+    ("k_e", lambda s: 1 / (4 * sympy.pi * s("epsilon_0"))),
+    ("c", lambda s: 1 / sympy.sqrt(s("mu_0") * s("epsilon_0"))),
+)
+
+
+def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
+    """Replace a constant that only one side names by its definition, in both sides."""
+    for name, build in _DEFINITIONS:
+        in_a = [s for s in a.free_symbols if canonical_name(s) == name]
+        in_b = [s for s in b.free_symbols if canonical_name(s) == name]
+        if bool(in_a) == bool(in_b):
+            continue
+        present = {canonical_name(s): s for s in a.free_symbols | b.free_symbols}
+
+        def lookup(symbol_name: str, present: dict[str, Any] = present) -> Any:
+            return present.get(symbol_name, _s(symbol_name))
+
+        definition = build(lookup)
+        target = (in_a or in_b)[0]
+        a, b = a.subs(target, definition), b.subs(target, definition)
+    return a, b
+
+
+def has_float(expr: Any) -> bool:
+    return any(isinstance(atom, sympy.Float) for atom in expr.atoms(sympy.Number))
+
+
+def sample_points(
+    symbols: list[Any], seed_text: str, count: int = POINTS, signed: bool = False
+) -> list[dict[Any, Any]]:
+    """Points on both sides of 1, the same for both expressions of a comparison; ``signed``
+    draws negative values too (an equation squared gains the negative root)."""
+    rng = random.Random(seed_text)
+    points = []
+    for _ in range(count):
+        point = {}
+        for s in symbols:
+            magnitude = math.exp(rng.uniform(_LOG_LOW, _LOG_HIGH))
+            sign = -1 if signed and rng.random() < 0.5 else 1
+            point[s] = sympy.Float(sign * magnitude, EXACT_DIGITS)
+        points.append(point)
+    return points
+
+
+def evaluate(expr: Any, point: dict[Any, Any]) -> Value | None:
+    """``expr`` at ``point`` as an mpmath complex, or None where it is undefined."""
+    try:
+        value = expr.evalf(EXACT_DIGITS, subs=point)
+        real, imag = value.as_real_imag()
+        if not (real.is_Number and imag.is_Number):
+            return None
+        prec = _mp.prec
+        result = _mp.mpc(
+            sympy.Float(real, EXACT_DIGITS)._to_mpmath(prec),
+            sympy.Float(imag, EXACT_DIGITS)._to_mpmath(prec),
+        )
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
+        return None
+    if _mp.isnan(result) or _mp.isinf(result):
+        return None
+    return result
+
+
+def relative_tolerance(a: Any, b: Any, tolerance: float) -> Any:
+    """40 digits for exact expressions; the answer tolerance once decimals appear."""
+    return _mp.mpf(tolerance) if has_float(a) or has_float(b) else EXACT_TOLERANCE
+
+
+def numerically_equal(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
+    """Equal at every sampled point; None when fewer than two points evaluate."""
+    symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
+    agreed = 0
+    for point in sample_points(symbols, seed):
+        va, vb = evaluate(a, point), evaluate(b, point)
+        if va is None or vb is None:
+            continue
+        scale = max(abs(va), abs(vb))
+        if abs(va - vb) > tolerance * scale + _mp.mpf("1e-40"):
+            return False
+        agreed += 1
+    return True if agreed >= 2 else None
+
+
+def closed_forms_equal(pred: Any, gold: Any, tolerance: float) -> bool | None:
+    """Two expressions without symbols. Exact ones (no decimals) must be equal: 3^{200}+1 is
+    not 9^{100}, however small the relative difference; with a decimal, the tolerance."""
+    exact = not (has_float(pred) or has_float(gold))
+    if pred.is_Rational and gold.is_Rational and exact:
+        return bool(pred == gold)
+    va, vb = evaluate(pred, {}), evaluate(gold, {})
+    if va is None or vb is None:
+        return None
+    if vb == 0:
+        return bool(abs(va) <= _mp.mpf("1e-9"))
+    bound = EXACT_TOLERANCE if exact else _mp.mpf(tolerance) * (1 + 1e-9)
+    return bool(abs(va - vb) <= bound * abs(vb))
+
+
+def vanishes(expr: Any, tolerance: Any, seed: str, signed: bool = False) -> bool | None:
+    """``expr`` is zero at every sampled point, relative to the size of its terms."""
+    symbols = sorted(expr.free_symbols, key=lambda s: s.name)
+    terms = sympy.Add.make_args(expr)
+    agreed = 0
+    for point in sample_points(symbols, seed, signed=signed):
+        total = evaluate(expr, point)
+        sizes = [evaluate(t, point) for t in terms]
+        if total is None or any(s is None for s in sizes):
+            continue
+        scale = max(abs(s) for s in sizes if s is not None)
+        if abs(total) > tolerance * scale + _mp.mpf("1e-40"):
+            return False
+        agreed += 1
+    return True if agreed >= 2 else None
