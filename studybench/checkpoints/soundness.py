@@ -77,6 +77,10 @@ def safetensors_header(fs: Any, path: str, size: int) -> bytes:
         raise LayoutError(f"{name}: safetensors header is not valid JSON") from None
     if not isinstance(header, dict):
         raise LayoutError(f"{name}: safetensors header is not a JSON object")
+    if not any(tensor != "__metadata__" for tensor in header):
+        # What a sharded save that never gathered its weights writes (ZeRO-3): a valid file
+        # with nothing in it. Loading it would silently leave the model at random init.
+        raise LayoutError(f"{name}: holds no tensors (weights never gathered?)")
     end = 0
     for tensor, spec in header.items():
         if tensor == "__metadata__":
