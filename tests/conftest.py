@@ -12,9 +12,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "sample"
+
+# Property tests search a fixed sequence of examples by default, so `make test` passes or
+# fails the same way on every machine; `HYPOTHESIS_PROFILE=explore` searches afresh (and
+# keeps the examples database) when hunting for new counterexamples.
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
 @pytest.fixture(scope="session")

@@ -2,9 +2,9 @@
 data, the ready marker's promises and the tokenizer files.
 
 :mod:`studybench.checkpoints.inspect` decides readiness; this module says whether the files
-are what they claim. Everything is cached by (path, size, mtime, change stamp), so a watcher polling the
-same folders every few seconds reads each file's header and samples once. Only the optional
-marker hashes read whole files (once per file version).
+are what they claim. Everything is cached by (path, size, mtime, change stamp), so a
+watcher polling the same folders every few seconds reads each file's header and samples
+once. Only the optional marker hashes read whole files (once per file version).
 """
 
 from __future__ import annotations
