@@ -74,7 +74,7 @@ def test_planted_keys_never_reach_a_file_or_a_log(
 ) -> None:
     monkeypatch.setenv("STUDYBENCH_ENGINE_API_KEY", ENGINE_KEY)
     monkeypatch.setenv("STUDYBENCH_JUDGE_API_KEY", JUDGE_KEY)
-    monkeypatch.chdir(tmp_path)  # MLflow's default artefact root (./mlruns) lands in here
+    monkeypatch.chdir(tmp_path)  # nothing may land in the working directory either
     caplog.set_level(logging.DEBUG)
     store = tmp_path / "mlflow.db"
     settings = load_settings(
@@ -122,7 +122,9 @@ def test_planted_keys_never_reach_a_file_or_a_log(
     assert run_id
     produced = every_text(tmp_path)
     assert any(p.suffix == ".gz" for p, _ in produced), "the .jsonl.gz artefacts were written"
-    assert any("mlruns" in str(p) for p, _ in produced), "MLflow artefacts were written"
+    artefacts = tmp_path / "artifacts"  # beside the SQLite store (tracking.artefact_root)
+    assert any(artefacts in p.parents for p, _ in produced), "MLflow artefacts were written"
+    assert not (tmp_path / "mlruns").exists(), "artefacts must not land in the working directory"
     for path, data in produced:
         for key in KEYS:
             assert key.encode() not in data, f"{key[:12]}... found in {path}"

@@ -73,7 +73,8 @@ def filter_model_name(endpoint: GuidanceAdmitSettings) -> str:
 
 def filter_settings(settings: Settings, endpoint: GuidanceAdmitSettings) -> Settings:
     """The settings an evaluation of the filter model runs under: the protocol with the
-    filter's k, seeds and token cap; the LLM judge stage only if the filter asks for it."""
+    filter's k, seeds and token cap; the engine with the filter's concurrency, retries and
+    timeout; the LLM judge stage only if the filter asks for it."""
     protocol = settings.protocol.model_copy(
         update={
             "k": endpoint.k,
@@ -84,7 +85,16 @@ def filter_settings(settings: Settings, endpoint: GuidanceAdmitSettings) -> Sett
     judge = settings.judge.model_copy(
         update={"llm_enabled": settings.judge.llm_enabled and endpoint.llm_judge}
     )
-    return settings.model_copy(update={"protocol": protocol, "judge": judge})
+    # The filter endpoint's own patience and parallelism govern the engine it is served by
+    # (not the evaluation engine's section): requests in flight, retries, timeout.
+    engine = settings.engine.model_copy(
+        update={
+            "concurrency": endpoint.concurrency,
+            "max_retries": endpoint.max_retries,
+            "request_timeout_s": endpoint.request_timeout_s,
+        }
+    )
+    return settings.model_copy(update={"protocol": protocol, "judge": judge, "engine": engine})
 
 
 def run_filter(
