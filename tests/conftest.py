@@ -154,3 +154,20 @@ def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFacto
         SFTRecipe(**tiny, save_initial=True, training_run="sft-test"),
     )
     return run
+
+
+@pytest.fixture(scope="session")
+def airflow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """One isolated Airflow home, migrated once per test session, for every module that runs
+    DAGs (tests/dags, the GRPO end-to-end test)."""
+    home = tmp_path_factory.mktemp("airflow_home")
+    env = {
+        "AIRFLOW_HOME": str(home),
+        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+        "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags"),
+        "AIRFLOW__CORE__PLUGINS_FOLDER": str(ROOT / "plugins"),
+        "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
+        "STUDYBENCH_REPO": str(ROOT),
+    }
+    run_checked(str(Path(sys.executable).with_name("airflow")), "db", "migrate", cwd=home, env=env)
+    return env

@@ -14,9 +14,7 @@ from studybench.training.items import answered_items
 from studybench.training.rewards import VerifierReward
 from studybench.verify.verifier import Verifier
 from tests.conftest import ROOT
-from tests.dags.test_dags import airflow_env, run_dags, write_params
-
-__all__ = ["airflow_env"]  # the module-scoped Airflow home of the DAG tests
+from tests.dags.test_dags import run_dags, write_params
 
 METRIC = "memorisation/par_at_1_mean"
 
