@@ -33,16 +33,23 @@ def interval_metrics(items: Iterable[ItemRow]) -> dict[str, float]:
 
 
 def _dataset_source(kind: str, path: str) -> Any:
-    """An MLflow dataset source naming where the data lives (``dvc`` or ``git`` + path)."""
+    """An MLflow dataset source naming where the data lives (``dvc`` or ``git`` + path).
+
+    MLflow never resolves these itself (``_can_resolve`` is False): they only record, in the
+    run's dataset inputs, which versioned file an evaluation read."""
     from mlflow.data.dataset_source import DatasetSource
 
     class DataFileSource(DatasetSource):
+        def __init__(self, source_kind: str, source_path: str) -> None:
+            self.source_kind = source_kind
+            self.source_path = source_path
+
         @staticmethod
         def _get_source_type() -> str:
             return kind
 
         def load(self, **kwargs: Any) -> str:
-            return path
+            return self.source_path
 
         @staticmethod
         def _can_resolve(raw_source: Any) -> bool:
@@ -50,16 +57,16 @@ def _dataset_source(kind: str, path: str) -> Any:
 
         @classmethod
         def _resolve(cls, raw_source: Any) -> DataFileSource:
-            raise NotImplementedError
+            return cls(kind, str(raw_source))
 
         def to_dict(self) -> dict[str, Any]:
-            return {"path": path}
+            return {"path": self.source_path}
 
         @classmethod
         def from_dict(cls, source_dict: dict[Any, Any]) -> DataFileSource:
-            raise NotImplementedError
+            return cls(kind, str(source_dict["path"]))
 
-    return DataFileSource()
+    return DataFileSource(kind, path)
 
 
 def _repo_relative(path: Path, repo: Path) -> str:

@@ -109,8 +109,8 @@ def test_conditioning_methods_are_refused_on_the_agent(methods: list[str]) -> No
 
 
 def test_guidance_is_allowed_on_the_agent() -> None:
-    refuse_conditioning(["guidance"])
-    refuse_conditioning([])
+    assert refuse_conditioning(["guidance"]) is None
+    assert refuse_conditioning([]) is None
 
 
 def test_seeding_copies_only_the_method_files(project: Path, tmp_path: Path) -> None:

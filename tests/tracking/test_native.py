@@ -70,3 +70,15 @@ def test_ci_metrics_datasets_and_logged_model(
     assert again == run_id
     models = client.search_logged_models([run.info.experiment_id])
     assert len([m for m in models if m.source_run_id == run_id]) == 1  # idempotent
+
+
+def test_dataset_sources_round_trip_and_resolve_a_path() -> None:
+    from studybench.tracking.native import _dataset_source
+
+    source = _dataset_source("dvc", "data/release/application.json")
+    assert source._get_source_type() == "dvc"
+    assert source.load() == "data/release/application.json"
+    again = type(source).from_dict(source.to_dict())
+    assert again.to_dict() == {"path": "data/release/application.json"}
+    assert type(source)._resolve("other.json").load() == "other.json"
+    assert not type(source)._can_resolve("anything")
