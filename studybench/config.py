@@ -75,6 +75,13 @@ class EndpointSettings(_Section):
     concurrency: Concurrency = 8
     max_retries: Retries = 6
     request_timeout_s: Timeout = 600.0
+    structured_output: bool = Field(
+        False,
+        description=(
+            "the endpoint honours vLLM's structured-output request fields: the LLM stages "
+            "then constrain every reply to the format they parse"
+        ),
+    )
 
 
 class SamplingSettings(_Section):
