@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from studybench.config import Settings
-from studybench.tracking.mlflow_log import client_for, experiment_id
+from studybench.tracking.mlflow_log import client_for, experiment_id, keyed_run
 
 BUILD_KEY = "studybench.build_key"
 _UNSAFE = re.compile(r"[^0-9A-Za-z_\-./ ]")
@@ -35,19 +35,13 @@ def log_build(settings: Settings, funnel: Any, files: list[Path]) -> str:
     key = hashlib.sha256(payload.encode()).hexdigest()[:16]
     client = client_for(settings)
     experiment = experiment_id(client, settings)
-    found = client.search_runs(
-        [experiment], filter_string=f"tags.`{BUILD_KEY}` = '{key}'", max_results=1
+    run_id = keyed_run(
+        client,
+        experiment,
+        f"build-{funnel.filter_model.rsplit('/', 1)[-1][:60]}",
+        {"studybench.kind": "build"},
+        (BUILD_KEY, key),
     )
-    if found:
-        run_id = str(found[0].info.run_id)
-    else:
-        run_id = str(
-            client.create_run(
-                experiment,
-                run_name=f"build-{funnel.filter_model.rsplit('/', 1)[-1][:60]}",
-                tags={BUILD_KEY: key, "studybench.kind": "build"},
-            ).info.run_id
-        )
     params = {
         "filter_model": funnel.filter_model[:500],
         "filter_engine": funnel.filter_engine,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from studybench.config import Settings
-from studybench.tracking.mlflow_log import client_for, experiment_id
+from studybench.tracking.mlflow_log import client_for, experiment_id, find_run, keyed_run
 
 FINGERPRINT_TAG = "studybench.judge_fingerprint"
 SUFFIX = "-judge-calibration"
@@ -53,21 +53,13 @@ def log_calibration(settings: Settings, report: Any) -> str:
     client = client_for(settings)
     experiment = _experiment(client, settings, create=True)
     assert experiment is not None
-    found = client.search_runs(
-        [experiment],
-        filter_string=f"tags.`{FINGERPRINT_TAG}` = '{report.judge_fingerprint}'",
-        max_results=1,
+    run_id = keyed_run(
+        client,
+        experiment,
+        f"{report.judge_model[:80]}@{report.judge_version}",
+        {"studybench.kind": "calibration"},
+        (FINGERPRINT_TAG, report.judge_fingerprint),
     )
-    if found:
-        run_id = str(found[0].info.run_id)
-    else:
-        run_id = str(
-            client.create_run(
-                experiment,
-                run_name=f"{report.judge_model[:80]}@{report.judge_version}",
-                tags={FINGERPRINT_TAG: report.judge_fingerprint, "studybench.kind": "calibration"},
-            ).info.run_id
-        )
     metrics = _metrics("all", report.overall)
     for kind, rates in report.by_type.items():
         metrics.update(_metrics(kind, rates))
@@ -105,7 +97,4 @@ def last_calibration(settings: Settings, fingerprint: str) -> str | None:
     experiment = _experiment(client, settings, create=False)
     if experiment is None:
         return None
-    found = client.search_runs(
-        [experiment], filter_string=f"tags.`{FINGERPRINT_TAG}` = '{fingerprint}'", max_results=1
-    )
-    return str(found[0].info.run_id) if found else None
+    return find_run(client, experiment, FINGERPRINT_TAG, fingerprint)

@@ -19,28 +19,24 @@ from typing import Any
 from studybench.config import Settings
 from studybench.errors import StudyBenchError
 from studybench.metrics.plateau import CurvePoint, Plateau, find_plateau
-from studybench.tracking.mlflow_log import LINEAGE_KEY, _log, client_for
+from studybench.tracking.mlflow_log import LINEAGE_KEY, _log, client_for, find_run
 
 COMPUTE_KEYS = ("gpu_hours", "train_flops")
 
 
 def lineage_run(client: Any, settings: Settings, training_run: str) -> str:
     experiment = client.get_experiment_by_name(settings.tracking.experiment)
-    runs = (
-        client.search_runs(
-            [experiment.experiment_id],
-            filter_string=f"tags.`{LINEAGE_KEY}` = '{training_run}'",
-            max_results=1,
-        )
+    run_id = (
+        find_run(client, str(experiment.experiment_id), LINEAGE_KEY, training_run)
         if experiment is not None
-        else []
+        else None
     )
-    if not runs:
+    if run_id is None:
         raise StudyBenchError(
             f"no lineage run for training run {training_run!r} in experiment "
             f"{settings.tracking.experiment!r}: evaluate its checkpoints first"
         )
-    return str(runs[0].info.run_id)
+    return run_id
 
 
 def _by_step(client: Any, run_id: str, key: str) -> dict[int, float]:

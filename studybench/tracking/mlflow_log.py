@@ -83,7 +83,9 @@ def experiment_id(client: Any, settings: Settings, name: str | None = None) -> s
     return str(client.create_experiment(name, artifact_location=artefact_root(settings)))
 
 
-def _find_run(client: Any, experiment: str, tag: str, value: str) -> str | None:
+def find_run(client: Any, experiment: str, tag: str, value: str) -> str | None:
+    """The run of ``experiment`` tagged ``tag = value`` (every keyed run of the platform:
+    evaluations, lineage, builds, judge calibrations), or None."""
     runs = client.search_runs(
         [experiment], filter_string=f"tags.`{tag}` = '{value}'", max_results=1
     )
@@ -105,10 +107,12 @@ def evaluated_run(settings: Settings, key: str, metrics: Sequence[str]) -> str |
     return None
 
 
-def _run(
+def keyed_run(
     client: Any, experiment: str, name: str, tags: dict[str, str], key: tuple[str, str]
 ) -> str:
-    existing = _find_run(client, experiment, *key)
+    """The run keyed by the tag ``key`` (reopened), else a new one named ``name`` with
+    ``tags``: logging the same thing twice updates one run instead of making two."""
+    existing = find_run(client, experiment, *key)
     if existing is not None:
         client.update_run(existing, status="RUNNING")
         return existing
@@ -230,7 +234,7 @@ def _log_evaluation(
     for result in results:
         params.update(result.run_params)
         params.update({f"{result.name}.{k}": v for k, v in result.params.items()})
-    run_id = _run(client, experiment, name, tags, (EVAL_KEY, eval_key))
+    run_id = keyed_run(client, experiment, name, tags, (EVAL_KEY, eval_key))
     metrics: dict[str, float] = {}
     for result in results:
         metrics.update(result.metrics)
@@ -251,7 +255,7 @@ def _log_evaluation(
     for result in results:
         _log_result_files(client, run_id, result)
         for values in result.per_seed:
-            child = _run(
+            child = keyed_run(
                 client,
                 experiment,
                 f"{name} {values.part} seed {values.seed}",
@@ -302,7 +306,7 @@ def _log_lineage(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    run_id = _run(
+    run_id = keyed_run(
         client,
         experiment,
         f"lineage/{checkpoint.training_run}",
