@@ -54,6 +54,28 @@ def _print_checkpoints(folders: list[Path]) -> None:
         )
 
 
+def _train_rl(method: str, model: Path, run: str | None, steps: int | None, params: Any) -> None:
+    """GRPO and TTRL differ only in their items and their reward: one body for both."""
+    from studybench.training.from_settings import answered_items, unanswered_items, verifier_for
+    from studybench.training.grpo import train_rl
+    from studybench.training.rewards import MajorityVoteReward, VerifierReward
+
+    settings = load_settings(params)
+    name = run or f"{method}-{model.name}"
+    folder = settings.training.out_root / name
+    with verifier_for(settings) as verifier:
+        if method == "grpo":
+            items = answered_items(settings, folder)
+            recipe = settings.training.grpo
+            reward: Any = VerifierReward(verifier)
+        else:
+            items = unanswered_items(settings)
+            recipe = settings.training.ttrl
+            reward = MajorityVoteReward(verifier, min_votes=settings.training.ttrl.min_votes)
+        folders = train_rl(model, folder, items, _rl_recipe(recipe, name, steps), reward)
+    _print_checkpoints(folders)
+
+
 @train_app.command("grpo")
 def grpo_command(
     model: ModelOpt,
@@ -62,23 +84,7 @@ def grpo_command(
     params: ParamsOpt = None,
 ) -> None:
     """GRPO on Instructions-with-Answer; the rule verifier is the only reward."""
-    from studybench.training.from_settings import answered_items, verifier_for
-    from studybench.training.grpo import train_rl
-    from studybench.training.rewards import VerifierReward
-
-    settings = load_settings(params)
-    name = run or f"grpo-{model.name}"
-    folder = settings.training.out_root / name
-    items = answered_items(settings, folder)
-    with verifier_for(settings) as verifier:
-        folders = train_rl(
-            model,
-            folder,
-            items,
-            _rl_recipe(settings.training.grpo, name, steps),
-            VerifierReward(verifier),
-        )
-    _print_checkpoints(folders)
+    _train_rl("grpo", model, run, steps, params)
 
 
 @train_app.command("ttrl")
@@ -89,22 +95,7 @@ def ttrl_command(
     params: ParamsOpt = None,
 ) -> None:
     """Test-time RL on Instructions-without-Answer: majority-vote pseudo-labels, verified."""
-    from studybench.training.from_settings import unanswered_items, verifier_for
-    from studybench.training.grpo import train_rl
-    from studybench.training.rewards import MajorityVoteReward
-
-    settings = load_settings(params)
-    name = run or f"ttrl-{model.name}"
-    items = unanswered_items(settings)
-    with verifier_for(settings) as verifier:
-        folders = train_rl(
-            model,
-            settings.training.out_root / name,
-            items,
-            _rl_recipe(settings.training.ttrl, name, steps),
-            MajorityVoteReward(verifier, min_votes=settings.training.ttrl.min_votes),
-        )
-    _print_checkpoints(folders)
+    _train_rl("ttrl", model, run, steps, params)
 
 
 @train_app.command("synth")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import ROOT
@@ -22,13 +23,16 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_train_ttrl_command_writes_marked_checkpoints(tiny_model: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", ["grpo", "ttrl"])
+def test_train_rl_command_writes_marked_checkpoints(
+    method: str, tiny_model: Path, tmp_path: Path
+) -> None:
     project = yaml.safe_load((ROOT / "params.yaml").read_text())
     params = {
         "data": {k: str(ROOT / v) for k, v in project["data"].items()},
         "training": {
             "out_root": str(tmp_path / "checkpoints"),
-            "ttrl": {
+            method: {
                 "steps": 1,
                 "batch_size": 2,
                 "num_generations": 2,
@@ -38,11 +42,15 @@ def test_train_ttrl_command_writes_marked_checkpoints(tiny_model: Path, tmp_path
         },
     }
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
-    done = run("train", "ttrl", "--model", tiny_model, "--run", "cli-ttrl", cwd=tmp_path)
+    done = run("train", method, "--model", tiny_model, "--run", f"cli-{method}", cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    run_dir = tmp_path / "checkpoints" / "cli-ttrl"
+    run_dir = tmp_path / "checkpoints" / f"cli-{method}"
     assert sorted(p.name for p in run_dir.glob("checkpoint-*")) == ["checkpoint-0", "checkpoint-1"]
     assert f"{run_dir / 'checkpoint-1'}  step 1" in done.stdout
+    marker = json.loads((run_dir / "checkpoint-1" / "studybench-ready.json").read_text())
+    assert (marker["step"], marker["training_run"]) == (1, f"cli-{method}")
+    # GRPO records the Instructions-with-Answer items it trained on; TTRL labels its own
+    assert (run_dir / "train_items.json").exists() is (method == "grpo")
 
 
 def test_plateau_of_a_gepa_history_and_a_clear_error(tmp_path: Path) -> None:
