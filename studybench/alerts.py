@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from studybench.config import AlertSettings as AlertSettings
 from studybench.secrets import scrub_secrets
 
-if TYPE_CHECKING:  # the pipeline is above this module's settings (config.py)
+if TYPE_CHECKING:  # the pipeline is above this module's settings (studybench/config/)
     from studybench.pipeline.check import CheckResult
 
 MAX_LINE = 600

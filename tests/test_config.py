@@ -262,3 +262,15 @@ def test_training_recipes_are_the_settings_sections() -> None:
     assert (SFTRecipe().steps, SFTRecipe().learning_rate) == (500, 1e-5)
     demo = load_settings(ROOT / "params.yaml", environ={}, profile="demo").training.sft
     assert (demo.steps, demo.learning_rate, demo.save_steps) == (160, 5e-3, 40)
+
+
+def test_benchmark_sections_are_declared_beside_their_code() -> None:
+    """Each benchmark declares its settings section in its own package; the tree names that
+    type (so mypy sees its fields), and the old import path keeps working."""
+    import studybench.config as config
+    from studybench.benchmarks.evalearn.settings import EvaLearnSettings
+    from studybench.benchmarks.sebench.settings import SEBenchSettings
+
+    assert Settings.model_fields["evalearn"].annotation is EvaLearnSettings
+    assert Settings.model_fields["sebench"].annotation is SEBenchSettings
+    assert (config.EvaLearnSettings, config.SEBenchSettings) == (EvaLearnSettings, SEBenchSettings)

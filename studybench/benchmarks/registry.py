@@ -20,8 +20,8 @@ ENTRY_POINT_GROUP = "studybench.benchmarks"
 # name -> module that registers it (imported on first use)
 BUILTIN: dict[str, str] = {
     "studybench": "studybench.benchmarks.studybench",
-    "evalearn": "studybench.benchmarks.evalearn",
-    "sebench": "studybench.benchmarks.sebench",
+    "evalearn": "studybench.benchmarks.evalearn.benchmark",
+    "sebench": "studybench.benchmarks.sebench.benchmark",
 }
 
 _REGISTRY: dict[str, type[Benchmark]] = {}

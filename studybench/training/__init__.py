@@ -1,19 +1,18 @@
 """Producer-side helpers and reference training recipes (they write checkpoints).
 
-transformers and TRL are imported only when a name from here is used, so ``import
-studybench.training`` stays light.
+transformers and TRL are imported only when a name from here is used (a lazy ``__init__``,
+:mod:`studybench.lazy`), so ``import studybench.training`` stays light.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from studybench.lazy import lazy_exports
 
 __all__ = ["ReadyMarkerCallback", "write_ready_marker"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from studybench.training import ready_marker
-
-        return getattr(ready_marker, name)
-    raise AttributeError(f"module 'studybench.training' has no attribute {name!r}")
+if TYPE_CHECKING:
+    from studybench.training.ready_marker import ReadyMarkerCallback, write_ready_marker
+else:
+    __getattr__, __dir__ = lazy_exports(__name__, __file__)
