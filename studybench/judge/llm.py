@@ -5,9 +5,12 @@ same bounded concurrency and retries (429, 5xx, timeouts, connection errors; bac
 jitter). After the retry budget the verdict is ``judge_error``, which the pipeline flags for
 the next run. Parsed verdicts are cached by a hash of (prompt, judge model, judge version):
 re-running or re-scoring costs nothing. Unparseable replies and errors are never cached.
-The API key is read from the environment variable named in the settings and never logged;
-replies and error texts are scrubbed of secrets before they are returned or cached. The cache
-is the platform's one LLM reply cache (:mod:`studybench.judge.cache`).
+When the engine's endpoint honours structured output (``judge.structured_output``), the
+reply is constrained to the verdict format (:func:`~studybench.judge.prompt.verdict_format`),
+so even a weak judge model answers with a parseable verdict. The API key is read from the
+environment variable named in the settings and never logged; replies and error texts are
+scrubbed of secrets before they are returned or cached. The cache is the platform's one LLM
+reply cache (:mod:`studybench.judge.cache`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from pydantic import BaseModel
 
 from studybench.config import JudgeSettings
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
+from studybench.engines.structured import honours_format
 from studybench.judge.cache import JudgeCache, ReplyCache, request_key
-from studybench.judge.prompt import JUDGE_VERSION, Verdict, parse_reply
+from studybench.judge.prompt import JUDGE_VERSION, Verdict, parse_reply, verdict_format
 from studybench.secrets import scrub_secrets
 
 __all__ = ["JudgeCache", "JudgeResult", "LLMJudge", "ReplyCache", "judge_engine"]
@@ -48,7 +52,12 @@ class LLMJudge:
         self.engine = engine
         self.model = model
         self.cache = cache
-        self.sampling = SamplingParams(temperature=temperature, max_tokens=max_tokens)
+        # the verdict format travels only where the endpoint honours it; the cache key is
+        # the prompt's, as a constrained and a free verdict mean the same
+        output = verdict_format(max_tokens) if honours_format(engine) else None
+        self.sampling = SamplingParams(
+            temperature=temperature, max_tokens=max_tokens, output_format=output
+        )
         self.calls = 0
 
     def cache_key(self, prompt: str) -> str:
@@ -91,4 +100,5 @@ def judge_engine(js: JudgeSettings) -> Engine:
         concurrency=js.concurrency,
         max_retries=js.max_retries,
         timeout_s=js.request_timeout_s,
+        structured_output=js.structured_output,
     )

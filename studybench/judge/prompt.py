@@ -7,6 +7,10 @@ verdict line ``VERDICT: TRUE`` or ``VERDICT: FALSE``; a reply with none, or with
 disagree, is ``unparseable``. Unlike the reference harness, a TRUE or FALSE word elsewhere in
 the reply (a justification, a thinking trace) never decides anything.
 
+With structured output (:func:`verdict_format`) the reply is forced into the format asked
+for: one verdict line, then a justification on one line, bounded so the reply fits the
+judge's token budget.
+
 Bump :data:`JUDGE_VERSION` whenever the prompt or the parser changes: cached and stored
 judge verdicts of another version are not reused.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from studybench.engines.structured import OutputFormat, free_text, literal, text_budget
 from studybench.verify.extract import strip_think
 
 JUDGE_VERSION = "1.0.0"
@@ -61,6 +66,15 @@ VERDICT: TRUE or VERDICT: FALSE
 JUSTIFICATION: one or two sentences."""
 
 _VERDICT_LINE = re.compile(r"^\s*[#*>\s]*verdict\s*\**\s*[:：]\s*\**\s*(true|false)\b", re.I | re.M)
+
+
+def verdict_format(max_tokens: int) -> OutputFormat:
+    """The reply format of :data:`TEMPLATE`: a verdict line, then a one-line justification
+    (no ``<``, so no thinking tag can open) that keeps the reply within ``max_tokens``."""
+    head = "VERDICT: FALSE\nJUSTIFICATION: "
+    verdict = "VERDICT: (?:TRUE|FALSE)\n"
+    chars = text_budget(max_tokens, head)
+    return OutputFormat(regex=verdict + literal("JUSTIFICATION: ") + free_text(chars, "\n<"))
 
 
 def _defuse(text: str) -> str:

@@ -19,6 +19,10 @@ The loop (ACE: generator → reflector → curator, incremental delta updates):
   near-duplicate an existing one are dropped, and above ``max_bullets`` the bullets with the
   lowest helpful−harmful score (oldest first) are pruned.
 
+Where the reflector's endpoint honours structured output, its reply is constrained to the
+line protocol (:func:`reflection_format`): tags naming bullets that exist, then one or two
+``ADD`` lines in a known section.
+
 Outputs: the playbook text (``<out>``), its bullets as JSON (``<out>.json``, which a rerun
 resumes from), and ``<out>.compute.json`` with LLM calls/tokens and the dev-set accuracy of
 each epoch (score against LLM budget).
@@ -35,6 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from studybench.engines.structured import OutputFormat, free_text, literal, text_budget
 from studybench.fileio import write_atomic
 from studybench.training.items import TrainItem
 from studybench.training.llm import MeteredChat
@@ -116,6 +121,27 @@ class Playbook(BaseModel):
             self.bullets.pop(worst)
 
 
+MAX_TAGS = 4  # tag lines a constrained reflection may hold
+
+
+def reflection_format(playbook: Playbook, max_tokens: int) -> OutputFormat:
+    """The reflector's line protocol: up to :data:`MAX_TAGS` ``HELPFUL``/``HARMFUL`` lines
+    for bullets of ``playbook``, then one or two ``ADD <section> :: <tip>`` lines (a tip
+    says something), bounded so the reply fits ``max_tokens``."""
+    ids = [b.id for b in playbook.bullets]
+    tags = min(len(ids), MAX_TAGS)
+    longest_tag = max((f"HARMFUL [{i}]\n" for i in ids), key=len, default="")
+    add = f"ADD {max(SECTIONS, key=len)} :: "
+    chars = text_budget(max_tokens, longest_tag * tags + add * 2 + "\n", fields=2)
+    sections = "|".join(literal(s) for s in SECTIONS)
+    line = f"ADD (?:{sections}) :: {free_text(chars, chr(10), min_chars=1)}"
+    head = ""
+    if tags:
+        named = "|".join(literal(i) for i in ids)
+        head = f"(?:(?:HELPFUL|HARMFUL) \\[(?:{named})\\]\\n){{0,{tags}}}"
+    return OutputFormat(regex=f"{head}{line}(?:\\n{line})?")
+
+
 def apply_reflection(playbook: Playbook, reflection: str, max_bullets: int) -> int:
     """Merge a reflector reply into the playbook; return the number of bullets added."""
     added = proposed = 0
@@ -183,7 +209,8 @@ def build_playbook(
                             sections=", ".join(SECTIONS),
                         ),
                     }
-                ]
+                ],
+                output_format=reflection_format(playbook, reflector.max_tokens()),
             )
             apply_reflection(playbook, reflection, max_bullets)
             done += 1

@@ -13,7 +13,9 @@ evaluations so far: GEPA's metric calls), ``score``, ``best_idx``, ``time_iso``,
 budget so far (``llm_calls``, ``prompt_tokens``, ``completion_tokens``, split by task and
 reflector). ``--gepa-iteration N`` / ``--gepa-rollouts N`` pick the prompt GEPA had at that
 budget, which is what a score-against-compute curve needs. GEPA's own state goes to
-``<history>.gepa/`` so an interrupted run resumes there.
+``<history>.gepa/`` so an interrupted run resumes there. Where the reflector's endpoint
+honours structured output, its reply is constrained to the one fenced block GEPA reads the
+new prompt from (:func:`instruction_format`).
 """
 
 from __future__ import annotations
@@ -27,11 +29,21 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from studybench.engines.structured import OutputFormat, free_text, literal, text_budget
 from studybench.fileio import write_atomic
 from studybench.training.items import TrainItem
 from studybench.training.llm import MeteredChat
 
 COMPONENT = "system_prompt"
+
+
+def instruction_format(max_tokens: int) -> OutputFormat:
+    """GEPA's reflection reply: the new instruction alone in one fenced block (no backtick
+    inside, so the block ends where GEPA looks for its end; not blank), within budget."""
+    fence = "```\n"
+    chars = text_budget(max_tokens, fence * 2)
+    body = free_text(chars, "`", min_chars=1)
+    return OutputFormat(regex=f"{literal(fence)}{body}{literal(chr(10) + '```')}")
 
 
 class Rollout(BaseModel):
@@ -177,7 +189,8 @@ def run_gepa(
 
     def reflect(prompt: str | list[dict[str, Any]]) -> str:
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
-        return reflector.chat(messages)
+        form = instruction_format(reflector.max_tokens())  # sent where the endpoint honours it
+        return reflector.chat(messages, output_format=form)
 
     result: Any = optimize(
         seed_candidate={COMPONENT: seed_prompt},

@@ -3,7 +3,10 @@ ACE): every call and every token is counted, because a prompt method's compute *
 budget, and the Compute Plateau compares methods by it.
 
 The key is read from the environment variable the settings name and never stored, logged
-or written into an artefact; the SDK retries transient errors with backoff.
+or written into an artefact; the SDK retries transient errors with backoff. Where the
+endpoint honours vLLM's structured output (``structured_output: true``), a call's
+:class:`~studybench.engines.structured.OutputFormat` constrains the reply to what its recipe
+parses; elsewhere it is not sent.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from studybench.config import LLMEndpointSettings
+from studybench.engines.structured import OutputFormat
 from studybench.errors import StudyBenchError
 
 
@@ -57,25 +61,46 @@ class MeteredChat:
         )
         self._lock = threading.Lock()
         self._budget = Budget()
+        self.structured_output = endpoint.structured_output  # honours_format reads it
+
+    def max_tokens(self, max_tokens: int | None = None) -> int:
+        """The completion budget of a call (``max_tokens`` or the endpoint's)."""
+        return max_tokens or self.endpoint.max_tokens
 
     def budget(self) -> Budget:
         with self._lock:
             return self._budget.model_copy()
 
-    def chat(self, messages: Sequence[dict[str, str]], *, max_tokens: int | None = None) -> str:
+    def chat(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        max_tokens: int | None = None,
+        output_format: OutputFormat | None = None,
+    ) -> str:
         """The reply text (empty when the endpoint returned no content)."""
-        return self.chat_with_usage(messages, max_tokens=max_tokens)[0]
+        return self.chat_with_usage(messages, max_tokens=max_tokens, output_format=output_format)[0]
 
     def chat_with_usage(
-        self, messages: Sequence[dict[str, str]], *, max_tokens: int | None = None
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        max_tokens: int | None = None,
+        output_format: OutputFormat | None = None,
     ) -> tuple[str, Budget]:
         """The reply text and what this one call cost."""
+        extra = (
+            output_format.request_fields()
+            if output_format is not None and self.structured_output
+            else None
+        )
         try:
             response = self._client.chat.completions.create(
                 model=self.endpoint.model,
                 messages=list(messages),  # type: ignore[arg-type]
                 temperature=self.endpoint.temperature,
-                max_tokens=max_tokens or self.endpoint.max_tokens,
+                max_tokens=self.max_tokens(max_tokens),
+                extra_body=extra,
             )
         except Exception as exc:  # the SDK raises many kinds; the message names the endpoint
             raise LLMError(

@@ -13,6 +13,12 @@ arrives; a rerun skips cached keys, so a killed stage loses at most the calls in
 a finished one makes no calls. The output is rewritten atomically from the cache. The LLM
 budget (calls, tokens, summed over the cache, so it includes earlier runs) is written beside
 the output as ``<out>.compute.json``.
+
+Where the generator's endpoint honours structured output, its reply is constrained to the
+four fields (:func:`pair_format`), each answer type with a box of its shape (a number for
+NV, one ``=`` for EQ, a letter for MC, True/False for TF); the verifier's own checks still
+decide. Such replies are cached under their own key, so turning it on never replays a free
+reply.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from studybench.config import SynthSettings
+from studybench.engines.structured import OutputFormat, free_text, literal, text_budget
 from studybench.errors import DataError
 from studybench.fileio import write_atomic
 from studybench.training.llm import Budget, MeteredChat
@@ -77,8 +84,34 @@ class CacheLine(BaseModel):
     usage: Budget = Budget()
 
 
-def cache_key(fragment_text: str, model: str) -> str:
-    return hashlib.sha256(f"{PROMPT_VERSION}\0{model}\0{fragment_text}".encode()).hexdigest()[:24]
+def cache_key(fragment_text: str, model: str, *, structured: bool = False) -> str:
+    text = f"{PROMPT_VERSION}\0{model}\0{fragment_text}" + ("\0structured" if structured else "")
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def pair_format(max_tokens: int) -> OutputFormat:
+    """The generator's reply: question (no backslash, so no box), answer type, solution and
+    one box whose content has the type's shape, bounded so the reply fits ``max_tokens``."""
+    fixed = "Question: \nAnswer type: NV\nSolution: \nFinal Answer: \\boxed{}"
+    chars = text_budget(max_tokens, fixed, fields=3)
+    free = free_text(chars, "{}\n=", min_chars=1)
+    boxes = {
+        "NV": "-?[0-9]{1,12}(?:\\.[0-9]{1,6})?",
+        "EX": free,
+        "EQ": f"{free}={free}",
+        "IN": free,
+        "MC": "[A-E]",
+        "TF": "(?:True|False)",
+        "QL": free,
+    }
+    question = free_text(chars, "\\", min_chars=1)
+    solution = free_text(chars, "", min_chars=1)
+    branches = "|".join(
+        f"{kind}\\n{literal('Solution: ')}{solution}\\n{literal('Final Answer: ')}"
+        f"\\\\boxed\\{{{box}\\}}"
+        for kind, box in boxes.items()
+    )
+    return OutputFormat(regex=f"{literal('Question: ')}{question}\\nAnswer type: (?:{branches})")
 
 
 def _fits(box: str, kind: str) -> bool:
@@ -195,18 +228,26 @@ def synthesise(
     )
     model = settings.generator.model
     cached = _read_cache(settings.cache)
-    todo = [f for f in fragments if cache_key(f["text"], model) not in cached]
     chat = chat or MeteredChat(settings.generator, "synthesis generator")
+    structured = chat.structured_output
+    form = pair_format(chat.max_tokens())  # sent where the endpoint honours it
+
+    def key(fragment: dict[str, Any]) -> str:
+        return cache_key(fragment["text"], model, structured=structured)
+
+    todo = [f for f in fragments if key(f) not in cached]
     settings.cache.parent.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
     done = [len(fragments) - len(todo)]
 
     def one(fragment: dict[str, Any]) -> None:
         prompt = GENERATOR_PROMPT.replace("{passage}", fragment["text"])
-        reply, usage = chat.chat_with_usage([{"role": "user", "content": prompt}])
+        reply, usage = chat.chat_with_usage(
+            [{"role": "user", "content": prompt}], output_format=form
+        )
         pair, reason = parse_reply(reply, fragment)
         entry = CacheLine(
-            key=cache_key(fragment["text"], model),
+            key=key(fragment),
             fragment_id=str(fragment["fragment_id"]),
             reply=reply,
             pair=pair,
@@ -224,7 +265,7 @@ def synthesise(
     with ThreadPoolExecutor(max_workers=settings.generator.concurrency) as pool:
         for future in [pool.submit(one, f) for f in todo]:
             future.result()
-    entries = [cached[cache_key(f["text"], model)] for f in fragments]
+    entries = [cached[key(f)] for f in fragments]
     pairs = [e.pair for e in entries if e.pair is not None]
     write_atomic(
         settings.out,
@@ -282,6 +323,7 @@ def sft_chats(
     pairs: Sequence[SynthPair], system_prompt: str, language: str = "EN"
 ) -> list[list[dict[str, str]]]:
     """Chats in the benchmark's own prompt format, the target being solution + final line."""
+    from studybench.benchmarks.studybench.prompts import PROMPTS
     from studybench.data.answer_types import AnswerType
     from studybench.data.records import Slot, SlotKey
     from studybench.rollout.artefacts import MethodArtefacts
@@ -300,7 +342,7 @@ def sft_chats(
             answer=pair.answer,
             answer_type=AnswerType(pair.answer_type),
         )
-        messages = build_messages([slot], 0, [], artefacts, language)  # type: ignore[arg-type]
+        messages = build_messages([slot], 0, [], artefacts, PROMPTS, language)  # type: ignore[arg-type]
         target = f"{pair.solution}\n\nFinal Answer: {pair.answer}"
         chat = [{"role": m.role, "content": m.content} for m in messages]
         chats.append([*chat, {"role": "assistant", "content": target}])

@@ -2,7 +2,7 @@
 LLM judge of the two-stage judge), on small original pools cut from the sample; a scripted
 endpoint is the admission model, since the tiny model solves nothing. Checks the funnel
 against the stored verdicts, the sub-discipline mix under the cap, that the splits validate
-and that the corpus audit passes."""
+and that the corpus audit passes. The server is the session's one (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,25 +10,14 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from studybench.build import stages
 from studybench.build.funnel import build_funnel
 from studybench.build.pools import parent_id
 from studybench.data.loaders import load_parents
-from studybench.engines.vllm_server import VLLMServer
 from tests.build.conftest import build_settings, scripted_model
 from tests.conftest import SAMPLE
-from tests.engines.test_vllm_server import server_config
-
-
-@pytest.fixture(scope="module")
-def server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VLLMServer]:
-    with VLLMServer(server_config(tiny_model), tmp_path_factory.mktemp("vllm_build")) as up:
-        yield up
 
 
 def write_pool(path: Path, parents: list) -> Path:  # type: ignore[type-arg]
@@ -38,7 +27,7 @@ def write_pool(path: Path, parents: list) -> Path:  # type: ignore[type-arg]
     return path
 
 
-def test_build_with_the_tiny_model_on_vllm(server: VLLMServer, tmp_path: Path) -> None:
+def test_build_with_the_tiny_model_on_vllm(vllm_tiny: str, tmp_path: Path) -> None:
     textbook_all = load_parents(SAMPLE / "application_problems.json")
     by_type: dict[str, list] = {}  # type: ignore[type-arg]
     for parent in textbook_all:
@@ -53,11 +42,11 @@ def test_build_with_the_tiny_model_on_vllm(server: VLLMServer, tmp_path: Path) -
             textbook_pool=write_pool(tmp_path / "textbook.json", textbook),
             competition_pool=write_pool(tmp_path / "competition.json", competition),
             filter={
-                "engine": "openai", "model": "tiny", "base_url": server.base_url, "k": 8,
+                "engine": "openai", "model": "tiny", "base_url": vllm_tiny, "k": 8,
                 "max_new_tokens": 8, "llm_judge": True,
             },
             admit={"engine": "openai", "model": "admitter", "base_url": admit_url, "k": 2},
-            judge={"llm_enabled": True, "base_url": server.base_url, "model": "tiny",
+            judge={"llm_enabled": True, "base_url": vllm_tiny, "model": "tiny",
                    "max_tokens": 8, "max_retries": 1},
             per_type_cap=2,
         )  # fmt: skip

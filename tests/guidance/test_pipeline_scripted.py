@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from studybench.benchmarks.studybench.prompts import PROMPTS
 from studybench.data import load_guidance, load_parents
 from studybench.guidance import workflow
 from studybench.guidance.records import Match, SlotDecomposition, SlotGuidance, read_lines
@@ -112,7 +113,7 @@ def test_the_guidance_file_is_what_the_runner_loads(scripted_run: Any) -> None:
     artefacts = load_artefacts("system", guidance=path)
     parent = load_parents(path)[0]
     slots = parent.slots()
-    messages = build_messages(slots, 0, [], artefacts)
+    messages = build_messages(slots, 0, [], artefacts, PROMPTS)
     assert "## Solving Guidance" in messages[-1].content
     assert index[slots[0].key] in messages[-1].content
     report = json.loads((settings.guidance.out_dir / workflow.REPORT).read_text())

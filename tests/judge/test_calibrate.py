@@ -4,7 +4,6 @@ tiny model served by vLLM, logged to a real MLflow store."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -176,12 +175,8 @@ def test_unparseable_replies_count_as_false_and_on_their_own(tmp_path: Path) -> 
 
 
 @pytest.fixture(scope="module")
-def tiny_server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from studybench.engines.vllm_server import VLLMServer
-    from tests.engines.test_vllm_server import server_config
-
-    with VLLMServer(server_config(tiny_model), tmp_path_factory.mktemp("vllm_calib")) as up:
-        yield up.base_url
+def tiny_server(vllm_tiny: str) -> str:
+    return vllm_tiny  # the session's one vLLM server (tests/conftest.py)
 
 
 def test_tiny_model_served_by_vllm(tiny_server: str, tmp_path: Path) -> None:

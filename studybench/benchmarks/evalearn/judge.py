@@ -20,7 +20,9 @@ reference's empty reply). Scored replies are cached by (judge version, model, sa
 prompt) in the platform's one reply cache (:mod:`studybench.judge.cache`). An optional
 rule stage (``evalearn.rule_stage``; the reference has none) accepts a ``Final answer:``
 equal to ``canonical_answer`` without a call; with the LLM judge disabled, the rule is all
-there is.
+there is. Where the judge endpoint honours structured output (``judge.structured_output``),
+the reply is constrained to the three lines asked for (:func:`rubric_format`): a one-line
+rationale, then one of the two score lines with its JSON, so every reply has a score.
 """
 
 from __future__ import annotations
@@ -36,6 +38,13 @@ from pydantic import BaseModel
 
 from studybench.benchmarks.evalearn.records import EvaLearnProblem, RubricLanguage
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
+from studybench.engines.structured import (
+    OutputFormat,
+    free_text,
+    honours_format,
+    literal,
+    text_budget,
+)
 from studybench.judge.cache import ReplyCache, request_key
 from studybench.secrets import scrub_secrets
 from studybench.verify.extract import strip_think
@@ -80,6 +89,18 @@ _FENCED = re.compile(r"```json\s*(.*?)\s*```", re.IGNORECASE | re.DOTALL)
 _EXACT = re.compile(r'\{"answer_score":\s*(\d+)\}')
 _LOOSE = re.compile(r'"answer_score":\s*(\d+)')
 _FINAL = re.compile(r"final answer\s*[:：]\s*(.+)", re.IGNORECASE)
+
+
+def rubric_format(max_tokens: int) -> OutputFormat:
+    """The three reply lines of :data:`INSTRUCTIONS`, the score line and its JSON agreeing;
+    the rationale (one line, no backtick, brace or ``<``, so neither a fenced block, another
+    score nor a thinking tag) is bounded so the reply fits ``max_tokens``."""
+    scores = [f'【Score】: {x} points\n【JSON】: {{"answer_score": {x}}}' for x in (0, 1)]
+    head = "【Rationale】: "
+    chars = text_budget(max_tokens, f"{head}\n{scores[0]}")
+    tail = "|".join(literal(line) for line in scores)
+    rationale = free_text(chars, "\n`{}<")
+    return OutputFormat(regex=f"{literal(head)}{rationale}\\n(?:{tail})")
 
 
 class RubricVerdict(BaseModel):
@@ -185,8 +206,9 @@ class RubricJudge:
         self.language = language
         self.cache = cache
         self.rule_stage = rule_stage
+        output = rubric_format(max_tokens) if honours_format(engine) else None
         self.sampling = SamplingParams(
-            temperature=temperature, max_tokens=max_tokens, thinking=False
+            temperature=temperature, max_tokens=max_tokens, thinking=False, output_format=output
         )
         self.calls = 0
 

@@ -1,32 +1,26 @@
 """EvaLearn against a real OpenAI-compatible server: vLLM's CPU build serving the tiny model
 both as the evaluated model and as the rubric judge. Its replies are noise, so the judge's
 replies are unparseable: they must be flagged and kept, never crash the run, never be
-cached (the next run asks again)."""
+cached (the next run asks again). With structured output on (``judge.structured_output``)
+the same babble is forced into the rubric's reply lines: every LLM verdict is scored (0 or
+1), none is flagged, and each is cached. The server is the session's one (tests/conftest.py).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
 from pathlib import Path
 
-import pytest
-
-from studybench.engines.vllm_server import VLLMServer
+from studybench.benchmarks.evalearn.judge import rubric_format
 from studybench.judge.cache import ReplyCache
 from tests.cli.entry import run
-from tests.engines.test_vllm_server import server_config
 
 
-@pytest.fixture(scope="module")
-def server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VLLMServer]:
-    with VLLMServer(server_config(tiny_model), tmp_path_factory.mktemp("vllm_evalearn")) as up:
-        yield up
-
-
-def test_noise_from_a_real_judge_is_flagged_not_fatal(server: VLLMServer, tmp_path: Path) -> None:
+def test_noise_from_a_real_judge_is_flagged_not_fatal(vllm_tiny: str, tmp_path: Path) -> None:
     env = {
-        "STUDYBENCH__ENGINE__BASE_URL": server.base_url,
-        "STUDYBENCH__JUDGE__BASE_URL": server.base_url,
+        "STUDYBENCH__ENGINE__BASE_URL": vllm_tiny,
+        "STUDYBENCH__JUDGE__BASE_URL": vllm_tiny,
         "STUDYBENCH__JUDGE__MODEL": "tiny",
         "STUDYBENCH__JUDGE__MAX_RETRIES": "1",
         "STUDYBENCH__EVALEARN__MAX_NEW_TOKENS": "8",
@@ -56,4 +50,35 @@ def test_noise_from_a_real_judge_is_flagged_not_fatal(server: VLLMServer, tmp_pa
     assert cache.exists()  # opened, but flagged replies were never written to it
     stored = ReplyCache(cache)
     assert len(stored) == len([v for v in verdicts if v["stage"] == "llm" and not v["flagged"]])
+    stored.close()
+
+
+def test_structured_rubric_scores_are_parsed_and_cached(vllm_tiny: str, tmp_path: Path) -> None:
+    budget = 96
+    env = {
+        "STUDYBENCH__ENGINE__BASE_URL": vllm_tiny,
+        "STUDYBENCH__JUDGE__BASE_URL": vllm_tiny,
+        "STUDYBENCH__JUDGE__MODEL": "tiny",
+        "STUDYBENCH__JUDGE__STRUCTURED_OUTPUT": "true",
+        "STUDYBENCH__EVALEARN__MAX_NEW_TOKENS": "8",
+        "STUDYBENCH__EVALEARN__JUDGE_MAX_TOKENS": str(budget),
+        "STUDYBENCH__TRACKING__ENABLED": "false",
+        "STUDYBENCH__PATHS__CACHE_DIR": str(tmp_path / "cache"),
+    }
+    out = tmp_path / "run"
+    args = ["eval", "--benchmark", "evalearn", "--engine", "openai", "--model", "tiny",
+            "--out", str(out), "--seeds", "0", "--parts", "feedback"]  # fmt: skip
+    first = run(*args, env=env)
+    assert first.returncode == 0, (first.stdout + first.stderr)[-3000:]
+    verdicts = [json.loads(line) for line in (out / "feedback" / "verdicts-seed0.jsonl").open()]
+    scored = [v for v in verdicts if v["stage"] == "llm"]
+    assert len(verdicts) == 35 and scored
+    form = rubric_format(budget)
+    for v in scored:
+        assert v["outcome"] in ("correct", "incorrect") and not v["flagged"]
+        assert v["correct"] is (v["outcome"] == "correct")
+        assert re.fullmatch(form.regex, v["reply"])
+        assert v["feedback"] == v["reply"]  # what the feedback paradigm shows next
+    stored = ReplyCache(tmp_path / "cache" / "evalearn_judge_cache.sqlite")
+    assert len(stored) == len(scored)  # every scored reply is cached (one prompt each)
     stored.close()
