@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from studybench.benchmarks.studybench.prompts import INSTRUCTION
 from studybench.build.pools import parent_id
 from studybench.config import Settings
 from studybench.corpus.audit import audit_corpus
@@ -36,7 +37,6 @@ from studybench.data.loaders import load_instruction_layer
 from studybench.data.records import InstructionRecord, ParentProblem
 from studybench.errors import DataError
 from studybench.fileio import write_atomic
-from studybench.rollout.studybench_prompts import INSTRUCTION
 
 LAYERS = {
     "single": "verifiable_instr.json",

@@ -9,10 +9,13 @@ interpreting rich markup, because the text often holds file names and model outp
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from studybench.config import MethodArtefactSpec
 
 out = Console()
 err = Console(stderr=True)
@@ -52,3 +55,33 @@ def parse_seeds(text: str | None, default: tuple[int, ...]) -> tuple[int, ...]:
     if not seeds:
         raise typer.BadParameter("give at least one seed")
     return seeds
+
+
+GuidanceOpt = Annotated[Path | None, typer.Option(help="Guidance JSON to inject.")]
+AceOpt = Annotated[Path | None, typer.Option(help="ACE playbook.")]
+GepaOpt = Annotated[Path | None, typer.Option(help="GEPA prompt history (JSONL) or text.")]
+GepaIterationOpt = Annotated[int | None, typer.Option(help="GEPA row: iteration <= N.")]
+GepaRolloutsOpt = Annotated[int | None, typer.Option(help="GEPA row: rollouts <= N.")]
+EvoskillOpt = Annotated[Path | None, typer.Option(help="EvoSkill skills file.")]
+
+
+def artefact_spec(
+    guidance: Path | None = None,
+    ace: Path | None = None,
+    gepa: Path | None = None,
+    gepa_iteration: int | None = None,
+    gepa_rollouts: int | None = None,
+    evoskill: Path | None = None,
+) -> MethodArtefactSpec:
+    """The method artefacts the options above name (``generate`` and ``eval`` share them),
+    as the composition takes them; files are checked when the target is planned."""
+    from studybench.config import MethodArtefactSpec
+
+    return MethodArtefactSpec(
+        guidance=str(guidance or ""),
+        ace=str(ace or ""),
+        gepa=str(gepa or ""),
+        gepa_iteration=gepa_iteration,
+        gepa_rollouts=gepa_rollouts,
+        evoskill=str(evoskill or ""),
+    )

@@ -1,11 +1,11 @@
 """Stage 6: is a problem reachable with its guidance? Ask the filter model and see.
 
-The filter model answers every parent that has guidance, ``k`` attempts per seed, through the
-normal rollout runner (the guidance injected exactly as at evaluation time) and the normal
-two-stage judge. A slot is admitted when some attempt answers it correctly; a parent when
-some attempt answers all of its slots (the Par@k sense). The run folder lives under
-``paths.runs_dir`` (outside the DVC outputs), so a re-run resumes from the stored turns and
-verdicts instead of generating again.
+The filter model answers every parent that has guidance, ``k`` attempts per seed, evaluated
+by the composition (:mod:`studybench.pipeline.compose`: planned with the guidance as method
+artefact, generated and judged as any evaluation is). A slot is admitted when some attempt
+answers it correctly; a parent when some attempt answers all of its slots (the Par@k sense).
+The run folder lives under ``paths.runs_dir`` (outside the DVC outputs), so a re-run resumes
+from the stored turns and verdicts instead of generating again.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from typing import Any
 
 from studybench.config import Settings
 from studybench.data.loaders import load_guidance, load_parents
-from studybench.engines.base import SamplingParams
 from studybench.errors import DataError
 from studybench.fileio import write_atomic
 
 ADMISSION = "admission.json"
+SPLIT = "transfer-guided"
+"""The split label of the guided parents (the stem of the split file written for them)."""
 
 
 def filter_model(settings: Settings) -> str:
@@ -36,11 +37,29 @@ def filter_model(settings: Settings) -> str:
     return str(demo_teacher_path(settings))
 
 
-def _judge(run_dir: Path, settings: Settings) -> None:
-    """The evaluation's own two-stage judge (the LLM stage only when admission asks for it)."""
-    from studybench.benchmarks.studybench.judging import judge_dir
-
-    judge_dir(run_dir, settings, rule_only=not settings.guidance.admit.llm_judge)
+def admission_settings(settings: Settings) -> Settings:
+    """The settings an admission is evaluated under: the admission section's k, seeds and
+    completion cap as the protocol, its endpoint's concurrency, retries and timeout for the
+    engine, and the LLM judge stage only when admission asks for it."""
+    admit = settings.guidance.admit
+    protocol = settings.protocol.model_copy(
+        update={
+            "k": admit.k,
+            "seeds": admit.seeds,
+            "max_new_tokens": admit.max_new_tokens or settings.protocol.max_new_tokens,
+        }
+    )
+    engine = settings.engine.model_copy(
+        update={
+            "concurrency": admit.concurrency,
+            "max_retries": admit.max_retries,
+            "request_timeout_s": admit.request_timeout_s,
+        }
+    )
+    judge = settings.judge.model_copy(
+        update={"llm_enabled": settings.judge.llm_enabled and admit.llm_judge}
+    )
+    return settings.model_copy(update={"protocol": protocol, "engine": engine, "judge": judge})
 
 
 def run_admit(
@@ -51,14 +70,18 @@ def run_admit(
     run_dir: Path | None = None,
     on_progress: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
-    """Evaluate the filter model with the guidance; write and return the admission report."""
+    """Evaluate the filter model with the guidance; write and return the admission report.
+
+    The guided parents are written to ``<run folder>/transfer-guided.json`` and evaluated as
+    a target of the composition (planned with the guidance as its method artefact, generated
+    through the one engine context, judged by the evaluation's judge), so admission sees
+    exactly what an evaluation with that guidance sees."""
     from studybench.benchmarks.studybench.items import join
-    from studybench.engines.factory import run_on_engine
-    from studybench.rollout.artefacts import MethodArtefacts
-    from studybench.rollout.runner import Rollout, RolloutConfig
+    from studybench.config import MethodArtefactSpec
+    from studybench.pipeline.compose import judge_all, plan_target
+    from studybench.pipeline.run import generate
 
     admit = settings.guidance.admit
-    protocol = settings.protocol
     parents = load_parents(guidance_path)
     try:
         index = {str(k): v for k, v in load_guidance(guidance_path).items()}
@@ -79,37 +102,38 @@ def run_admit(
         write_atomic(out_path, json.dumps(report, indent=1) + "\n")
         return report
     model = filter_model(settings)
-    folder = run_dir or settings.paths.runs_dir / "guidance-admit"
-    config = RolloutConfig(
-        model=model,
-        k=admit.k,
-        seeds=admit.seeds,
-        sampling=SamplingParams.of(protocol, max_tokens=admit.max_new_tokens),
-        language=protocol.language,
-        concurrency=admit.concurrency,
+    folder = (run_dir or settings.paths.runs_dir / "guidance-admit").resolve()
+    split = folder / f"{SPLIT}.json"
+    payload = {"data": [p.model_dump(mode="json", by_alias=True) for p in guided]}
+    write_atomic(split, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+    evaluation = admission_settings(settings)
+    target = plan_target(
+        "guidance-admit",
+        model,
+        admit.engine,
+        evaluation,
+        splits=[str(split)],
+        base_url=admit.base_url,
+        api_key_env=admit.api_key_env,
+        check_done=False,
+        benchmarks=["studybench"],
+        artefacts=MethodArtefactSpec(guidance=str(guidance_path)),
+        run_root=folder,
     )
-    artefacts = MethodArtefacts(
-        system_prompt=protocol.system_prompt, guidance=index, guidance_source=str(guidance_path)
+    report_progress = None if on_progress is None else (lambda _part, p: on_progress(p))
+    generated = generate(
+        target,
+        evaluation,
+        on_progress=report_progress,
+        max_failed_share=evaluation.engine.max_failed_turn_share,
     )
-    rollout = Rollout(guided, config, artefacts, folder, split="transfer-guided")
-    try:
-        summary = run_on_engine(
-            admit.engine,
-            model,
-            settings,
-            folder,
-            lambda engine: rollout.run(engine, on_progress),
-            base_url=admit.base_url or None,
-            api_key_env=admit.api_key_env,
-        )
-        rollout.export_reference(folder / "generations.json")
-    finally:
-        rollout.close()
-    _judge(folder, settings)
+    judge_all(target, evaluation)
+    summary = generated[SPLIT]
+    split_dir = target.plans["studybench"].part_dir(SPLIT)
 
     correct: dict[tuple[str, str], bool] = defaultdict(bool)
     attempts: dict[tuple[str, int, int], dict[str, bool]] = defaultdict(dict)
-    for judged in join(folder):  # the one items x verdicts join; no verdict is wrong
+    for judged in join(split_dir):  # the one items x verdicts join; no verdict is wrong
         item = judged.item
         correct[(item.parent, item.slot)] |= judged.correct
         attempts[(item.parent, item.seed, item.attempt)][item.slot] = judged.correct
@@ -129,9 +153,9 @@ def run_admit(
     report.update(
         model=model,
         engine=admit.engine,
-        run_dir=str(folder),
-        turns=summary.turns,
-        generation_errors=summary.errors,
+        run_dir=str(split_dir),
+        turns=summary["turns"],
+        generation_errors=summary["errors"],
         admitted_parents=admitted_parents,
         admitted_slots=sorted(f"{p}/{s}" for (p, s), ok in correct.items() if ok),
         parents_evaluated=len(guided),

@@ -1,7 +1,10 @@
 """THE composition of an evaluation: plan → engine up → generate → judge → results → log →
 check. The CLI commands, ``studybench task ...``, the checkpoint DAG, the nightly DAG and the
 guidance admission all run these steps (the DAGs one task per step, through
-:mod:`studybench.pipeline.orchestration`; everything else through :func:`evaluate`)."""
+:mod:`studybench.pipeline.orchestration`; ``studybench eval`` and ``checkpoints eval``
+through :func:`evaluate_model` / :func:`evaluate`; the admission through :func:`plan_target`,
+:func:`~studybench.pipeline.run.generate` and :func:`judge_all`). Nothing here prints: the
+callers show progress and results."""
 
 from __future__ import annotations
 
@@ -14,9 +17,9 @@ from pydantic import BaseModel
 from studybench.config import MethodArtefactSpec, Settings
 from studybench.pipeline.check import CheckResult, check
 from studybench.pipeline.plan import plan_checkpoint, plan_nightly_model, plan_target
-from studybench.pipeline.results import log_results
+from studybench.pipeline.results import log_results, register_best
 from studybench.pipeline.run import generate, judge
-from studybench.pipeline.target import CheckpointMeta, EngineKind, Target
+from studybench.pipeline.target import STUDYBENCH, CheckpointMeta, EngineKind, Target
 
 __all__ = [
     "Evaluation",
@@ -30,12 +33,15 @@ __all__ = [
 
 
 class Evaluation(BaseModel):
-    """What one evaluation produced (``run_id`` empty when tracking is off)."""
+    """What one evaluation produced (``run_id`` empty when tracking is off or failed; then
+    ``tracking_error`` says why)."""
 
     run_root: str
     generated: dict[str, Any]
     judged: list[dict[str, Any]]
     run_id: str = ""
+    tracking_error: str = ""
+    registered: str = ""
     check: CheckResult | None = None
 
 
@@ -61,16 +67,37 @@ def evaluate(
     *,
     baseline: str = "",
     log: bool | None = None,
+    register: bool = False,
+    max_failed_share: float = 0.0,
     on_progress: Callable[[str, Any], None] | None = None,
     on_unit: Callable[[dict[str, Any], Any], None] | None = None,
 ) -> Evaluation:
-    """Generate, judge, log (when tracking is on, or ``log``) and check a planned target."""
-    generated = generate(target, settings, on_progress=on_progress)
+    """Generate, judge, log and check a planned target.
+
+    ``log`` True logs (a tracking failure raises); None logs when tracking is on, and a
+    tracking failure is kept in ``tracking_error`` instead of losing the judged results
+    (they are in the run folder; ``studybench track`` or a re-run logs them later).
+    ``register`` also registers an evaluated checkpoint folder under
+    ``tracking.registered_model`` (when one is configured) and moves its alias ``best``."""
+    from studybench.tracking.mlflow_log import TrackingError
+
+    generated = generate(
+        target, settings, on_progress=on_progress, max_failed_share=max_failed_share
+    )
     judged = judge_all(target, settings, on_unit)
     outcome = Evaluation(run_root=target.run_root, generated=generated, judged=judged)
-    if settings.tracking.enabled if log is None else log:
+    if not (settings.tracking.enabled if log is None else log):
+        return outcome
+    try:
         outcome.run_id = log_results(target, settings)
         outcome.check = check(target, outcome.run_id, settings, baseline)
+        if register and settings.tracking.registered_model and target.checkpoint.path:
+            version, moved = register_best(outcome.run_id, settings, target.checkpoint.path)
+            outcome.registered = version + (" (alias 'best' moved to it)" if moved else "")
+    except TrackingError as exc:
+        if log:
+            raise
+        outcome.tracking_error = str(exc)
     return outcome
 
 
@@ -80,18 +107,26 @@ def evaluate_model(
     settings: Settings,
     out_dir: Path,
     *,
-    benchmark: str = "studybench",
+    benchmark: str = STUDYBENCH,
     splits: Sequence[str] = (),
     parts: Sequence[str] = (),
     artefacts: MethodArtefactSpec | None = None,
     base_url: str = "",
     api_key_env: str = "",
+    baseline: str = "",
     on_progress: Callable[[str, Any], None] | None = None,
     on_unit: Callable[[dict[str, Any], Any], None] | None = None,
 ) -> tuple[Target, Evaluation]:
-    """``studybench eval``: plan one benchmark of ``model`` into ``out_dir`` and evaluate it
-    (every step resumes from what the folder holds)."""
-    checkpoint = CheckpointMeta(path=model) if Path(model).is_dir() else None
+    """``studybench eval``: plan one benchmark of ``model`` (with the method artefacts) into
+    ``out_dir`` and evaluate it: generate, judge, log when tracking is on, check, register a
+    checkpoint folder. Every step resumes from what the folder holds (``target.json`` and
+    one folder per part); failed turns up to ``engine.max_failed_turn_share`` are reported,
+    not fatal, and are asked again by the next run."""
+    from studybench.tracking.provenance import checkpoint_hash
+
+    checkpoint = None
+    if Path(model).is_dir():  # a checkpoint folder is keyed by its content, as track did
+        checkpoint = CheckpointMeta(path=str(Path(model)), identity=checkpoint_hash(Path(model)))
     target = plan_target(
         Path(model).name or model,
         model,
@@ -107,7 +142,16 @@ def evaluate_model(
         artefacts=artefacts,
         run_root=out_dir,
     )
-    return target, evaluate(target, settings, on_progress=on_progress, on_unit=on_unit)
+    outcome = evaluate(
+        target,
+        settings,
+        baseline=baseline,
+        register=True,
+        max_failed_share=settings.engine.max_failed_turn_share,
+        on_progress=on_progress,
+        on_unit=on_unit,
+    )
+    return target, outcome
 
 
 def generate_split(
@@ -128,14 +172,19 @@ def generate_split(
     on_progress: Callable[[Any], None] | None = None,
 ) -> Any:
     """``studybench generate``: one StudyBench split (parents ``start:end``) into one run
-    folder, with the method artefacts, through the one engine context; resumable. Guidance
-    that covers none of the split is refused, partial coverage is warned about."""
-    from studybench.benchmarks.studybench import resolve_artefacts, rollout_config, split_file
+    folder, with the method artefacts, through the one engine context and the benchmark's
+    own generation (:func:`studybench.benchmarks.studybench.generate_parts`); resumable.
+    Guidance that covers none of the split is refused, partial coverage is warned about."""
+    from studybench.benchmarks.studybench import (
+        generate_parts,
+        resolve_artefacts,
+        rollout_config,
+        split_file,
+    )
     from studybench.benchmarks.studybench.splits import NAMED_SPLITS, checked_coverage
     from studybench.data.loaders import load_parents
     from studybench.engines.factory import run_on_engine
     from studybench.pipeline.plan import check_engine_artefacts
-    from studybench.rollout.runner import Rollout
 
     check_engine_artefacts(engine, artefacts)
     path = split_file(split, settings) if split in NAMED_SPLITS else Path(split)
@@ -146,13 +195,14 @@ def generate_split(
     config = rollout_config(
         model, settings, k=k, seeds=seeds, max_new_tokens=max_new_tokens, concurrency=concurrency
     )
-    rollout = Rollout(parents, config, methods, out_dir, split=split)
-    try:
-        summary = run_on_engine(
-            engine, model, settings, out_dir, lambda backend: rollout.run(backend, on_progress)
-        )
-        if export:
-            rollout.export_reference(out_dir / "generations.json")
-    finally:
-        rollout.close()
-    return summary
+    report = None if on_progress is None else (lambda _part, p: on_progress(p))
+    summaries = run_on_engine(
+        engine,
+        model,
+        settings,
+        out_dir,
+        lambda backend: generate_parts(
+            {split: (parents, out_dir)}, config, methods, backend, report, export=export
+        ),
+    )
+    return summaries[split]

@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict
 
 from studybench.data.records import SlotKey
 from studybench.errors import ConfigError, DataError
-from studybench.rollout.studybench_prompts import ACE_INSTRUCTION
 
 
 class MethodArtefacts(BaseModel):
@@ -48,8 +47,11 @@ def _read(path: Path, what: str) -> str:
         raise DataError(f"{path}: cannot read {what}: {exc.strerror}") from None
 
 
-def ace_system_prompt(default: str, playbook: str) -> str:
-    return f"{default}\n\n{ACE_INSTRUCTION}\n\n## PLAYBOOK\n{playbook.strip()}\n## END PLAYBOOK"
+def ace_system_prompt(default: str, playbook: str, instruction: str = "") -> str:
+    """The system message extended by an ACE playbook, introduced by the benchmark's
+    ``instruction`` on using it (none: the playbook follows the system message directly)."""
+    intro = f"\n\n{instruction.strip()}" if instruction.strip() else ""
+    return f"{default}{intro}\n\n## PLAYBOOK\n{playbook.strip()}\n## END PLAYBOOK"
 
 
 def gepa_system_prompt(
@@ -95,6 +97,7 @@ def gepa_system_prompt(
 def load_artefacts(
     default_system_prompt: str,
     *,
+    ace_instruction: str = "",
     ace: Path | None = None,
     gepa: Path | None = None,
     gepa_iteration: int | None = None,
@@ -102,7 +105,9 @@ def load_artefacts(
     evoskill: Path | None = None,
     guidance: Path | None = None,
 ) -> MethodArtefacts:
-    """Resolve the artefact paths of a run; at most one of ACE, GEPA and EvoSkill."""
+    """Resolve the artefact paths of a run; at most one of ACE, GEPA and EvoSkill.
+    ``ace_instruction`` is the benchmark's text in front of an ACE playbook (its
+    :class:`~studybench.rollout.prompts.PromptTexts`' ``ace_instruction``)."""
     chosen = [name for name, path in (("ace", ace), ("gepa", gepa), ("evoskill", evoskill)) if path]
     if len(chosen) > 1:
         raise ConfigError(
@@ -111,7 +116,7 @@ def load_artefacts(
     system, kind, source = default_system_prompt, "default", ""
     if ace is not None:
         system, kind, source = (
-            ace_system_prompt(default_system_prompt, _read(ace, "playbook")),
+            ace_system_prompt(default_system_prompt, _read(ace, "playbook"), ace_instruction),
             "ace",
             str(ace),
         )

@@ -1,4 +1,5 @@
-"""Message construction, exactly as the StudyBench protocol prescribes (format doc, 2.1).
+"""Message construction of a conversational protocol (StudyBench's: format doc, 2.1); the
+words come from the benchmark's :class:`~studybench.rollout.prompts.PromptTexts`.
 
 For attempt *a* of a parent, sub-problem *i* is asked with: the system message; turn 0 =
 instruction + shared stem + sub-problem 0 (blank-line separated, empty parts dropped; a solo
@@ -16,13 +17,7 @@ from collections.abc import Sequence
 from studybench.data.records import Slot
 from studybench.engines.base import Message
 from studybench.rollout.artefacts import MethodArtefacts
-from studybench.rollout.studybench_prompts import (
-    GUIDANCE_HEADER,
-    GUIDANCE_PREAMBLE,
-    INSTRUCTION,
-    PLACEHOLDER,
-    Language,
-)
+from studybench.rollout.prompts import Language, PromptTexts
 from studybench.verify.extract import strip_think
 
 
@@ -35,15 +30,22 @@ def strip_thinking(text: str) -> str:
 
 
 def user_turn(
-    slots: Sequence[Slot], index: int, artefacts: MethodArtefacts, language: Language
+    slots: Sequence[Slot],
+    index: int,
+    artefacts: MethodArtefacts,
+    texts: PromptTexts,
+    language: Language,
 ) -> str:
+    """The user text of sub-problem ``index``: the instruction and stem open turn 0, guidance
+    (the artefact's, else the slot's own) closes any turn."""
     slot = slots[index]
-    first = [INSTRUCTION[language], slot.stem] if index == 0 else []
+    first = [texts.instruction[language], slot.stem] if index == 0 else []
     parts = [*first, slot.question]
     text = "\n\n".join(part.strip() for part in parts if part and part.strip())
     guidance = artefacts.guidance_for(slot.key) or slot.guidance
     if guidance.strip():
-        text += f"\n\n{GUIDANCE_HEADER}\n{GUIDANCE_PREAMBLE[language]}\n\n{guidance.strip()}"
+        header, preamble = texts.guidance_header, texts.guidance_preamble[language]
+        text += f"\n\n{header}\n{preamble}\n\n{guidance.strip()}"
     return text
 
 
@@ -52,9 +54,11 @@ def build_messages(
     index: int,
     previous_answers: Sequence[str],
     artefacts: MethodArtefacts,
+    texts: PromptTexts,
     language: Language = "EN",
 ) -> list[Message]:
-    """The conversation that asks sub-problem ``index`` of one attempt.
+    """The conversation that asks sub-problem ``index`` of one attempt, in the words of
+    ``texts`` (the benchmark's).
 
     ``previous_answers`` are the raw completions of sub-problems ``0 .. index-1`` of the same
     attempt (empty string for a failed turn).
@@ -63,8 +67,12 @@ def build_messages(
         raise ValueError(f"need {index} previous answers, got {len(previous_answers)}")
     messages = [Message(role="system", content=artefacts.system_prompt)]
     for turn in range(index):
-        messages.append(Message(role="user", content=user_turn(slots, turn, artefacts, language)))
+        messages.append(
+            Message(role="user", content=user_turn(slots, turn, artefacts, texts, language))
+        )
         answer = strip_thinking(previous_answers[turn])
-        messages.append(Message(role="assistant", content=answer or PLACEHOLDER[language]))
-    messages.append(Message(role="user", content=user_turn(slots, index, artefacts, language)))
+        messages.append(Message(role="assistant", content=answer or texts.placeholder[language]))
+    messages.append(
+        Message(role="user", content=user_turn(slots, index, artefacts, texts, language))
+    )
     return messages

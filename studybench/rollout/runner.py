@@ -24,31 +24,39 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from studybench.data.records import ParentProblem, Slot, SlotKey
 from studybench.engines.base import Engine, EngineError, Message, SamplingParams
 from studybench.errors import StudyBenchError
 from studybench.fileio import write_atomic
-from studybench.rollout import studybench_prompts
 from studybench.rollout.artefacts import MethodArtefacts
 from studybench.rollout.conversation import build_messages
+from studybench.rollout.prompts import Language, PromptTexts
 from studybench.rollout.store import GenerationStore, TurnRecord, context_hash
-from studybench.rollout.studybench_prompts import Language
 from studybench.secrets import scrub_secrets
 
 MAX_ERROR_CHARS = 2000
 
 
 class RolloutConfig(BaseModel):
-    """Everything that decides what is asked and how it is sampled."""
+    """Everything that decides what is asked and how it is sampled; ``prompts`` are the
+    benchmark's texts (the runner has none of its own)."""
 
     model: str
+    prompts: PromptTexts
     k: int = 8
     seeds: tuple[int, ...] = (0, 1, 2)
     sampling: SamplingParams = SamplingParams()
     language: Language = "EN"
     concurrency: int = 256
+
+    @model_validator(mode="after")
+    def _texts_for_the_language(self) -> RolloutConfig:
+        missing = self.prompts.missing(self.language)
+        if missing:
+            raise ValueError(f"prompt texts have no {self.language} {', '.join(missing)}")
+        return self
 
     def protocol_hash(self, artefacts: MethodArtefacts) -> str:
         """Prompts, sampling, k, seeds and artefacts, hashed: results of different protocols
@@ -58,12 +66,7 @@ class RolloutConfig(BaseModel):
             "seeds": list(self.seeds),
             "sampling": self.sampling.model_dump(exclude={"seed"}),
             "language": self.language,
-            "prompts": [
-                studybench_prompts.INSTRUCTION[self.language],
-                studybench_prompts.PLACEHOLDER[self.language],
-                studybench_prompts.GUIDANCE_PREAMBLE[self.language],
-                studybench_prompts.ACE_INSTRUCTION,
-            ],
+            "prompts": self.prompts.hashed(self.language),
             "artefacts": artefacts.fingerprint(),
         }
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
@@ -207,7 +210,9 @@ class Rollout:
     def request_for(
         self, chain: Chain, turn: int, answers: list[str]
     ) -> tuple[Any, SamplingParams]:
-        messages = build_messages(chain.slots, turn, answers, self.artefacts, self.config.language)
+        messages = build_messages(
+            chain.slots, turn, answers, self.artefacts, self.config.prompts, self.config.language
+        )
         slot = chain.slots[turn]
         seed = request_seed(chain.seed, chain.attempt, slot.key, turn)
         return messages, self.config.sampling.model_copy(update={"seed": seed, "n": 1})

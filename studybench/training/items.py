@@ -45,6 +45,7 @@ def answered_items(
     """Items of the answered instruction layers (written to ``split_file`` as benchmark
     parents first, so what was trained on is on disk beside the checkpoints)."""
     from studybench.benchmarks.studybench.memorisation import write_split
+    from studybench.benchmarks.studybench.prompts import PROMPTS
     from studybench.data.loaders import load_parents
     from studybench.rollout.artefacts import MethodArtefacts
     from studybench.rollout.conversation import build_messages
@@ -61,6 +62,7 @@ def answered_items(
                 index,
                 targets[:index],
                 artefacts,
+                PROMPTS,
                 language,  # type: ignore[arg-type]
             )
             items.append(
@@ -88,8 +90,8 @@ def _question(text: str) -> str:
 def unanswered_items(layer: Path, system_prompt: str, language: str = "EN") -> list[TrainItem]:
     """Items of the Instructions-without-Answer layer, one per user turn (the first turn's
     prefix is empty; later turns keep the layer's own assistant replies when it has them)."""
+    from studybench.benchmarks.studybench.prompts import INSTRUCTION
     from studybench.data.loaders import load_instruction_layer
-    from studybench.rollout.studybench_prompts import INSTRUCTION
 
     instruction = INSTRUCTION[language]  # type: ignore[index]
     items: list[TrainItem] = []

@@ -36,7 +36,8 @@ def test_eval_on_the_sample_with_the_tiny_model(
         assert "Par@1" in first.stdout
         flagged = sum(1 for _ in received) // 5
         assert f"{flagged} flagged for the next run" in first.stdout
-        assert "logged to MLflow (sqlite:///" in first.stdout  # tracking is on by default
+        assert "logged to MLflow: run " in first.stdout  # tracking is on by default
+        assert "(sqlite:///" in first.stdout
         assert (tmp_path / "work" / "mlflow" / "mlflow.db").exists()
         run_id = first.stdout.split("logged to MLflow")[1].split("run ")[1].split()[0]
 
@@ -57,3 +58,48 @@ def test_eval_on_the_sample_with_the_tiny_model(
         assert payload["verdicts"] == 62 and payload["missing"] == 0
         markdown = run("report", str(tmp_path / "run"), "--markdown", env=env).stdout
         assert markdown.startswith("# ") and "| application |" in markdown
+
+
+def test_eval_takes_method_artefacts_and_writes_a_target_folder(
+    tiny_model: Path, sample_dir: Path, tmp_path: Path
+) -> None:
+    """``eval --gepa ... --gepa-iteration`` reaches the prompt through the composition: the
+    selected GEPA row is the system message of every stored turn, the target records the
+    artefact, and ``report``/``judge`` take the folder ``eval`` wrote."""
+    import sqlite3
+
+    history = tmp_path / "gepa.jsonl"
+    rows = [
+        {"iteration": 0, "rollouts": 0, "system_prompt": "Seed prompt: box the answer."},
+        {"iteration": 1, "rollouts": 40, "system_prompt": "Evolved prompt: box it, no units."},
+    ]
+    history.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    env = {
+        "STUDYBENCH__TRACKING__ENABLED": "false",
+        "STUDYBENCH__PATHS__CACHE_DIR": str(tmp_path / "cache"),
+        "STUDYBENCH__PATHS__WORK_DIR": str(tmp_path / "work"),
+        "STUDYBENCH__DATA__APPLICATION_SPLIT": str(sample_dir / "application_problems.json"),
+    }
+    out = tmp_path / "run"
+    result = run(
+        "eval", "--model", tiny_model, "--engine", "hf", "--split", "application", "--out", out,
+        "--seeds", "0", "--k", "1", "--max-new-tokens", "4", "--rule-only",
+        "--gepa", history, "--gepa-iteration", "0", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "application: 17 chain(s), 31 turn(s): 31 generated" in result.stdout
+    assert "31 verified by rule" in result.stdout and "Par@1" in result.stdout
+    assert "logged to MLflow" not in result.stdout  # tracking is off
+    target = json.loads((out / "target.json").read_text())
+    assert (
+        target["artefacts"]["gepa"] == str(history) and target["artefacts"]["gepa_iteration"] == 0
+    )
+    with sqlite3.connect(out / "application" / "generations.sqlite") as db:
+        systems = {json.loads(m)[0]["content"] for (m,) in db.execute("SELECT messages FROM turns")}
+    assert systems == {"Seed prompt: box the answer."}
+
+    report = run("report", out, "--json", env=env)
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["verdicts"] == 31
+    judged = run("judge", out, "--rule-only", env=env)
+    assert judged.returncode == 0 and "31 verdict(s) reused" in judged.stdout, judged.stderr

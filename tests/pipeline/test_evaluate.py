@@ -157,6 +157,7 @@ def test_teardown_stops_a_server_left_behind(trained_checkpoints: Path, tmp_path
 def test_memorisation_split_is_asked_exactly_as_trained(tmp_path: Path) -> None:
     from studybench.benchmarks.studybench import split_file
     from studybench.benchmarks.studybench.memorisation import sft_examples
+    from studybench.benchmarks.studybench.prompts import PROMPTS
     from studybench.data.loaders import load_parents
     from studybench.rollout.artefacts import MethodArtefacts
     from studybench.rollout.conversation import build_messages
@@ -168,7 +169,7 @@ def test_memorisation_split_is_asked_exactly_as_trained(tmp_path: Path) -> None:
     assert all(p.source.endswith("-memorisation") for p in parents)
     examples = sft_examples(parents, "sys")
     slots = parents[0].slots()
-    asked = build_messages(slots, 0, [], MethodArtefacts(system_prompt="sys"))
+    asked = build_messages(slots, 0, [], MethodArtefacts(system_prompt="sys"), PROMPTS)
     assert [m.content for m in asked] == [m["content"] for m in examples[0][:-1]]
     assert examples[0][-1]["content"].startswith("Final Answer: \\boxed{")
     mtime = path.stat().st_mtime_ns

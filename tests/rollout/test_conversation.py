@@ -1,4 +1,9 @@
-"""Message construction per the StudyBench protocol, and method artefacts."""
+"""Message construction of the conversational protocol, and method artefacts.
+
+The builder is benchmark-neutral, so these tests give it texts of no benchmark
+(``tests/rollout/texts.py``): a builder that fell back on any benchmark's words would fail
+them. StudyBench's exact texts are checked against a hand-written golden in
+tests/benchmarks/studybench/test_prompt_oracle.py."""
 
 from __future__ import annotations
 
@@ -12,15 +17,11 @@ from studybench.data.records import ParentProblem
 from studybench.errors import ConfigError, DataError
 from studybench.rollout.artefacts import MethodArtefacts, gepa_system_prompt, load_artefacts
 from studybench.rollout.conversation import build_messages, strip_thinking
-from studybench.rollout.studybench_prompts import (
-    ACE_INSTRUCTION,
-    GUIDANCE_HEADER,
-    INSTRUCTION,
-    PLACEHOLDER,
-)
+from tests.rollout.texts import TEXTS
 
 SYSTEM = "You are a helpful assistant that solves physics problems."
 PLAIN = MethodArtefacts(system_prompt=SYSTEM)
+INSTRUCTION, PLACEHOLDER = TEXTS.instruction, TEXTS.placeholder
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def solo(sample_dir: Path) -> ParentProblem:
 
 def test_first_turn_is_instruction_stem_and_first_sub(multi: ParentProblem) -> None:
     slots = multi.slots()
-    messages = build_messages(slots, 0, [], PLAIN)
+    messages = build_messages(slots, 0, [], PLAIN, TEXTS)
     assert [m.role for m in messages] == ["system", "user"]
     assert messages[0].content == SYSTEM
     assert messages[1].content == "\n\n".join(
@@ -47,7 +48,7 @@ def test_first_turn_is_instruction_stem_and_first_sub(multi: ParentProblem) -> N
 def test_later_turns_carry_own_answers_without_thinking(multi: ParentProblem) -> None:
     slots = multi.slots()
     answers = ["<think>scratch work</think>\nFirst answer \\boxed{1}", "Second \\boxed{2}"]
-    messages = build_messages(slots, 2, answers, PLAIN)
+    messages = build_messages(slots, 2, answers, PLAIN, TEXTS)
     assert [m.role for m in messages] == [
         "system",
         "user",
@@ -69,19 +70,19 @@ def test_later_turns_carry_own_answers_without_thinking(multi: ParentProblem) ->
 
 @pytest.mark.parametrize("failed", ["", "<think>never finished", "   ", "<think>a</think>  "])
 def test_empty_previous_answer_becomes_the_placeholder(multi: ParentProblem, failed: str) -> None:
-    messages = build_messages(multi.slots(), 1, [failed], PLAIN)
+    messages = build_messages(multi.slots(), 1, [failed], PLAIN, TEXTS)
     assert messages[2].content == PLACEHOLDER["EN"]
 
 
 def test_solo_parent_is_asked_once_without_stem(solo: ParentProblem) -> None:
     (slot,) = solo.slots()
-    messages = build_messages((slot,), 0, [], PLAIN)
+    messages = build_messages((slot,), 0, [], PLAIN, TEXTS)
     assert messages[1].content == f"{INSTRUCTION['EN']}\n\n{solo.problem.strip()}"
     assert messages[1].content.count(solo.problem.strip()) == 1
 
 
 def test_chinese_texts(multi: ParentProblem) -> None:
-    messages = build_messages(multi.slots(), 1, [""], PLAIN, "ZH")
+    messages = build_messages(multi.slots(), 1, [""], PLAIN, TEXTS, "ZH")
     assert messages[1].content.startswith(INSTRUCTION["ZH"])
     assert messages[2].content == PLACEHOLDER["ZH"]
 
@@ -92,23 +93,44 @@ def test_strip_thinking() -> None:
     assert strip_thinking("<THINK>open forever") == ""
 
 
+def test_text_before_an_unterminated_think_is_no_answer() -> None:
+    # the one thinking rule: an unterminated <think> means no answer at all, not the text
+    # before it (the previous turn then becomes the placeholder)
+    assert strip_thinking("\\boxed{1} <think>unfinished") == ""
+
+
+def test_a_blank_stem_adds_no_empty_paragraph(multi: ParentProblem) -> None:
+    slots = [s.model_copy(update={"stem": "   "}) for s in multi.slots()]
+    content = build_messages(slots, 0, [], PLAIN, TEXTS)[1].content
+    assert content == "\n\n".join([INSTRUCTION["EN"], slots[0].question.strip()])
+
+
 def test_guidance_is_appended_also_when_replayed(sample_dir: Path, multi: ParentProblem) -> None:
     artefacts = load_artefacts(SYSTEM, guidance=sample_dir / "guidance.json")
     slots = multi.slots()
-    messages = build_messages(slots, 1, ["ok"], artefacts)
+    messages = build_messages(slots, 1, ["ok"], artefacts, TEXTS)
     for user in (messages[1], messages[3]):
-        assert GUIDANCE_HEADER in user.content
+        assert f"{TEXTS.guidance_header}\n{TEXTS.guidance_preamble['EN']}\n\n" in user.content
     assert artefacts.guidance_for(slots[1].key) in messages[3].content
 
 
 def test_ace_playbook_extends_the_system_message(tmp_path: Path) -> None:
     playbook = tmp_path / "playbook.txt"
     playbook.write_text("[b1] helpful=3 harmful=0 :: check units\n")
-    artefacts = load_artefacts(SYSTEM, ace=playbook)
+    artefacts = load_artefacts(SYSTEM, ace_instruction=TEXTS.ace_instruction, ace=playbook)
     assert artefacts.kind == "ace"
-    assert artefacts.system_prompt.startswith(SYSTEM + "\n\n" + ACE_INSTRUCTION)
+    assert artefacts.system_prompt.startswith(SYSTEM + "\n\n" + TEXTS.ace_instruction)
     assert "## PLAYBOOK\n[b1] helpful=3 harmful=0 :: check units\n## END PLAYBOOK" in (
         artefacts.system_prompt
+    )
+
+
+def test_an_ace_playbook_without_instruction_follows_the_system_message(tmp_path: Path) -> None:
+    playbook = tmp_path / "playbook.txt"
+    playbook.write_text("[b1] helpful=0 harmful=0 :: draw a diagram\n")
+    system = load_artefacts(SYSTEM, ace=playbook).system_prompt
+    assert system == (
+        f"{SYSTEM}\n\n## PLAYBOOK\n[b1] helpful=0 harmful=0 :: draw a diagram\n## END PLAYBOOK"
     )
 
 

@@ -24,6 +24,7 @@ from studybench.rollout.runner import (
     check_failed_turns,
 )
 from tests.engines.fake_openai import Raw, fake_openai
+from tests.rollout.texts import TEXTS
 
 ARTEFACTS = MethodArtefacts(system_prompt="You solve physics problems.")
 KEY = "sk-planted-engine-Hh7Gg6Ff5Ee4Dd3"
@@ -35,7 +36,9 @@ def parents(sample_dir: Path) -> list[ParentProblem]:
 
 
 def _run(parents: list[ParentProblem], run_dir: Path, url: str) -> RolloutSummary:
-    config = RolloutConfig(model="m", k=1, seeds=(0,), sampling=SamplingParams(max_tokens=8))
+    config = RolloutConfig(
+        model="m", prompts=TEXTS, k=1, seeds=(0,), sampling=SamplingParams(max_tokens=8)
+    )
     rollout = Rollout(parents, config, ARTEFACTS, run_dir)
 
     async def go() -> RolloutSummary:

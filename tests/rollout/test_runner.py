@@ -23,8 +23,8 @@ from studybench.engines.local_hf import LocalHFEngine
 from studybench.engines.openai_compat import OpenAICompatEngine
 from studybench.rollout.artefacts import MethodArtefacts
 from studybench.rollout.runner import Rollout, RolloutConfig, RolloutSummary
-from studybench.rollout.studybench_prompts import PLACEHOLDER
 from tests.engines.fake_openai import fake_openai
+from tests.rollout.texts import TEXTS
 
 ARTEFACTS = MethodArtefacts(system_prompt="You solve physics problems.")
 
@@ -41,7 +41,9 @@ def hf(tiny_model: Path) -> LocalHFEngine:
 
 def config(**kwargs: Any) -> RolloutConfig:
     sampling = SamplingParams(temperature=1.0, top_p=0.95, top_k=20, max_tokens=8)
-    return RolloutConfig(model="tiny", k=2, seeds=(0, 1), sampling=sampling, **kwargs)
+    return RolloutConfig(
+        model="tiny", prompts=TEXTS, k=2, seeds=(0, 1), sampling=sampling, **kwargs
+    )
 
 
 def run(rollout: Rollout, engine: Engine) -> RolloutSummary:
@@ -121,7 +123,9 @@ def test_failed_turns_continue_with_placeholder_and_rerun_regenerates_downstream
             for b in received
             if b["messages"][-1]["content"] == parent.slots()[2].question.strip()
         ]
-        assert all(b["messages"][4]["content"] == PLACEHOLDER["EN"] for b in third_turn_prompts)
+        assert all(
+            b["messages"][4]["content"] == TEXTS.placeholder["EN"] for b in third_turn_prompts
+        )
 
         failing["on"] = False
         before = len(received)
@@ -134,7 +138,7 @@ def test_failed_turns_continue_with_placeholder_and_rerun_regenerates_downstream
         resolved = rollout.resolved()
         for turns_of_chain in resolved.values():
             assert all(t is not None and t.status == "ok" for t in turns_of_chain)
-            assert PLACEHOLDER["EN"] not in json.dumps(turns_of_chain[2].messages)  # type: ignore[union-attr]
+            assert TEXTS.placeholder["EN"] not in json.dumps(turns_of_chain[2].messages)  # type: ignore[union-attr]
 
 
 def test_resume_after_sigkill(tiny_model: Path, sample_dir: Path, tmp_path: Path) -> None:

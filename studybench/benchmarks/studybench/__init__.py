@@ -13,7 +13,7 @@ root, so results stored before the registry existed are found again and keys do 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "NAMED_SPLITS",
     "StudyBench",
     "default_artefacts",
+    "generate_parts",
     "protocol_hash",
     "resolve_artefacts",
     "rollout_config",
@@ -55,6 +56,46 @@ def _guidance_notes(plan: BenchmarkPlan, artefacts: Any) -> dict[str, str]:
         cover = checked_coverage(part, parents, artefacts.guidance, plan.artefacts.guidance)
         notes[f"guidance.coverage.{part}"] = f"{cover.guided}/{cover.slots}"
     return notes
+
+
+async def generate_parts(
+    parts: Mapping[str, tuple[Sequence[Any], Path]],
+    config: Any,
+    artefacts: Any,
+    engine: Engine,
+    on_progress: ProgressCallback | None = None,
+    *,
+    export: bool = True,
+) -> dict[str, Any]:
+    """THE StudyBench generation: every (split label -> (parents, run folder)) through the
+    rollout runner against one serving engine, concurrently; with ``export`` also the
+    reference harness's ``generations.json`` per folder. Returns a ``RolloutSummary`` per
+    split. The benchmark's ``generate`` and ``studybench generate`` (one split, a parent
+    range) both run this."""
+    from studybench.rollout.runner import Rollout
+
+    rollouts = {
+        part: Rollout(parents, config, artefacts, folder, split=part)
+        for part, (parents, folder) in parts.items()
+    }
+
+    def reporter(part: str) -> Callable[[Any], None] | None:
+        if on_progress is None:
+            return None
+        callback = on_progress
+        return lambda progress: callback(part, progress)
+
+    try:
+        summaries = await asyncio.gather(
+            *(r.run(engine, reporter(part)) for part, r in rollouts.items())
+        )
+        if export:
+            for rollout in rollouts.values():
+                rollout.export_reference(rollout.run_dir / "generations.json")
+    finally:
+        for rollout in rollouts.values():
+            rollout.close()
+    return dict(zip(rollouts, summaries, strict=True))
 
 
 @register
@@ -115,34 +156,13 @@ class StudyBench(Benchmark):
         on_progress: ProgressCallback | None = None,
     ) -> dict[str, Any]:
         from studybench.data.loaders import load_parents
-        from studybench.rollout.runner import Rollout
 
         self._check_protocol(plan, settings)
         config = rollout_config(plan.model, settings, k=plan.k, seeds=plan.seeds)
+        parts = {part: (load_parents(plan.files[part]), plan.part_dir(part)) for part in plan.parts}
         artefacts = resolve_artefacts(plan.artefacts, settings)
-        rollouts = {
-            part: Rollout(
-                load_parents(plan.files[part]), config, artefacts, plan.part_dir(part), split=part
-            )
-            for part in plan.parts
-        }
-
-        def reporter(part: str) -> Callable[[Any], None] | None:
-            if on_progress is None:
-                return None
-            callback = on_progress
-            return lambda progress: callback(part, progress)
-
-        try:
-            summaries = await asyncio.gather(
-                *(r.run(engine, reporter(part)) for part, r in rollouts.items())
-            )
-            for part, rollout in rollouts.items():
-                rollout.export_reference(plan.part_dir(part) / "generations.json")
-        finally:
-            for rollout in rollouts.values():
-                rollout.close()
-        return {part: s.model_dump() for part, s in zip(rollouts, summaries, strict=True)}
+        summaries = await generate_parts(parts, config, artefacts, engine, on_progress)
+        return {part: summary.model_dump() for part, summary in summaries.items()}
 
     def judge(
         self, plan: BenchmarkPlan, part: str, seed: int, settings: Settings

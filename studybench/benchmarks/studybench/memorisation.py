@@ -100,6 +100,7 @@ def sft_examples(
     """Chat examples for SFT: for every slot, the exact conversation the rollout sends (with
     the gold answers of earlier sub-problems as the assistant's turns) plus the gold answer
     as ``Final Answer: \\boxed{...}``."""
+    from studybench.benchmarks.studybench.prompts import PROMPTS
     from studybench.rollout.artefacts import MethodArtefacts
     from studybench.rollout.conversation import build_messages
 
@@ -114,6 +115,7 @@ def sft_examples(
                 index,
                 targets[:index],
                 artefacts,
+                PROMPTS,
                 language,  # type: ignore[arg-type]
             )
             chat = [{"role": m.role, "content": m.content} for m in messages]

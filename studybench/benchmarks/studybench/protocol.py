@@ -22,12 +22,15 @@ def rollout_config(
     max_new_tokens: int | None = None,
     concurrency: int = 256,
 ) -> Any:
-    """The StudyBench rollout configuration of ``model`` under the settings' protocol."""
+    """The StudyBench rollout configuration of ``model`` under the settings' protocol, with
+    StudyBench's prompt texts (so the protocol hash covers them)."""
+    from studybench.benchmarks.studybench.prompts import PROMPTS
     from studybench.rollout.runner import RolloutConfig
 
     protocol = settings.protocol
     return RolloutConfig(
         model=model,
+        prompts=PROMPTS,
         k=k or protocol.k,
         seeds=tuple(seeds) if seeds else protocol.seeds,
         sampling=protocol_sampling(settings, max_new_tokens),
@@ -48,6 +51,7 @@ def resolve_artefacts(spec: MethodArtefactSpec | None, settings: Settings) -> An
     before any engine starts, naming the file)."""
     if spec is None or not spec.given():
         return default_artefacts(settings)
+    from studybench.benchmarks.studybench.prompts import PROMPTS
     from studybench.rollout.artefacts import load_artefacts
 
     def path(text: str) -> Path | None:
@@ -55,6 +59,7 @@ def resolve_artefacts(spec: MethodArtefactSpec | None, settings: Settings) -> An
 
     return load_artefacts(
         settings.protocol.system_prompt,
+        ace_instruction=PROMPTS.ace_instruction,
         ace=path(spec.ace),
         gepa=path(spec.gepa),
         gepa_iteration=spec.gepa_iteration,

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
-from studybench.config import Settings
+from studybench.benchmarks.studybench.prompts import PROMPTS
+from studybench.benchmarks.studybench.protocol import resolve_artefacts
+from studybench.config import MethodArtefactSpec, Settings
 from studybench.data.records import ParentProblem
-from studybench.rollout.artefacts import MethodArtefacts, load_artefacts
+from studybench.rollout.artefacts import MethodArtefacts
 from studybench.rollout.conversation import build_messages
 
 GOLDEN = json.loads(Path(__file__).with_name("golden").joinpath("prompt_cases.json").read_text())
@@ -25,7 +27,9 @@ def _artefacts(case: dict[str, Any], tmp_path: Path) -> MethodArtefacts:
     if "ace_playbook" in case:
         playbook = tmp_path / "playbook.txt"
         playbook.write_text(case["ace_playbook"], encoding="utf-8")
-        return load_artefacts(system, ace=playbook)
+        spec = MethodArtefactSpec(ace=str(playbook))  # resolved as an evaluation resolves it
+        resolved: MethodArtefacts = resolve_artefacts(spec, Settings())
+        return resolved
     return MethodArtefacts(system_prompt=system, guidance=case.get("guidance", {}))
 
 
@@ -33,7 +37,11 @@ def _artefacts(case: dict[str, Any], tmp_path: Path) -> MethodArtefacts:
 def test_conversation_matches_the_hand_written_golden(case: dict[str, Any], tmp_path: Path) -> None:
     parent = ParentProblem.model_validate(GOLDEN[case["parent"]])
     messages = build_messages(
-        parent.slots(), case["index"], case["previous_answers"], _artefacts(case, tmp_path)
+        parent.slots(),
+        case["index"],
+        case["previous_answers"],
+        _artefacts(case, tmp_path),
+        PROMPTS,
     )
     got = [{"role": m.role, "content": m.content} for m in messages]
     assert got == case["expected"]
@@ -62,4 +70,4 @@ def test_a_wrong_number_of_previous_answers_is_refused(offset: int) -> None:
     parent = ParentProblem.model_validate(GOLDEN["parent"])
     answers = ["\\boxed{1}"] * max(0, 1 + offset)
     with pytest.raises(ValueError, match="previous answers"):
-        build_messages(parent.slots(), 1, answers, MethodArtefacts(system_prompt="s"))
+        build_messages(parent.slots(), 1, answers, MethodArtefacts(system_prompt="s"), PROMPTS)

@@ -1,14 +1,15 @@
 """StudyBench's prompt texts (format doc, section 2.1), in the project's own words.
 
-Everything benchmark-specific about what the model is told lives here, so that other
-benchmarks plug in their own texts without touching the runner.
+Everything StudyBench-specific about what the model is told lives here; the runner and the
+conversation builder (:mod:`studybench.rollout`) receive them as :data:`PROMPTS`, through the
+rollout configuration :func:`studybench.benchmarks.studybench.protocol.rollout_config` builds,
+so the protocol hash covers them. The training items and the training-data build use the same
+instruction, so a model trains on what it is asked at evaluation time.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
-Language = Literal["EN", "ZH"]
+from studybench.rollout.prompts import Language, PromptTexts
 
 INSTRUCTION: dict[Language, str] = {
     "EN": (
@@ -44,3 +45,13 @@ ACE_INSTRUCTION = (
     "from earlier problems. Apply the entries that fit. Entries start with bookkeeping "
     "prefixes such as `[id] helpful=N harmful=M ::`; never copy those into your answer."
 )
+
+
+PROMPTS = PromptTexts(
+    instruction=INSTRUCTION,
+    placeholder=PLACEHOLDER,
+    guidance_header=GUIDANCE_HEADER,
+    guidance_preamble=GUIDANCE_PREAMBLE,
+    ace_instruction=ACE_INSTRUCTION,
+)
+"""StudyBench's texts as the runner takes them."""
