@@ -1,8 +1,9 @@
-"""Test fields and their n-grams: the vocabulary redaction, audit and the residue rule share.
+"""Test fields and their copies in a text: what redaction, audit and the residue rule share.
 
 A test item is split into fields (title, stem, question, solution, each gold box); a book
-file is matched against all of them at once through an inverted index of n-grams, so the
-cost is linear in corpus size.
+file is matched against all of them at once through an inverted index of short n-grams
+(seeds), so the cost is linear in corpus size, and each seed is grown into an alignment of
+the field that steps over OCR damage (:class:`SeedIndex`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from studybench.corpus.tokens import Tokens, tokenize
 from studybench.data.boxes import scan_boxes
@@ -88,69 +90,169 @@ def compact(text: str) -> tuple[str, list[int]]:
     return "".join(kept), offsets
 
 
-class NgramIndex:
-    """Inverted index: n-gram of normalised tokens -> ids of the fields containing it."""
+@dataclass(frozen=True, slots=True)
+class Copy:
+    """One aligned copy of a test field in a text: book tokens ``first..last`` (inclusive)
+    and how many of them were matched to the field's tokens, in order."""
 
-    def __init__(self, fields: Sequence[TestField], n: int) -> None:
-        self.n = n
+    field_id: int
+    first: int
+    last: int
+    matched: int
+
+
+class SeedIndex:
+    """Inverted index of every field's ``seed``-grams with their offsets, and the alignment.
+
+    A copy is found from a seed (``seed`` consecutive tokens of a field, anywhere in the text)
+    and grown token by token in both directions, skipping up to ``max_gap`` tokens of the text
+    and of the field at each step: a dropped, misread or split word (OCR) costs one step, not
+    the copy. Seeds shorter than the protocol's n-gram let a copy whose OCR edits leave no 13
+    clean consecutive words still be found; the thresholds on the matched count (in
+    :mod:`studybench.corpus.residue` and the redaction) keep short shared phrases apart from
+    copies. A step past the seeds needs a second match within one more move (or the end of
+    the field), so a common word next to a copy does not extend it by chance.
+    """
+
+    def __init__(self, fields: Sequence[TestField], seed: int, min_tokens: int) -> None:
+        self.seed = seed
         self.fields = list(fields)
-        self.lengths: dict[int, int] = {}
-        self.grams: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        self.words: dict[int, tuple[str, ...]] = {}
+        self.grams: dict[tuple[str, ...], list[tuple[int, int]]] = defaultdict(list)
         for field_id, test_field in enumerate(self.fields):
             words = tokenize(test_field.text).words
-            if len(words) < n:
+            if len(words) < max(seed, min_tokens):
                 continue
-            self.lengths[field_id] = len(words)
-            for gram in {words[i : i + n] for i in range(len(words) - n + 1)}:
-                self.grams[gram].append(field_id)
+            self.words[field_id] = words
+            for offset in range(len(words) - seed + 1):
+                self.grams[words[offset : offset + seed]].append((field_id, offset))
 
-    def covered(self, book: Tokens) -> dict[int, list[int]]:
-        """Per field id, the sorted positions of book tokens covered by one of its n-grams."""
-        n = self.n
+    def copies(self, book: Tokens, max_gap: int) -> list[Copy]:
+        """Every aligned copy of every indexed field in ``book``, in book order per field."""
+        seed = self.seed
         words = book.words
-        grams = self.grams
-        marks: dict[int, set[int]] = defaultdict(set)
-        for i in range(len(words) - n + 1):
-            ids = grams.get(words[i : i + n])
-            if ids:
-                span = range(i, i + n)
-                for field_id in ids:
-                    marks[field_id].update(span)
-        return {field_id: sorted(positions) for field_id, positions in marks.items()}
+        seeded: dict[int, set[tuple[int, int]]] = defaultdict(set)
+        for i in range(len(words) - seed + 1):
+            for field_id, offset in self.grams.get(words[i : i + seed], ()):
+                seeded[field_id].update((i + k, offset + k) for k in range(seed))
+        found: list[Copy] = []
+        for field_id, pairs in seeded.items():
+            chains = _chains(pairs, words, self.words[field_id], max_gap)
+            found += _merged(field_id, chains, seed)
+        return found
 
 
-_NUMBER_IN_TEXT = re.compile(r"\d+(?:\s?\.\s?\d+)?")
+@cache
+def _steps(max_gap: int) -> list[tuple[int, int]]:
+    """Moves in (text, field) tokens, nearest first: (1, 1) is the next word of both.
+
+    A move skips up to ``max_gap`` field tokens and up to twice as many text tokens, since
+    each damaged word can come out of OCR as two (a word split at a line break).
+    """
+    moves = [(db, df) for db in range(1, 2 * max_gap + 2) for df in range(1, max_gap + 2)]
+    return sorted(moves, key=lambda move: (move[0] + move[1], abs(move[0] - move[1])))
+
+
+def _matches(
+    pair: tuple[int, int], direction: int, book: tuple[str, ...], field: tuple[str, ...], gap: int
+) -> list[tuple[int, int]]:
+    """Pairs of equal tokens one move after ``pair`` going ``direction``, nearest first."""
+    found = []
+    for db, df in _steps(gap):
+        b, f = pair[0] + direction * db, pair[1] + direction * df
+        if 0 <= b < len(book) and 0 <= f < len(field) and book[b] == field[f]:
+            found.append((b, f))
+    return found
+
+
+def _step(
+    pair: tuple[int, int],
+    direction: int,
+    book: tuple[str, ...],
+    field: tuple[str, ...],
+    max_gap: int,
+    seeded: set[tuple[int, int]],
+) -> tuple[int, int] | None:
+    """The next aligned pair after ``pair`` going ``direction`` (+1 or -1), or None.
+
+    A pair is taken when it is seeded, is itself followed by a match within one move (one
+    equal word is chance, two in step are not), or is within ``max_gap`` tokens of the
+    field's end in that direction (where the words that would confirm it may all be damaged).
+    """
+    for b, f in _matches(pair, direction, book, field, max_gap):
+        left = len(field) - 1 - f if direction > 0 else f
+        if (b, f) in seeded or left <= max_gap or _matches((b, f), direction, book, field, max_gap):
+            return b, f
+    return None
+
+
+def _chains(
+    seeded: set[tuple[int, int]], book: tuple[str, ...], field: tuple[str, ...], max_gap: int
+) -> list[list[tuple[int, int]]]:
+    """The aligned (text, field) pairs of each alignment grown from the seeded pairs."""
+    used: set[tuple[int, int]] = set()
+    chains: list[list[tuple[int, int]]] = []
+    for start in sorted(seeded):
+        if start in used:
+            continue
+        chain = [start]
+        for direction in (-1, 1):
+            pair: tuple[int, int] | None = start
+            while pair is not None:
+                pair = _step(pair, direction, book, field, max_gap, seeded)
+                if pair is not None:
+                    chain.append(pair)
+        used.update(chain)
+        chains.append(sorted(chain))
+    return chains
+
+
+def _merged(field_id: int, chains: list[list[tuple[int, int]]], seed: int) -> list[Copy]:
+    """Alignments of one field that overlap, or follow each other in the field's order with
+    fewer than ``seed`` tokens between them (a cluster of OCR edits too dense to step over;
+    two seeded stretches of one field in order are one copy), as one copy."""
+    spans: list[tuple[int, int, int, set[int]]] = []  # first, last, last field token, tokens
+    for chain in sorted(chains):
+        first, last = chain[0][0], chain[-1][0]
+        positions = {b for b, _ in chain}
+        if spans:
+            prev_first, prev_last, prev_field, prev_positions = spans[-1]
+            in_order = 0 < chain[0][1] - prev_field <= seed and first - prev_last <= 2 * seed
+            if first <= prev_last or in_order:
+                end_field = max(prev_field, chain[-1][1])
+                spans[-1] = (
+                    prev_first,
+                    max(prev_last, last),
+                    end_field,
+                    prev_positions | positions,
+                )
+                continue
+        spans.append((first, last, chain[-1][1], positions))
+    return [Copy(field_id, first, last, len(positions)) for first, last, _, positions in spans]
+
+
+# a number glued to letters (``q26.2``, ``2.5O``, ``P4.7``) is OCR damage or a label, not a
+# stated value: it neither makes a copy a variant nor a variant a copy
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 
 
 def numbers_in(text: str) -> set[str]:
-    """The numbers of a text, OCR-split decimals joined (``2. 50`` -> ``2.50``)."""
-    return {re.sub(r"\s", "", n) for n in _NUMBER_IN_TEXT.findall(text)}
+    """The numbers a text states, read from its tokens, so OCR-split decimals (``2. 50``,
+    ``8  .00``) are joined exactly as the tokenizer joins them for matching."""
+    return set(_NUMBER_IN_TEXT.findall(" ".join(tokenize(text).words)))
 
 
 def same_numbers(field_numbers: set[str], region_text: str) -> bool:
     """Does a matched region state the test item's numbers, or a variant's?
 
-    Textbooks restate a problem with other numbers ("a similar block of 4.10 kg ...");
-    that variant is a different exercise and stays. A region without numbers cannot tell
-    and counts as a copy.
+    Textbooks restate a problem with other numbers ("a similar block of 4.10 kg ...", or
+    the same object distance with another lens); that variant is a different exercise and
+    stays. A region is a copy when more of its numbers are the item's than are not (one
+    number damaged by OCR does not make a copy a variant; one changed of two does make an
+    exercise one). A region without numbers cannot tell and counts as a copy.
     """
     region = numbers_in(region_text)
-    if not field_numbers or not region:
+    if not region:
         return True
-    return len(field_numbers & region) * 2 >= min(len(field_numbers), len(region))
-
-
-def runs(positions: list[int], max_gap: int) -> list[tuple[int, int, int]]:
-    """(first, last, matched) runs of positions bridging gaps of at most ``max_gap``."""
-    runs: list[tuple[int, int, int]] = []
-    start = prev = positions[0]
-    matched = 1
-    for pos in positions[1:]:
-        if pos - prev - 1 <= max_gap:
-            matched += 1
-        else:
-            runs.append((start, prev, matched))
-            start, matched = pos, 1
-        prev = pos
-    runs.append((start, prev, matched))
-    return runs
+    same = len(region & field_numbers)
+    return same > len(region) - same

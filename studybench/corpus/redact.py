@@ -5,20 +5,23 @@ Differences from the reference redaction (format doc, sections 9 and 12), each d
 * **Every** qualifying occurrence of a test field is redacted: a problem restated in a worked
   example, in the end-of-chapter list and in a solutions appendix loses all three copies (the
   reference kept only the single longest match per field).
-* Coverage counts matched tokens only; the up-to-two gap tokens bridged inside a run do not
-  count towards the 60% threshold (the reference counted them).
+* Coverage counts the tokens of a copy aligned to the field (the residue rule's alignment:
+  seeded by 8 consecutive tokens, grown across OCR edits of up to ``max_gap`` tokens), not
+  the tokens under matched 13-grams: two misread words 15 words apart leave only 14 of 40
+  tokens under 13-grams, far below the 60% threshold, but 38 aligned. Skipped tokens do not
+  count (the reference counted the gap tokens of its 13-gram runs).
 * Short fields (fewer tokens than the n-gram size, typically boxed answers) are redacted where
   they occur near a redacted copy of the same problem, or on an answer-key line that starts
   with the problem's number (the reference never redacted them).
-* The book is tokenised once and each n-gram looked up in an inverted index of all test
-  n-grams, so the cost is linear in corpus size (the reference re-tokenised every book file
-  for every field).
+* The book is tokenised once and each seed looked up in an inverted index of all test
+  seeds, so the cost is linear in corpus size (the reference re-tokenised every book file
+  for every field). The coverage pass and the audit's rule read the same copies.
 
 * **The audit's rule is the floor** (:mod:`studybench.corpus.residue`): after the coverage
-  pass, every region the audit would flag (a single matched n-gram, a long gold answer, a
-  copied solution passage), in any book, is removed too, and the redacted text is scanned
-  again until the rule finds nothing. A copy with OCR-dropped words below the 60% coverage
-  therefore cannot survive to fail the audit; the report lists such removals with method
+  pass, every region the audit would flag (a copy of 13 aligned tokens, a long gold answer,
+  a copied solution passage), in any book, is removed too, and the redacted text is scanned
+  again until the rule finds nothing. A copy of another book's item, or one below the 60%
+  coverage, therefore cannot survive to fail the audit; the report lists such removals with method
   ``audit_rule`` and the kind of residue.
 
 Matched character spans are replaced by ``[REDACTED]``; a report says, per test item, what
@@ -38,16 +41,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from studybench.corpus.books import chapter_files, output_path, source_of, write_atomic
-from studybench.corpus.ngrams import (
-    NgramIndex,
-    TestField,
-    compact,
-    numbers_in,
-    problem_number,
-    runs,
-    same_numbers,
-    test_fields,
-)
+from studybench.corpus.ngrams import TestField, compact, test_fields
 from studybench.corpus.residue import ResidueRule, ResidueScanner
 from studybench.corpus.tokens import line_of, tokenize
 from studybench.data.records import ParentProblem
@@ -58,20 +52,12 @@ if TYPE_CHECKING:
 __all__ = [
     "REDACTED",
     "ItemReport",
-    "NgramIndex",
     "Redaction",
     "RedactionReport",
     "RedactionSettings",
-    "TestField",
     "apply_spans",
-    "compact",
-    "numbers_in",
-    "problem_number",
     "redact_corpus",
     "redact_text",
-    "runs",
-    "same_numbers",
-    "test_fields",
 ]
 
 REDACTED = "[REDACTED]"
@@ -109,6 +95,7 @@ class RedactionSettings:
             ngram_sizes=self.audit_ngrams,
             min_answer_tokens=self.audit_min_answer_tokens,
             solution_min_tokens=self.audit_solution_min_tokens,
+            max_gap=self.max_gap,
         )
 
 
@@ -199,33 +186,31 @@ def _answer_key_lines(text: str, number: str) -> list[tuple[int, int]]:
 def redact_text(
     text: str,
     file_name: str,
-    index: NgramIndex | None,
+    scanner: ResidueScanner,
+    source: str,
     short_fields: Sequence[TestField],
     settings: RedactionSettings,
-    floor: ResidueScanner | None = None,
+    *,
+    floor: bool = True,
 ) -> tuple[str, list[tuple[TestField, Redaction]]]:
-    """Redact one file; return the new text and what was removed.
+    """Redact one file of book ``source``; return the new text and what was removed.
 
-    ``index`` and ``short_fields`` are this book's own test items (the coverage pass);
-    ``floor`` scans for the audit's residue of every test item, whatever its book.
+    The coverage pass removes the copies of this book's own test items (and their short
+    fields nearby); with ``floor``, whatever the audit's rule flags for any test item,
+    whatever its book, goes too.
     """
     book = tokenize(text)
     result = _FileResult(text, file_name)
     redacted_items: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    covered = index.covered(book) if index is not None else {}
-    for field_id, positions in covered.items():
-        assert index is not None
-        test_field = index.fields[field_id]
-        needed = max(index.n, math.ceil(settings.coverage * index.lengths[field_id]))
-        field_numbers = numbers_in(test_field.text)
-        for first, last, matched in runs(positions, settings.max_gap):
-            if matched < needed:
-                continue
-            span = (book.starts[first], book.ends[last])
-            if not same_numbers(field_numbers, text[span[0] : span[1]]):
-                continue
-            redacted_items[test_field.item].append((first, last))
-            result.add(test_field, span, "ngram", tokens=last - first + 1, matched=matched)
+    for copy in scanner.copies(text, book):
+        test_field = copy.field
+        if test_field.source != source:
+            continue
+        if copy.matched < max(settings.ngram, math.ceil(settings.coverage * copy.length)):
+            continue
+        redacted_items[test_field.item].append((copy.first, copy.last))
+        span = (copy.start, copy.end)
+        result.add(test_field, span, "ngram", tokens=copy.tokens, matched=copy.matched)
 
     window = settings.near_window_tokens
     for test_field in short_fields:
@@ -241,16 +226,16 @@ def redact_text(
         for method, lo, hi in places:
             for span in _short_matches(text, needle, lo, hi):
                 result.add(test_field, span, method)
-    if floor is None:
+    if not floor:
         return apply_spans(text, result.spans), result.redactions
-    _add_residue(result, floor, text)
+    _add_residue(result, scanner, text)
     new_text = apply_spans(text, result.spans)
     redactions = list(result.redactions)
     for _ in range(settings.max_floor_passes):
         # The audit reads the redacted text: scan it again until the rule finds nothing
         # (removing one region can leave a smaller one that now passes the number check).
         again = _FileResult(new_text, file_name)
-        _add_residue(again, floor, new_text)
+        _add_residue(again, scanner, new_text)
         if not again.spans:
             break
         redactions += again.redactions
@@ -304,29 +289,21 @@ def redact_corpus(
     """
     settings = settings or RedactionSettings()
     fields = test_fields(parents, settings.ngram)
-    by_source: dict[str, list[TestField]] = defaultdict(list)
+    short: dict[str, list[TestField]] = defaultdict(list)
     for test_field in fields:
-        by_source[test_field.source].append(test_field)
-    indexes = {
-        source: NgramIndex([f for f in group if not f.short], settings.ngram)
-        for source, group in by_source.items()
-    }
-    audit_fields = test_fields(parents, min(settings.audit_ngrams))
-    floor = ResidueScanner(audit_fields, settings.residue_rule())
+        if test_field.short:
+            short[test_field.source].append(test_field)
+    scanner = ResidueScanner(
+        test_fields(parents, min(settings.audit_ngrams)), settings.residue_rule()
+    )
     found: dict[tuple[str, str], list[Redaction]] = defaultdict(list)
     methods: Counter[str] = Counter()
     files = chapter_files(books_root, input_name)
     for path in files:
         source = source_of(books_root, path)
         text = path.read_text(encoding="utf-8")
-        new_text, redactions = redact_text(
-            text,
-            str(path.relative_to(books_root)),
-            indexes.get(source),
-            [f for f in by_source.get(source, []) if f.short],
-            settings,
-            floor,
-        )
+        name = str(path.relative_to(books_root))
+        new_text, redactions = redact_text(text, name, scanner, source, short[source], settings)
         for test_field, redaction in redactions:
             found[(test_field.item, test_field.name)].append(redaction)
             methods[redaction.method] += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
@@ -14,9 +15,31 @@ from studybench.cli import app
 from tests.cli.entry import run
 
 
-@pytest.mark.parametrize("args", [["--help"], ["data", "--help"], ["data", "validate", "--help"]])
-def test_help(args: list[str]) -> None:
-    assert run(*args).returncode == 0
+def _listed(output: str) -> list[str]:
+    """The first column of the help's boxed tables: command names and option flags."""
+    return re.findall(r"^│ (\S+)", output, re.MULTILINE)
+
+
+def _commands(output: str) -> list[str]:
+    """The names in the help's Commands table (none for a command)."""
+    table = output.split("─ Commands ", 1)[1].split("╰", 1)[0] if "─ Commands " in output else ""
+    return _listed(table)
+
+
+@pytest.mark.parametrize(
+    ("args", "listed"),
+    [
+        (["--help"], ["data", "corpus", "config", "--help"]),
+        (["data", "--help"], ["validate", "import", "--help"]),
+        (["data", "validate", "--help"], ["--kind", "--json", "--help"]),
+    ],
+)
+def test_help(args: list[str], listed: list[str]) -> None:
+    done = run(*args)
+    assert done.returncode == 0, done.stderr
+    usage = " ".join(["Usage: studybench", *args[:-1]])
+    assert usage in done.stdout.splitlines()[1], done.stdout
+    assert set(listed) <= set(_listed(done.stdout)), done.stdout
 
 
 def _names(app: typer.Typer) -> list[str]:
@@ -47,10 +70,20 @@ def test_every_group_and_command_answers_help() -> None:
     paths = _paths(typer.main.get_command(app), [])
     assert ["train", "sft"] in paths and ["sebench", "package"] in paths
     assert ["guidance", "gap"] in paths and ["task", "check"] in paths
+    root = typer.main.get_command(app)
     for path in paths:
         done = runner.invoke(app, [*path, "--help"])
         assert done.exit_code == 0, (path, done.output)
-        assert "Usage:" in done.output
+        usage = next(line for line in done.output.splitlines() if "Usage:" in line)
+        assert usage.split()[: 2 + len(path)] == ["Usage:", "studybench", *path], usage
+        command = root
+        for name in path:
+            command = command.commands[name]  # type: ignore[attr-defined]
+        summary = (command.help or "").strip().split("\n\n")[0]
+        assert summary, (path, "every command and group says what it does")
+        assert " ".join(summary.split()) in " ".join(done.output.split()), (path, summary)
+        sub = sorted(getattr(command, "commands", {}))
+        assert sorted(_commands(done.output)) == sub, path
 
 
 def test_python_m_runs_the_same_cli() -> None:
@@ -61,7 +94,9 @@ def test_python_m_runs_the_same_cli() -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert "show" in done.stdout
+    assert "Usage: " in done.stdout and " config [OPTIONS] COMMAND" in done.stdout
+    assert "Show the effective settings." in done.stdout
+    assert _commands(done.stdout) == ["show"]
 
 
 def test_only_tracking_imports_mlflow() -> None:

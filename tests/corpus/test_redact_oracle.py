@@ -8,7 +8,7 @@ solution as a worked example prints it, and an answer-key line), with at most on
 per fifteen words, and every part must be gone afterwards:
 
 * a long part keeps no 13 consecutive words of its original text (the protocol's n-gram) and
-  at most the unmatched edges next to an OCR edit (< 13 words each side);
+  at most a short stretch (< 8 words) cut off by each OCR edit at the part's edges;
 * a clean copy of a long part keeps none of its words at all;
 * a gold box's value appears nowhere in the redacted book.
 """
@@ -161,12 +161,17 @@ def _redacted(root: Path, seed: int, subs: int, edits: list[int]) -> tuple[Plant
 def _check_long_part(planted: Planted, name: str, out_text: str) -> None:
     out_words = [w for w in map(_norm, out_text.split()) if w]
     original = [_norm(w) for w in planted.long_parts[name].split()]
-    own = set(original) - set(FILLER)
+    # a word that is also the tail of a planted word can be a piece of another part's split
+    # word (``ra- zewe``): it proves nothing about this part
+    pieces = {w[2:] for text in planted.long_parts.values() for w in map(_norm, text.split())}
+    own = set(original) - set(FILLER) - pieces
     surviving = sum(1 for w in out_words if w in own)
     run = _longest_common_run(original, out_words)
     assert run < NGRAM, (name, "longest surviving run", run)
-    # each OCR edit can leave one unmatched stretch (< 13 words) on either side of it
-    bound = (planted.edits[name] + 1) * (NGRAM - 1)
+    # the words between two OCR edits are removed with the copy; an edit can only cut off
+    # a short stretch between it and the part's edge (the redaction seeds copies with 8
+    # consecutive words, and steps over edits from there): under 8 words per edit
+    bound = planted.edits[name] * 7
     assert surviving <= bound, (name, "surviving words", surviving, bound)
     if name in planted.clean:
         assert surviving == 0, (name, "surviving words of a clean copy", surviving)
@@ -189,17 +194,16 @@ def _check_stems_statements_and_key(root: Path, seed: int, subs: int, edits: lis
         assert value not in key, (f"box {name} on the answer-key line", value)
 
 
-# Deterministic (derandomize): a random search found inputs with two OCR edits that the
-# redaction leaves (the solution leak pinned below, and in one run a stem and a key value),
-# so an unseeded search would make the suite pass or fail by luck. The fixed search is
-# reproducible; the known leak is the strict xfail below.
-@settings(
-    max_examples=12,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+# The search is deterministic under the suite's default hypothesis profile (conftest:
+# derandomize, no database), so the suite passes or fails the same way on every machine;
+# `HYPOTHESIS_PROFILE=explore` searches afresh. The examples are leaks earlier rules had:
+# two OCR edits ~15 words apart in a solution (14 of 40 tokens under 13-grams, below 60%
+# coverage and the solution floor of 26; the gold value printed after it stayed too), and
+# a stem whose two edits left no 13 clean consecutive words, or stretches of 12 beside them.
+@example(seed=0, subs=2, edits=[2])
+@example(seed=0, subs=3, edits=[2])
+@example(seed=6097822, subs=3, edits=[2])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**PLANTS)
 def test_every_planted_stem_statement_and_box_is_gone(
     tmp_path_factory: pytest.TempPathFactory, seed: int, subs: int, edits: list[int]
@@ -207,14 +211,8 @@ def test_every_planted_stem_statement_and_box_is_gone(
     _check_stems_statements_and_key(tmp_path_factory.mktemp("books"), seed, subs, edits)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (report of helper TESTS): a solution copied with 2 OCR edits 15 words apart "
-    "keeps 36 of its 40 words: coverage (14/40 matched) is under 60% and the audit floor "
-    "needs 26 matched tokens for solutions, so neither pass removes it (nor the gold value "
-    "printed after it, which is only removed near a redacted copy)",
-)
 @example(seed=0, subs=2, edits=[2])
+@example(seed=0, subs=3, edits=[2])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**PLANTS)
 def test_every_planted_solution_is_gone(

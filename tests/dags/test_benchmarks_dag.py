@@ -1,6 +1,7 @@
 """The checkpoint DAG evaluating checkpoints on registered benchmarks other than StudyBench
 alone, through ``dag.test()`` in one Airflow home: StudyBench and EvaLearn with one model
-load, and SE-Bench (real sandbox) on the tiny model, which honestly scores 0."""
+load, and SE-Bench (real sandbox) on the tiny model, which honestly scores 0, and a reference
+solution fed through the same store and judge, which scores 1."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ import json
 from pathlib import Path
 
 from studybench.benchmarks.base import BenchmarkPlan
-from studybench.benchmarks.sebench.benchmark import SEBench
-from tests.benchmarks.sebench.conftest import SAMPLE_TASKS
+from studybench.benchmarks.sebench.benchmark import (
+    SEBench,
+    load_verdicts,
+    plan_metrics,
+    verdict_path,
+)
+from studybench.benchmarks.sebench.solutions import to_package
+from studybench.rollout.store import GenerationStore
+from tests.benchmarks.sebench.conftest import SAMPLE_TASKS, fenced
 from tests.dags.test_dags import run_dags, write_params
 
 
@@ -58,7 +66,9 @@ def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
     run = client.get_run(url.rsplit("/", 1)[-1])
     metrics = run.data.metrics
     assert metrics["memorisation/par_at_1_mean"] > 0.5  # the trained checkpoint
-    assert {"evalearn/zero_shot/acc_mean", "evalearn/demonstration/acc_std"} <= set(metrics)
+    for paradigm in ("zero_shot", "demonstration"):
+        assert 0.0 <= metrics[f"evalearn/{paradigm}/acc_mean"] <= 1.0
+        assert metrics[f"evalearn/{paradigm}/acc_std"] == 0.0  # one seed
     assert run.data.tags["studybench.benchmarks"] == "studybench,evalearn"
     lineage = client.search_runs(
         [run.info.experiment_id], filter_string="tags.`studybench.lineage` = 'sft-test'"
@@ -74,7 +84,11 @@ def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
         STUDYBENCH_PARAMS=str(params),
     )
     assert again["state"] == "success"
-    assert "generate[0]" not in again["tasks"] or again["tasks"]["generate[0]"] == "skipped"
+    # nothing new to evaluate: every mapped task is skipped, nothing is generated or judged
+    mapped = {"prepare_engine", "generate", "stop_engine", "judge", "log_to_mlflow"}
+    again_mapped = {k: v for k, v in again["tasks"].items() if k.split("[")[0] in mapped}
+    assert again_mapped == {f"{name}[-1]": "skipped" for name in mapped}, again["tasks"]
+    assert again["tasks"]["judge_units[-1]"] == "success"  # all_done: runs, finds no unit
 
 
 SUBSET = ("row-means", "vector-length", "standardise", "trace-of-product")
@@ -131,8 +145,40 @@ def test_checkpoint_dag_evaluates_sebench(
     assert metrics["sebench/closed_book/single/accuracy"] == 0.0
     assert metrics["sebench/closed_book/all/accuracy"] == 0.0
     assert metrics["sebench/open_book/all/accuracy"] == 0.0
+    bench = SEBench()
     for part in plan.parts:
         condition, split = part.split("-")
         prefix = f"sebench/{condition}/{split}"
         fails = sum(v for k, v in metrics.items() if k.startswith(f"{prefix}/fail_"))
         assert fails == 1.0
+        # one verdict per task of the part, each a failure the judge classified
+        verdicts = load_verdicts(verdict_path(plan, part, 0))
+        assert [v.task_id for v in verdicts] == [t.id for t in bench.tasks(plan, part, settings)]
+        assert all(not v.correct and v.reason != "ok" for v in verdicts)
+
+    # Positive control through the same store, judge and metrics as the DAG's judge task:
+    # the reference solution of one task, stored as the model's answer, scores 1 (a scorer
+    # stuck at 0 would pass the zeros above)
+    part = "closed_book-single"
+    part_tasks = bench.tasks(plan, part, settings)
+    task = part_tasks[0]
+    code = fenced(to_package(task.solution, bench.package(plan, settings)))
+    store = GenerationStore(plan.part_dir(part) / "generations.sqlite")
+    try:
+        record = next(
+            r for r in store.records() if r.key.source_problem_id == task.id and r.seed == 0
+        )
+        store.append(record.model_copy(update={"completion": code, "status": "ok"}))
+    finally:
+        store.close()
+    assert bench.judge(plan, part, 0, settings) == {
+        "part": part,
+        "seed": 0,
+        "judged": 1,
+        "reused": len(part_tasks) - 1,
+        "correct": 1,
+        "total": len(part_tasks),
+    }
+    rescored = plan_metrics(plan)
+    assert rescored["sebench/closed_book/single/accuracy"] == 1 / len(part_tasks)
+    assert rescored["sebench/open_book/single/accuracy"] == 0.0

@@ -5,7 +5,10 @@ plateau is found and logged there."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+
+import pytest
 
 from studybench.checkpoints import READY_MARKER
 from studybench.config import load_settings
@@ -52,13 +55,16 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
         folders = train_rl(base, tmp_path / "grpo-e2e", items, recipe, VerifierReward(verifier))
     assert [f.name for f in folders] == ["checkpoint-0", "checkpoint-1", "checkpoint-2"]
     logs = json.loads((folders[-1] / "trainer_state.json").read_text())["log_history"]
-    assert all(row["grad_norm"] > 0 for row in logs if "grad_norm" in row), logs
+    steps = [row for row in logs if "grad_norm" in row]  # logging_steps=1: one row per step
+    assert [row["step"] for row in steps] == [1, 2], logs
+    assert all(row["grad_norm"] > 0 for row in steps), logs
 
     params = write_params(
         tmp_path,
         checkpoints={"splits": ["memorisation"]},
         protocol={"seeds": [0, 1], "max_new_tokens": 32},  # answers take about 21 tokens
     )
+    evaluations = []
     for folder in folders:
         summary = run_dags(
             airflow_env,
@@ -67,6 +73,7 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
             STUDYBENCH_PARAMS=str(params),
         )
         assert summary["state"] == "success", summary["tasks"]
+        evaluations.append(summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"].rsplit("/", 1)[-1])
 
     evaluated = load_settings(params, environ={})
     run_id, key, points = score_vs_compute(evaluated, "grpo-e2e", METRIC)
@@ -77,16 +84,27 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
     ]
     assert points[0].compute == 0 < points[1].compute < points[2].compute
     assert points[0].mean > 0  # the SFT-trained start answers some of its items
-    assert all(0 <= p.mean <= 1 and p.std >= 0 for p in points)
+    client = client_for(evaluated)
+    # each point is the score of its checkpoint's own evaluation run
+    for point, evaluation in zip(points, evaluations, strict=True):
+        metrics = client.get_run(evaluation).data.metrics
+        assert point.mean == pytest.approx(metrics[METRIC])
+        assert point.std == pytest.approx(metrics[METRIC.removesuffix("_mean") + "_std"])
 
     plateau = log_plateau(evaluated, "grpo-e2e", METRIC)
     assert plateau.points == 3
-    assert plateau.plateau_compute in {p.compute for p in points}
-    client = client_for(evaluated)
+    # the documented rule (z = 1, no min_delta): the last point that beat the best so far by
+    # more than the combined seed std of the two
+    best = points[0]
+    for point in points[1:]:
+        if point.mean > best.mean + math.hypot(best.std, point.std):
+            best = point
+    assert (plateau.plateau_compute, plateau.plateau_step) == (best.compute, best.step)
+    assert plateau.plateau_score == best.mean
     run = client.get_run(run_id)
     assert run.data.metrics["plateau/compute"] == plateau.plateau_compute
     assert run.data.tags["plateau.compute_key"] == "train_flops"
     history = client.get_metric_history(run_id, "train_flops")
     assert sorted(m.step for m in history) == [0, 1, 2]
     artefacts = {a.path for a in client.list_artifacts(run_id, "plots")}
-    assert "plots/score_vs_compute.png" in artefacts
+    assert artefacts == {"plots/score_vs_compute.png"}
