@@ -66,6 +66,7 @@ def _prepare(module: str, tests: list[str], base: dict[str, object]) -> Path:
         "[tool.mutmut]\n"
         f'source_paths = ["studybench/"]\n'
         f"only_mutate = {_toml_list([module])}\n"
+        f"also_copy = {_toml_list(list(mutmut.get('also_copy', [])))}\n"  # type: ignore[call-overload]
         f"pytest_add_cli_args = {_toml_list(args)}\n"
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
         "\n[tool.pytest.ini_options]\n"
@@ -184,18 +185,68 @@ def markdown(results: list[dict[str, object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def rescore(result: dict[str, object], equivalent: dict[str, str]) -> dict[str, object]:
+    """``result`` with the survivors now listed in ``equivalent`` moved out of the rate's
+    denominator (after classifying survivors, without running the mutants again)."""
+    survivors: dict[str, str] = dict(result["survivors"])  # type: ignore[call-overload]
+    listed: dict[str, str] = dict(result["equivalent"])  # type: ignore[call-overload]
+    for name in [n for n in survivors if n in equivalent]:
+        del survivors[name]
+        listed[name] = equivalent[name]
+    killed: int = result["killed"]  # type: ignore[assignment]
+    checked = (
+        killed
+        + len(survivors)
+        + sum(
+            n
+            for s, n in result["statuses"].items()  # type: ignore[attr-defined]
+            if s in {"no tests", "suspicious"}
+        )
+    )
+    return dict(
+        result,
+        survivors=survivors,
+        equivalent=listed,
+        kill_rate=round(killed / checked, 4) if checked else None,
+    )
+
+
+def _order(module: str, base: dict[str, object]) -> int:
+    """Position in only_mutate, so a merged report keeps the configured order."""
+    listed: list[str] = list(base["only_mutate"])  # type: ignore[call-overload]
+    return listed.index(module) if module in listed else len(listed)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--module", action="append", help="a path of only_mutate (repeatable)")
     parser.add_argument("--out", type=Path, default=SCRATCH / "report.md")
     parser.add_argument("--budget-s", type=float, default=1800.0, help="per module")
     parser.add_argument("--children", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="run nothing: re-apply mutation_equivalent.json to the report's results",
+    )
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the other modules' results already in the report (run one module at a time)",
+    )
     args = parser.parse_args(argv)
     tool = _config()
     base: dict[str, object] = tool["mutmut"]  # type: ignore[assignment]
     tests_of: dict[str, list[str]] = tool["studybench-mutation"]["tests"]  # type: ignore[index]
     modules = args.module or list(base["only_mutate"])  # type: ignore[call-overload]
     results = []
+    if args.rescore:
+        equivalent = json.loads(EQUIVALENT.read_text()) if EQUIVALENT.exists() else {}
+        stored = json.loads(args.out.with_suffix(".json").read_text())
+        results = [rescore(r, equivalent) for r in stored]
+        args.out.write_text(markdown(results))
+        args.out.with_suffix(".json").write_text(json.dumps(results, indent=1))
+        print(f"report: {args.out}")
+        return 0
     for module in modules:
         if module not in tests_of:
             parser.error(f"{module}: no tests listed in [tool.studybench-mutation.tests]")
@@ -209,6 +260,11 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         results.append(result)
+    previous = args.out.with_suffix(".json")
+    if args.merge and previous.exists():
+        ran = {r["module"] for r in results}
+        kept = [r for r in json.loads(previous.read_text()) if r["module"] not in ran]
+        results = sorted(kept + results, key=lambda r: _order(str(r["module"]), base))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(markdown(results))
     args.out.with_suffix(".json").write_text(json.dumps(results, indent=1))

@@ -122,7 +122,9 @@ def paired_stats(
         return np.asarray((c - b).sum(axis=axis) / total, dtype=np.float64)
 
     low, high = bootstrap_ci((diffs, den), diff_of, settings, rng)
-    if parents == 0 or not np.any(diffs):
+    if parents < 2 or not np.any(diffs):
+        # one parent: its two sign patterns give +d and -d, both as extreme as d (p = 1);
+        # scipy refuses a sample of one observation
         p_value, exact = 1.0, True
     else:
         test = stats.permutation_test(

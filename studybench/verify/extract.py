@@ -91,6 +91,19 @@ def gold_answers(gold: str) -> tuple[str, ...]:
     return boxes or ((gold.strip(),) if gold.strip() else ())
 
 
+def _splits_angle_brackets(parts: list[str]) -> bool:
+    """Whether a comma split cut ``\\langle a, b \\rangle`` into ``\\langle a`` ... ``b
+    \\rangle`` (the comma split does not count angle brackets); bras ``\\langle a|`` and kets
+    ``|a\\rangle`` as elements are not cuts."""
+    first, last = (_SIZING.sub("", p).strip() for p in (parts[0], parts[-1]))
+    return (
+        first.startswith(r"\langle")
+        and r"\rangle" not in first
+        and last.endswith(r"\rangle")
+        and r"\langle" not in last
+    )
+
+
 def _unparenthesise(text: str) -> str:
     """``(a, b)`` / ``[a, b]`` / ``\\langle a, b \\rangle`` -> ``a, b``; else unchanged."""
     text = _SIZING.sub("", text).strip()
@@ -126,7 +139,7 @@ def select_answers(
             candidates.append(_unparenthesise(boxes[-1]))
         for candidate in candidates:
             parts = split_top_level_commas(candidate)
-            if len(parts) == count and all(parts):
+            if len(parts) == count and all(parts) and not _splits_angle_brackets(parts):
                 return tuple(parts)
         if len(boxes) < count:  # "a \quad b", cases rows, "a; b": one box, n elements
             elements = split_elements(boxes[-1], count)

@@ -65,11 +65,10 @@ def quantity_candidates(
 ) -> tuple[list[float], list[float], str]:
     """Comparable (pred values, gold values) and the reason a match would have."""
     if gold.unit is not None and pred.unit is not None:
-        for gold_unit in _readings(gold):
+        for gold_unit in _readings(gold):  # the gold's value in each reading of its unit
             hit = _convert_any(pred, (gold_unit,))
-            gold_value = convert(gold.value, gold.unit, gold_unit)
-            if hit is not None and gold_value is not None:
-                return [hit[0]], [gold_value], "unit_converted"
+            if hit is not None:
+                return [hit[0]], [gold.value], "unit_converted"
         return [], [], "unit_mismatch"
     if gold.unit is not None:  # bare number: read in the gold's unit
         golds = [gold.value]

@@ -513,16 +513,16 @@ def _assignment(preds: list[Any], golds: list[Any], match: Callable[[Any, Any], 
 
 
 def _match_all(preds: list[str], golds: list[str], match: Callable[[str, str], Outcome]) -> Outcome:
-    reasons: list[str] = []
+    failures: list[str] = []  # the reasons of the pairs that do not match
 
     def ok(p: str, g: str) -> bool:
         outcome = match(p, g)
-        reasons.append(outcome.reason)
+        if not outcome.correct:
+            failures.append(outcome.reason)
         return outcome.correct
 
     if _assignment(preds, golds, ok):
         return _ok("matched_all")
-    failures = [r for r in reasons if r not in ("equal", "numeric")]
     return _no(failures[0] if failures else "wrong_value")
 
 

@@ -86,7 +86,7 @@ def registry() -> Any:
 
 def _to_pint_syntax(unit_text: str) -> str | None:
     text = unit_text.strip()
-    text = _PLURALS.sub(lambda m: (m.group(1) or "") + ("us" if m.group(1) else "um"), text)
+    text = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", text)
     for pattern, replacement in _UNIT_REWRITES:
         text = pattern.sub(replacement, text)
     for old, new in (*_SOLAR.items(), *_EARTH.items()):

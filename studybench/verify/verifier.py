@@ -26,7 +26,9 @@ from studybench.verify.question import requested_units
 from studybench.verify.relations import strip_remark, strip_unit_annotation
 from studybench.verify.rules import judge_answers, normalize_all
 
-VERIFIER_VERSION = "1.1.0"
+# 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
+# either side's dimension, "quanta" a count, a failed list names a failed pair's reason
+VERIFIER_VERSION = "1.2.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

@@ -1,0 +1,295 @@
+"""What one paired comparison reports (metrics/comparison.py), written from its docstrings.
+
+Found unchecked by mutation testing (issue 26): the defaults (alpha 0.05, no minimum effect,
+80% power), the metric keys of other benchmarks and of split-less rows, one metric for
+single-slot parents, the Holm family size in the minimum detectable effect, the power notes,
+the text of ``describe()``, ``by_metric()`` keys with one and with several splits, the
+run names and the ``regressions`` list.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from studybench.metrics.clustered import cluster_tables
+from studybench.metrics.comparison import (
+    CompareSettings,
+    MetricResult,
+    compare_items,
+    metric_key,
+)
+from studybench.metrics.items import ItemRow
+from studybench.metrics.paired import EvaluationInfo, compare_tables
+from studybench.metrics.passk import VerdictRow
+from studybench.metrics.power import minimum_detectable_effect
+
+
+def _rows(
+    solved: dict[str, list[int]], *, split: str = "application", benchmark: str = "studybench"
+) -> list[ItemRow]:
+    """``{parent: [slot correct, ...]}``: one seed, one attempt."""
+    return [
+        ItemRow(
+            benchmark=benchmark,
+            split=split,
+            parent=parent,
+            slot=str(slot),
+            seed=0,
+            attempt=0,
+            correct=bool(c),
+        )
+        for parent, slots in solved.items()
+        for slot, c in enumerate(slots)
+    ]
+
+
+def test_the_default_settings() -> None:
+    settings = CompareSettings()
+    assert (settings.alpha, settings.min_effect, settings.power) == (0.05, 0.0, 0.8)
+    assert (settings.confidence, settings.n_resamples, settings.seed) == (0.95, 9999, 0)
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "split", "metric", "k", "key"),
+    [
+        ("studybench", "application", "par_at_k", 8, "application/par_at_8"),
+        ("studybench", "transfer", "sub_at_k", 1, "transfer/sub_at_1"),
+        ("studybench", "", "par_at_k", 2, "all/par_at_2"),
+        ("sebench", "hard", "par_at_k", 1, "sebench/hard/par_at_1"),
+        ("studybench", "application", "par_at_k", None, "application/par_at_k"),
+    ],
+)
+def test_metric_keys(benchmark: str, split: str, metric: str, k: int | None, key: str) -> None:
+    assert metric_key(benchmark, split, metric, k) == key
+
+
+def test_single_slot_parents_give_one_metric_and_several_slots_two() -> None:
+    single = _rows({p: [1] for p in "ABC"})
+    assert [m.metric for m in compare_items(single, single).metrics] == ["par_at_k"]
+    multi = _rows({"A": [1, 0], "B": [1], "C": [0]})
+    assert [m.metric for m in compare_items(multi, multi).metrics] == ["par_at_k", "sub_at_k"]
+    only = compare_items(multi, multi, metrics=["sub_at_k"])
+    assert [m.key for m in only.metrics] == ["application/sub_at_1"]
+
+
+def test_a_split_less_evaluation_is_keyed_all() -> None:
+    base = [VerdictRow(parent=p, slot="0", seed=0, attempt=0, correct=False) for p in "ABCD"]
+    cand = [VerdictRow(parent=p, slot="0", seed=0, attempt=0, correct=True) for p in "ABCD"]
+    result = compare_items(base, cand)
+    (par,) = result.metrics
+    assert (par.key, par.benchmark, par.split, par.k) == ("all/par_at_1", "studybench", "", 1)
+    assert list(result.by_metric()) == ["par_at_k"]
+
+
+def _shifted() -> tuple[list[ItemRow], list[ItemRow]]:
+    """20 parents with two slots: the candidate loses slot 1 on parents 0-13 and gains slot
+    0 on parents 10 and 12 (which lacked it), on two splits."""
+    base, cand = [], []
+    for split in ("application", "transfer"):
+        b = {f"p{i}": [i % 2, 1 if i < 14 else 0] for i in range(20)}
+        c = {f"p{i}": [1 if i in (10, 12) else i % 2, 0] for i in range(20)}
+        base += _rows(b, split=split)
+        cand += _rows(c, split=split)
+    return base, cand
+
+
+def test_the_minimum_detectable_effect_uses_the_whole_holm_family() -> None:
+    base, cand = _shifted()
+    result = compare_items(base, cand, CompareSettings(n_resamples=999, power=0.9))
+    assert len(result.metrics) == 4
+    for m in result.metrics:
+        # sd of the per-parent difference, in units of one parent's contribution (z)
+        expected = minimum_detectable_effect(
+            _sd_of(base, cand, m.split, m.metric), 20, alpha=0.05 / 4, power=0.9
+        )
+        assert m.mde == pytest.approx(expected)
+        assert m.parents == 20 and m.k == 1
+
+
+def _sd_of(base: list[ItemRow], cand: list[ItemRow], split: str, metric: str) -> float:
+    """The sd (ddof 1) of z_p = (c_p - b_p) * P / sum(den): Par counts a parent with every
+    slot right (den 1), Sub its right slots (den 2, two slots each)."""
+
+    def value(rows: list[ItemRow], parent: str) -> float:
+        hits = [r.correct for r in rows if r.split == split and r.parent == parent]
+        return float(all(hits)) if metric == "par_at_k" else float(sum(hits))
+
+    parents = sorted({r.parent for r in base if r.split == split})
+    total = len(parents) * (1.0 if metric == "par_at_k" else 2.0)
+    z = [(value(cand, p) - value(base, p)) * len(parents) / total for p in parents]
+    mean = sum(z) / len(z)
+    return math.sqrt(sum((v - mean) ** 2 for v in z) / (len(z) - 1))
+
+
+def test_by_metric_keys_with_several_splits_and_the_regressions() -> None:
+    base, cand = _shifted()
+    result = compare_items(base, cand, CompareSettings(n_resamples=999))
+    by = result.by_metric()
+    assert list(by) == [
+        "application/par_at_k",
+        "application/sub_at_k",
+        "transfer/par_at_k",
+        "transfer/sub_at_k",
+    ]
+    sub = by["application/sub_at_k"]
+    assert set(sub) == {"diff", "ci_low", "ci_high", "p_value", "p_adjusted", "decision"}
+    # sub: slot 1 lost on 14 parents (-14), slot 0 gained on 2 (+2) of 40 slots: -12/40;
+    # 16 non-zero differences, 14 of one sign: exact p = 2 * (1 + 16 + 120) / 2**16 = .004
+    assert sub["diff"] == pytest.approx(-0.3)
+    assert float(sub["p_adjusted"]) <= 0.05
+    assert sub["decision"] == "regressed"
+    assert [m.key for m in result.regressions] == [
+        m.key for m in result.metrics if m.decision == "regressed"
+    ]
+    assert "application/sub_at_1" in [m.key for m in result.regressions]
+    assert result.regression
+
+
+def test_no_change_has_no_regression_and_names_the_runs() -> None:
+    rows = _rows({p: [1, 0] for p in "ABCD"})
+    result = compare_items(
+        rows,
+        rows,
+        baseline_info=EvaluationInfo(name="ckpt-100"),
+        candidate_info=EvaluationInfo(name="ckpt-200"),
+    )
+    assert (result.baseline, result.candidate) == ("ckpt-100", "ckpt-200")
+    assert not result.regression and result.regressions == []
+    unnamed = compare_items(rows, rows)
+    assert (unnamed.baseline, unnamed.candidate) == ("", "")
+
+
+def test_the_power_note_names_the_split_and_what_it_cannot_detect() -> None:
+    base, cand = _shifted()
+    settings = CompareSettings(n_resamples=999, min_effect=0.01)
+    result = compare_items(base, cand, settings)
+    first = result.metrics[0]
+    assert first.key == "application/par_at_1"
+    assert result.notes[0] == (
+        f"application: this split cannot detect a drop smaller than {100 * first.mde:.1f} "
+        "points (par_at_1, 80% power; the configured minimum effect is 1.0 points)"
+    )
+    assert len(result.notes) == 4
+    assert compare_items(base, cand, CompareSettings(n_resamples=999, min_effect=1.0)).notes == []
+
+
+def test_the_minimum_effect_and_alpha_reach_the_decision() -> None:
+    base, cand = _shifted()
+    strict = compare_items(base, cand, CompareSettings(n_resamples=999, min_effect=0.4))
+    # the drops (par 7/20, sub 12/40) are below 40 points
+    assert {m.decision for m in strict.metrics} == {"unchanged"}
+    never = compare_items(base, cand, CompareSettings(n_resamples=999, alpha=1e-9))
+    assert {m.decision for m in never.metrics} == {"unchanged"}
+
+
+def test_describe_reads_in_points() -> None:
+    result = MetricResult(
+        benchmark="studybench",
+        split="application",
+        metric="par_at_k",
+        key="application/par_at_8",
+        k=8,
+        baseline=0.25,
+        candidate=0.625,
+        diff=0.375,
+        ci_low=0.125,
+        ci_high=0.5,
+        p_value=0.0123,
+        p_adjusted=0.0456,
+        decision="improved",
+        parents=90,
+        exact=False,
+        mde=0.1,
+    )
+    assert result.describe() == (
+        "application/par_at_8: 25.0 -> 62.5 (+37.5 points, +12.5 to +50.0; "
+        "p=0.0123, Holm 0.0456) improved"
+    )
+
+
+def test_the_settings_reach_every_paired_test() -> None:
+    base, cand = _shifted()
+    settings = CompareSettings(n_resamples=199, confidence=0.5, seed=7)
+    result = compare_items(base, cand, settings)
+    tables_b, tables_c = cluster_tables(base), cluster_tables(cand)
+    for m in result.metrics:
+        key = (m.benchmark, m.split)
+        direct = compare_tables(tables_b[key], tables_c[key], m.metric, settings)
+        assert (m.ci_low, m.ci_high, m.p_value) == (direct.ci_low, direct.ci_high, direct.p_value)
+        assert m.exact is direct.exact is False
+
+
+def test_one_metric_is_a_family_of_one() -> None:
+    base = [
+        ItemRow(
+            split="s", parent=f"p{i}", slot="0", seed=seed, attempt=0, correct=(i + seed) % 3 == 0
+        )
+        for i in range(12)
+        for seed in range(2)
+    ]
+    cand = [row.model_copy(update={"correct": not row.correct}) for row in base]
+    (m,) = compare_items(base, cand, CompareSettings(n_resamples=199)).metrics
+    assert m.mde == pytest.approx(
+        minimum_detectable_effect(_sd_two_seeds(base, cand), 12, alpha=0.05, power=0.8)
+    )
+
+
+def _sd_two_seeds(base: list[ItemRow], cand: list[ItemRow]) -> float:
+    """sd of z_p = (mean_s c - mean_s b) * P / P (Par, den 1 per parent)."""
+
+    def mean(rows: list[ItemRow], parent: str) -> float:
+        hits = [r.correct for r in rows if r.parent == parent]
+        return sum(hits) / len(hits)
+
+    parents = sorted({r.parent for r in base})
+    z = [mean(cand, p) - mean(base, p) for p in parents]
+    mu = sum(z) / len(z)
+    return math.sqrt(sum((v - mu) ** 2 for v in z) / (len(z) - 1))
+
+
+def test_k_and_slots_of_reach_both_tables() -> None:
+    def rows(late: bool) -> list[ItemRow]:
+        return [
+            ItemRow(split="s", parent=p, slot="a", seed=0, attempt=a, correct=late and a == 1)
+            for p in "ABCD"
+            for a in range(2)
+        ]
+
+    # only attempt 1 is right: at k=1 nothing changes, at k=2 every parent improves
+    (at_1,) = compare_items(rows(False), rows(True), k=1).metrics
+    (at_2,) = compare_items(rows(False), rows(True), k=2).metrics
+    assert (at_1.key, at_1.diff, at_2.key, at_2.diff) == ("s/par_at_1", 0.0, "s/par_at_2", 1.0)
+    # a listed slot that has no row counts as wrong on both sides
+    slots = {p: ["a", "b"] for p in "ABCD"}
+    both = compare_items(rows(False), rows(True), k=2, slots_of=slots)
+    assert [(m.metric, m.candidate) for m in both.metrics] == [
+        ("par_at_k", 0.0),
+        ("sub_at_k", 0.5),
+    ]
+
+
+def test_power_notes_for_other_benchmarks_split_less_rows_and_another_power() -> None:
+    base, cand = _shifted()
+    moved = [r.model_copy(update={"benchmark": "sebench"}) for r in base]
+    moved_c = [r.model_copy(update={"benchmark": "sebench"}) for r in cand]
+    result = compare_items(
+        moved, moved_c, CompareSettings(n_resamples=199, min_effect=0.01, power=0.9)
+    )
+    first = result.metrics[0]
+    assert first.key == "sebench/application/par_at_1"
+    assert result.notes[0] == (
+        f"application: this split cannot detect a drop smaller than {100 * first.mde:.1f} "
+        "points (par_at_1, 90% power; the configured minimum effect is 1.0 points)"
+    )
+    plain_b = [
+        VerdictRow(parent=f"p{i}", slot="0", seed=0, attempt=0, correct=i % 2 == 0)
+        for i in range(6)
+    ]
+    plain_c = [
+        VerdictRow(parent=f"p{i}", slot="0", seed=0, attempt=0, correct=i % 3 == 0)
+        for i in range(6)
+    ]
+    notes = compare_items(plain_b, plain_c, CompareSettings(n_resamples=199, min_effect=0.01)).notes
+    assert len(notes) == 1 and notes[0].startswith("all: this split cannot detect a drop")

@@ -1,0 +1,133 @@
+"""Edges of answer extraction (verify/extract.py), written from its docstrings.
+
+Found unchecked by mutation testing (issue 26): the 64 KB cap at its exact boundary, empty and
+blank boxes, gold without usable text, the bracket forms a TUP box may use (``\\langle``,
+``\\left(``, ``[``), the element separators of one box, a box with an empty element, and the
+count when a gold has no box at all.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studybench.data import AnswerType
+from studybench.verify.extract import (
+    MAX_INPUT_CHARS,
+    Extraction,
+    boxed_answers,
+    gold_answers,
+    select_answers,
+    strip_think,
+    visible_text,
+)
+
+EARLY, LATE = r"\boxed{early}", r"\boxed{late}"
+
+
+def test_the_cap_is_64_kib_exactly() -> None:
+    assert MAX_INPUT_CHARS == 65536
+    # the last 64 KiB start right after the early box: only the late one is seen
+    cut = EARLY + "x" * (MAX_INPUT_CHARS - len(LATE)) + LATE
+    assert boxed_answers(cut).answers == ("late",)
+    # exactly 64 KiB in all: both boxes are inside the window
+    kept = EARLY + "x" * (MAX_INPUT_CHARS - len(LATE) - len(EARLY)) + LATE
+    assert len(kept) == MAX_INPUT_CHARS
+    assert boxed_answers(kept).answers == ("early", "late")
+    text, unterminated = visible_text("y" * (MAX_INPUT_CHARS + 3))
+    assert (len(text), unterminated) == (MAX_INPUT_CHARS, False)
+
+
+def test_the_cap_applies_after_thinking_is_removed() -> None:
+    thinking = "<think>" + "t" * (2 * MAX_INPUT_CHARS) + "</think>"
+    assert boxed_answers(EARLY + thinking + LATE).answers == ("early", "late")
+    assert visible_text("<think>a</think>b", strip_thinking=False) == ("<think>a</think>b", False)
+    assert visible_text("<think>a</think>b") == (" b", False)  # stripped by default
+
+
+def test_blank_boxes_are_skipped_and_contents_stripped() -> None:
+    assert boxed_answers(r"\boxed{ } \boxed{} \boxed{  3 }").answers == ("3",)
+    assert boxed_answers(r"\boxed{ }") == Extraction((), "no_box")
+    assert boxed_answers(r"<think>x</think>\boxed{ 4 }") == Extraction(("4",), None)
+
+
+def test_an_unterminated_think_after_a_blank_box_has_no_answer() -> None:
+    assert boxed_answers(r"\boxed{ } <think> \boxed{5}") == Extraction((), "think_unterminated")
+
+
+def test_strip_think_keeps_text_between_blocks_and_after_the_last() -> None:
+    assert strip_think("a<think>x</think>b<think>y</think>c") == ("a b c", False)
+    assert strip_think("a<think>x<think>y</think>b") == ("a b", False)  # inner open: one block
+    assert strip_think("a</think>b</think>c") == ("c", False)
+    assert strip_think("a<think>x</think>b<think>y") == ("a b", True)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answers"),
+    [
+        ("", ()),
+        ("   ", ()),
+        (r"  7 m ", ("7 m",)),
+        (r"\boxed{ 2 } and \boxed{3 }", ("2", "3")),
+    ],
+)
+def test_gold_answers(gold: str, answers: tuple[str, ...]) -> None:
+    assert gold_answers(gold) == answers
+
+
+@pytest.mark.parametrize(
+    ("boxes", "count", "selected"),
+    [
+        ((r"\langle 1, 2 \rangle",), 2, ("1", "2")),
+        ((r"\left( 1, 2 \right)",), 2, ("1", "2")),
+        ((r"\left\langle 1, 2 \right\rangle",), 2, ("1", "2")),
+        ((r"|\psi\rangle, |\phi\rangle",), 2, (r"|\psi\rangle", r"|\phi\rangle")),  # kets
+        ((r"\langle a|, \langle b|",), 2, (r"\langle a|", r"\langle b|")),  # bras
+        (
+            (r"\langle a \rangle, \langle b \rangle",),
+            2,
+            (r"\langle a \rangle", r"\langle b \rangle"),
+        ),
+        (("x", r"\langle 1, 2 \rangle"), 2, ("x", r"\langle 1, 2 \rangle")),  # not alone: as is
+        ((r"\langle 1, 2, 3 \rangle",), 3, ("1", "2", "3")),
+        ((r"\langle x \rangle, |\psi\rangle",), 2, (r"\langle x \rangle", r"|\psi\rangle")),
+        ((r"\langle a|, \langle b|c\rangle",), 2, (r"\langle a|", r"\langle b|c\rangle")),
+        ((r"\left[ 1, 2 \right]",), 2, ("1", "2")),
+        (("[a, b]",), 2, ("a", "b")),
+        (("{a, b}",), 2, ("{a, b}",)),  # braces are not a tuple bracket
+        (("(a, b)", "(c, d)"), 2, ("(a, b)", "(c, d)")),  # two points, not one tuple
+        (("a, ",), 2, ("a, ",)),  # an empty element is not a tuple
+        ((r"3 \quad 4",), 2, ("3", "4")),
+        (("3; 4",), 2, ("3", "4")),
+        (("3", r"4 \quad 5"), 2, ("3", r"4 \quad 5")),  # as many boxes as golds: not split
+        (("3 and 4",), 2, ("3", "4")),
+        (("3; 4; 5",), 2, ("3; 4; 5",)),  # three elements for two golds
+        (("1{,}000",), 2, ("1{,}000",)),  # a thousands separator, not a tuple
+        (("-1,000.5",), 2, ("-1,000.5",)),
+        (("1, 2",), 1, ("1, 2",)),  # one gold: the box as a whole
+        (("1", "2"), 0, ("2",)),  # a gold count of 0 still takes the last box
+        (("p", "1, 2"), 2, ("1", "2")),  # the final line boxes the tuple
+        (("p", "(1, 2)"), 2, ("p", "(1, 2)")),  # ... but a parenthesised one only when alone
+    ],
+)
+def test_tuple_selection(boxes: tuple[str, ...], count: int, selected: tuple[str, ...]) -> None:
+    assert select_answers(boxes, AnswerType.TUP, count) == selected
+
+
+def test_an_angle_bracket_tuple_is_split_inside_its_brackets() -> None:
+    """Bug found here: the comma split does not count \\langle/\\rangle as brackets, so
+    ``\\langle 1, 2 \\rangle`` became the elements ``\\langle 1`` and ``2 \\rangle`` (both
+    unparseable) before the bracket-stripping reading was tried: a right vector answer in
+    angle brackets was marked wrong."""
+    from studybench.verify import judge_inline
+
+    gold = r"\boxed{1} \boxed{2}"
+    right = judge_inline(r"\boxed{\langle 1, 2 \rangle}", gold, "TUP", type_sequence="NV,NV")
+    assert (right.correct, right.extracted) == (True, ("1", "2"))
+    swapped = judge_inline(r"\boxed{\langle 2, 1 \rangle}", gold, "TUP", type_sequence="NV,NV")
+    assert not swapped.correct
+
+
+def test_atomic_types_never_split_a_box() -> None:
+    assert select_answers(("1, 2",), AnswerType.NV, 2) == ("1, 2",)
+    assert select_answers(("(1, 2)",), AnswerType.EX, 2) == ("(1, 2)",)
+    assert select_answers(("a", "b", "c"), AnswerType.ALT, 5) == ("a", "b", "c")

@@ -1,0 +1,142 @@
+"""NV decisions and their reasons (verify/numeric.py), written from the module docstring.
+
+The reason is part of the verdict (the item tables and the judge's rescue read it), so each
+case pins it. Found unchecked by mutation testing (issue 26): the closeness boundaries, the
+zero gold, ``\\pm``/``\\mp`` on one side or both, unparseable gold vs prediction, the
+dimensionless readings on either side, a requested unit, contradictory chains, lists.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studybench.verify.numeric import ZERO_TOLERANCE, close, nv_single
+from studybench.verify.rules import judge_nv
+from studybench.verify.units import parse_unit
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "tolerance", "expect"),
+    [
+        (101.0, 100.0, 0.01, True),  # exactly 1% off: inclusive
+        (99.0, 100.0, 0.01, True),
+        (101.02, 100.0, 0.01, False),
+        (-101.0, -100.0, 0.01, True),  # relative to |gold|
+        (101.0, -100.0, 0.01, False),
+        (1e-9, 0.0, 0.01, True),  # a zero gold needs |pred| <= 1e-9
+        (-1e-9, 0.0, 0.5, True),
+        (2e-9, 0.0, 0.5, False),
+        (0.0, 1e-12, 0.01, False),  # a tiny non-zero gold is relative
+        (5.0, 5.0, 0.0, True),  # tolerance 0: equal is close
+        (5.000001, 5.0, 0.0, False),
+    ],
+)
+def test_close(pred: float, gold: float, tolerance: float, expect: bool) -> None:
+    assert ZERO_TOLERANCE == 1e-9
+    assert close(pred, gold, tolerance) is expect
+
+
+DAY = parse_unit("day")
+KG = parse_unit("kg")
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "requested", "expect"),
+    [
+        (r"\pm 3", "3", (), (False, "sign_mismatch")),
+        ("3", r"\pm 3", (), (False, "sign_mismatch")),
+        (r"\pm 3", "± 3.0", (), (True, "numeric")),
+        (r"\mp 2", "∓2", (), (True, "numeric")),
+        ("3", r"\frac{1}{", (), (False, "gold_unparseable:syntax")),
+        (r"\frac{1}{", "3", (), (False, "unparseable:syntax")),
+        ("0 m", "0 s", (), (True, "zero")),
+        ("0", "0.0 kg", (), (True, "zero")),
+        ("150 cm", "1.5 m", (), (True, "unit_converted")),
+        ("1.5 s", "1.5 m", (), (False, "unit_mismatch")),
+        ("160 cm", "1.5 m", (), (False, "wrong_value")),
+        ("1.5", "1.5 m", (), (True, "numeric")),  # a bare number is read in the gold's unit
+        ("0.5", "50%", (), (True, "numeric")),  # the gold's percent as a plain number
+        ("50", "50%", (), (True, "numeric")),
+        ("0.3", "50%", (), (False, "wrong_value")),
+        ("50%", "0.5", (), (True, "numeric")),  # the prediction's percent as a number
+        ("50%", "50", (), (True, "numeric")),
+        ("180 degree", "3.14159", (), (True, "numeric")),  # degrees as radians
+        ("72 h", "3", (DAY,), (True, "unit_requested")),
+        ("3 kg", "3", (DAY,), (False, "unit_mismatch")),
+        ("3 kg", "3", (), (False, "unit_unrequested")),
+        ("3 days", "3", (KG, DAY), (True, "unit_requested")),  # the first that converts
+        ("4 h", "3", (DAY,), (False, "wrong_value")),
+    ],
+)
+def test_nv_single_reasons(
+    pred: str, gold: str, requested: tuple[object, ...], expect: tuple[bool, str]
+) -> None:
+    assert nv_single(pred, gold, 0.01, requested) == expect
+
+
+def test_an_ambiguous_symbol_is_read_in_the_other_side_s_dimension() -> None:
+    """Bug found here: a gold in ``A`` was only ever read as ampere (its other readings were
+    converted from ampere, which always fails), so ``0.15 nm`` against a gold ``1.5 A`` was a
+    unit mismatch while ``1.5 A`` against ``0.15 nm`` was right: NV was not symmetric."""
+    assert nv_single("1.5 A", "0.15 nm", 0.01) == (True, "unit_converted")  # angstrom
+    assert nv_single("1.5 A", "1500 mA", 0.01) == (True, "unit_converted")  # ampere
+    assert nv_single("0.15 nm", "1.5 A", 0.01) == (True, "unit_converted")  # gold angstrom
+    assert nv_single("1500 mA", "1.5 A", 0.01) == (True, "unit_converted")
+    assert nv_single("0.16 nm", "1.5 A", 0.01) == (False, "wrong_value")
+    assert nv_single("1.5 V", "1.5 A", 0.01) == (False, "unit_mismatch")
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "expect"),
+    [
+        ("x = 3 = 5", "3", (False, "inconsistent_chain")),  # sides contradict
+        ("x = 3 = 5", "5", (True, "numeric")),  # ... but the last form is checked first
+        ("x = 3.0 = 3", "3", (True, "numeric")),
+        ("v = 2 = 3", "2", (False, "inconsistent_chain")),
+        ("a = 3.02 = 3", "3.02", (True, "numeric")),  # within 2 x tolerance + 5%
+        ("a = 3.1 = 3", "3.1", (True, "numeric")),
+        ("x = 1.0 = 1.075", "1", (False, "inconsistent_chain")),  # 7.5% apart > 2 x 1% + 5%
+        ("x = 1.0 = 0.934", "1", (True, "numeric")),  # 6.6% of the first side: consistent
+        ("3 = q = 5", "3", (False, "inconsistent_chain")),  # an unparseable side is skipped
+        ("a = 3.3 = 3", "3.3", (False, "inconsistent_chain")),  # 10% apart
+        ("a = 5 m = 500 cm", "5 m", (True, "unit_converted")),
+        ("a = 5 m = 3 s", "3 s", (True, "unit_converted")),  # not comparable: no contradiction
+        ("2, 3", "3, 2", (True, "matched_all")),  # lists: one-to-one, any order
+        ("2, 3", "2, 3, 4", (False, "wrong_count")),
+        ("2, 5", "3, 2", (False, "wrong_value")),
+        ("3 s", "3 m", (False, "unit_mismatch")),  # the reason of the failed comparison
+        ("3 s, 2 m", "3 m, 2 m", (False, "unit_mismatch")),
+        ("x = 1.00 = 1.03 = 1.06", "1.03", (True, "numeric")),  # a middle form matches
+        ("7", "x = 7", (True, "numeric")),  # the gold's last form first
+        ("7", r"B < 7\,T", (True, "numeric")),  # a bound's value
+        ("4", "y = 2 = 4", (True, "numeric")),
+        ("2", "y = 2 = 4", (True, "numeric")),  # an earlier gold form also counts
+    ],
+)
+def test_judge_nv_forms(pred: str, gold: str, expect: tuple[bool, str]) -> None:
+    outcome = judge_nv(pred, gold, 0.01)
+    assert (outcome.correct, outcome.reason) == expect
+
+
+def test_an_earlier_prediction_form_can_match_when_the_last_does_not_parse() -> None:
+    outcome = judge_nv(r"x = 7 = \frac{1}{", "7", 0.01)
+    assert (outcome.correct, outcome.reason) == (True, "numeric")
+    miss = judge_nv("x = 6", "7", 0.01)
+    assert (miss.correct, miss.reason) == (False, "wrong_value")
+
+
+def test_a_failed_list_names_a_failure_not_a_converted_match() -> None:
+    """Bug found here: the failure reason of a list was the first reason that was not
+    "equal"/"numeric", so a list whose first pair matched after a unit conversion failed
+    with the reason "unit_converted"."""
+    outcome = judge_nv("150 cm, 9 m", "1.5 m, 2 m", 0.01)
+    assert (outcome.correct, outcome.reason) == (False, "wrong_value")
+    right = judge_nv("150 cm, 2 m", "1.5 m, 2 m", 0.01)
+    assert (right.correct, right.reason) == (True, "matched_all")
+
+
+def test_the_requested_unit_reaches_lists_and_earlier_forms() -> None:
+    listed = judge_nv("72 h, 48 h", "3, 2", 0.01, (DAY,))
+    assert (listed.correct, listed.reason) == (True, "matched_all")
+    earlier = judge_nv("t = 72 h = 2.9 d", "3", 0.01, (DAY,))
+    assert (earlier.correct, earlier.reason) == (True, "unit_requested")
