@@ -107,4 +107,6 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
     history = client.get_metric_history(run_id, "train_flops")
     assert sorted(m.step for m in history) == [0, 1, 2]
     artefacts = {a.path for a in client.list_artifacts(run_id, "plots")}
-    assert artefacts == {"plots/score_vs_compute.png"}
+    # the lineage run's learning curve (drawn as each checkpoint is logged) and the curve
+    # against compute (drawn by the plateau report)
+    assert artefacts == {"plots/learning_curve.png", "plots/score_vs_compute.png"}
