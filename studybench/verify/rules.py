@@ -9,7 +9,6 @@ candidates) on top. Everything here is pure and runs inside the verifier's worke
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -494,22 +493,23 @@ def judge_atom(
 
 
 def _assignment(preds: list[Any], golds: list[Any], match: Callable[[Any, Any], bool]) -> bool:
-    """A one-to-one matching of predictions to golds (order-insensitive)."""
+    """A one-to-one matching of predictions to golds (order-insensitive): a perfect matching
+    of the bipartite graph of matching pairs (Hopcroft-Karp, scipy). Within tolerance one
+    prediction may match two golds; a first-fit pairing could then use up the gold another
+    prediction needed and reject a right answer."""
     if len(preds) != len(golds):
         return False
     table = [[match(p, g) for g in golds] for p in preds]
-    if len(golds) <= 7:
-        return any(
-            all(table[i][j] for i, j in enumerate(perm))
-            for perm in itertools.permutations(range(len(golds)))
-        )
-    used: set[int] = set()
-    for row in table:
-        choice = next((j for j, ok in enumerate(row) if ok and j not in used), None)
-        if choice is None:
-            return False
-        used.add(choice)
-    return True
+    if not all(any(row) for row in table):  # a prediction that matches no gold
+        return False
+    if not table:
+        return True
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    pairs = maximum_bipartite_matching(csr_matrix(np.array(table, dtype=np.int8)), "column")
+    return bool((pairs >= 0).all())
 
 
 def _match_all(preds: list[str], golds: list[str], match: Callable[[str, str], Outcome]) -> Outcome:

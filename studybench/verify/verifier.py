@@ -27,7 +27,8 @@ from studybench.verify.relations import strip_remark, strip_unit_annotation
 from studybench.verify.rules import judge_answers, normalize_all
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
-# either side's dimension, "quanta" a count, a failed list names a failed pair's reason
+# either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
+# lists of 8+ values matched one-to-one (was first-fit)
 VERIFIER_VERSION = "1.2.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0

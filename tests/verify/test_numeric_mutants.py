@@ -140,3 +140,19 @@ def test_the_requested_unit_reaches_lists_and_earlier_forms() -> None:
     assert (listed.correct, listed.reason) == (True, "matched_all")
     earlier = judge_nv("t = 72 h = 2.9 d", "3", 0.01, (DAY,))
     assert (earlier.correct, earlier.reason) == (True, "unit_requested")
+
+
+@pytest.mark.parametrize("size", [2, 8, 9])
+def test_a_list_is_matched_one_to_one_even_when_a_value_fits_two_golds(size: int) -> None:
+    """Bug found by mutation testing: lists of more than 7 values were paired first-fit. Within
+    the 1% tolerance 1.007 fits both golds 1.0 and 1.015, 0.995 fits only 1.0: first-fit gave
+    1.0 to 1.007 and rejected the right answer. The same at every list size."""
+    others = [str(10 * n) for n in range(3, size + 1)]
+    gold = ", ".join(["1.0", "1.015", *others])
+    right = judge_nv(", ".join(["1.007", "0.995", *reversed(others)]), gold, 0.01)
+    assert (right.correct, right.reason) == (True, "matched_all")
+    # one gold twice is not a matching: 0.995 and 1.0 both fit only the gold 1.0
+    wrong = judge_nv(", ".join(["1.0", "0.995", *others]), gold, 0.01)
+    assert (wrong.correct, wrong.reason) == (False, "wrong_value")
+    short = judge_nv(", ".join(["1.007", *others]), gold, 0.01)
+    assert short.correct is False
