@@ -287,8 +287,8 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
 
 _CUP = re.compile(r"\\cup(?![a-zA-Z])|\s+U\s+|\\vee(?![a-zA-Z])")
 _RELATION = re.compile(r"(\\leqslant|\\geqslant|\\leq|\\geq|\\le|\\ge|<=|>=|<|>)")
-_INF = {r"\infty", r"+\infty", "infty", "+infty", "oo"}
-_NEG_INF = {r"-\infty", "-infty", "-oo"}
+_INF = {r"\infty", r"+\infty", "infty", "+infty", "oo", "\u221e", "+\u221e"}  # U+221E: ∞
+_NEG_INF = {r"-\infty", "-infty", "-oo", "-\u221e"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +352,7 @@ def parse_intervals(text: str) -> list[_Interval] | None:
 
 
 def _same_bound(pred: str, gold: str, tolerance: float) -> bool:
-    if "inf" in (pred, gold) or pred in ("+inf", "-inf") or gold in ("+inf", "-inf"):
+    if {pred, gold} & {"+inf", "-inf"}:  # _bound spelled every infinity one way
         return pred == gold
     numeric = _nv_single(pred, gold, tolerance)  # numbers, with units or degrees
     if numeric.correct or not numeric.reason.startswith(("unparseable", "gold_unparseable")):

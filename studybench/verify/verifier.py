@@ -28,7 +28,7 @@ from studybench.verify.rules import judge_answers, normalize_all
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
-# lists of 8+ values matched one-to-one (was first-fit)
+# lists of 8+ values matched one-to-one (was first-fit), the infinity sign U+221E in intervals
 VERIFIER_VERSION = "1.2.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
