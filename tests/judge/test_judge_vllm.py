@@ -17,6 +17,7 @@ from studybench.judge.llm import JudgeCache, LLMJudge
 from studybench.judge.pipeline import iter_verdicts, judge_run
 from studybench.judge.prompt import verdict_format
 from studybench.verify import Verifier
+from tests.engines.formats import conforms
 from tests.judge.test_judge import make_run
 
 MAX_TOKENS = 64
@@ -59,7 +60,7 @@ def test_a_rule_rejection_gets_a_parseable_cached_counted_verdict(
             assert v.judge_verdict in ("true", "false") and not v.flagged
             assert v.final_correct is (v.judge_verdict == "true")
             assert v.judge_model == "tiny" and v.judge_reply
-            assert re.fullmatch(verdict_format(MAX_TOKENS).regex, v.judge_reply)
+            assert conforms(verdict_format(MAX_TOKENS).regex, v.judge_reply)
 
         again = judge_run(run_dir, rules, structured_judge(vllm_tiny, cache))
         assert again.reused == 6 and again.llm_calls == 0  # recorded: nothing to redo

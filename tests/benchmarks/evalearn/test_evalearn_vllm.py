@@ -9,12 +9,12 @@ the same babble is forced into the rubric's reply lines: every LLM verdict is sc
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from studybench.benchmarks.evalearn.judge import rubric_format
 from studybench.judge.cache import ReplyCache
 from tests.cli.entry import run
+from tests.engines.formats import conforms
 
 
 def test_noise_from_a_real_judge_is_flagged_not_fatal(vllm_tiny: str, tmp_path: Path) -> None:
@@ -77,7 +77,7 @@ def test_structured_rubric_scores_are_parsed_and_cached(vllm_tiny: str, tmp_path
     for v in scored:
         assert v["outcome"] in ("correct", "incorrect") and not v["flagged"]
         assert v["correct"] is (v["outcome"] == "correct")
-        assert re.fullmatch(form.regex, v["reply"])
+        assert conforms(form.regex, v["reply"])
         assert v["feedback"] == v["reply"]  # what the feedback paradigm shows next
     stored = ReplyCache(tmp_path / "cache" / "evalearn_judge_cache.sqlite")
     assert len(stored) == len(scored)  # every scored reply is cached (one prompt each)
