@@ -27,6 +27,7 @@ from studybench.build.pools import parent_id
 from studybench.config import GuidanceAdmitSettings, Settings
 from studybench.data.loaders import load_parents
 from studybench.errors import ConfigError
+from studybench.guidance.admit import admission_settings
 
 
 class ParentOutcome(BaseModel):
@@ -71,32 +72,6 @@ def filter_model_name(endpoint: GuidanceAdmitSettings) -> str:
     return endpoint.model
 
 
-def filter_settings(settings: Settings, endpoint: GuidanceAdmitSettings) -> Settings:
-    """The settings an evaluation of the filter model runs under: the protocol with the
-    filter's k, seeds and token cap; the engine with the filter's concurrency, retries and
-    timeout; the LLM judge stage only if the filter asks for it."""
-    protocol = settings.protocol.model_copy(
-        update={
-            "k": endpoint.k,
-            "seeds": endpoint.seeds,
-            "max_new_tokens": endpoint.max_new_tokens or settings.protocol.max_new_tokens,
-        }
-    )
-    judge = settings.judge.model_copy(
-        update={"llm_enabled": settings.judge.llm_enabled and endpoint.llm_judge}
-    )
-    # The filter endpoint's own patience and parallelism govern the engine it is served by
-    # (not the evaluation engine's section): requests in flight, retries, timeout.
-    engine = settings.engine.model_copy(
-        update={
-            "concurrency": endpoint.concurrency,
-            "max_retries": endpoint.max_retries,
-            "request_timeout_s": endpoint.request_timeout_s,
-        }
-    )
-    return settings.model_copy(update={"protocol": protocol, "judge": judge, "engine": engine})
-
-
 def run_filter(
     settings: Settings,
     pool_file: Path,
@@ -114,7 +89,7 @@ def run_filter(
 
     endpoint = endpoint or settings.build.filter
     model = filter_model_name(endpoint)
-    run_settings = filter_settings(settings, endpoint)
+    run_settings = admission_settings(settings, endpoint)
     target = plan_target(
         f"build-{pool}",
         model,

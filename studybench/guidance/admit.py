@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from studybench.config import Settings
+from studybench.config import GuidanceAdmitSettings, Settings
 from studybench.data.loaders import load_guidance, load_parents
 from studybench.errors import DataError
 from studybench.fileio import write_atomic
@@ -37,11 +37,15 @@ def filter_model(settings: Settings) -> str:
     return str(demo_teacher_path(settings))
 
 
-def admission_settings(settings: Settings) -> Settings:
-    """The settings an admission is evaluated under: the admission section's k, seeds and
-    completion cap as the protocol, its endpoint's concurrency, retries and timeout for the
-    engine, and the LLM judge stage only when admission asks for it."""
-    admit = settings.guidance.admit
+def admission_settings(
+    settings: Settings, endpoint: GuidanceAdmitSettings | None = None
+) -> Settings:
+    """The settings an admission (or the build's capability filter) is evaluated under: the
+    endpoint's k, seeds and completion cap as the protocol, its concurrency, retries and
+    timeout for the engine it is served by (not the evaluation engine's section), and the LLM
+    judge stage only when the endpoint asks for it. ``endpoint`` defaults to
+    ``guidance.admit``."""
+    admit = endpoint or settings.guidance.admit
     protocol = settings.protocol.model_copy(
         update={
             "k": admit.k,
