@@ -40,3 +40,5 @@ def test_case_inline(case_id: str, case: dict[str, Any]) -> None:
         f"{case_id} {case.get('note', '')}: got {verdict.reason}, extracted "
         f"{verdict.extracted} vs gold {verdict.normalized_gold}"
     )
+    if "reason" in case:  # the rule that decided, or why not (README "The rule-based verifier")
+        assert verdict.reason == case["reason"], f"{case_id} {case.get('note', '')}"

@@ -42,6 +42,8 @@ def test_case(case_id: str, case: dict[str, Any], verdicts: dict[str, Verdict]) 
         f"vs gold {verdict.normalized_gold}"
     )
     assert verdict.reason != "timeout"
+    if "reason" in case:  # the rule that decided, or why not (README "The rule-based verifier")
+        assert verdict.reason == case["reason"], f"{case_id} {case.get('note', '')}"
 
 
 def test_tables_cover_every_type_both_ways() -> None:
