@@ -22,7 +22,8 @@ from pathlib import Path
 from studybench.benchmarks.sebench.functions import DEFAULT_FUNCTIONS
 from studybench.benchmarks.sebench.judging import Judge
 from studybench.benchmarks.sebench.package import PackageSpec, generate_package
-from studybench.benchmarks.sebench.sandbox import SandboxLimits, run_python
+from studybench.benchmarks.sebench.sandbox import run_python
+from studybench.benchmarks.sebench.settings import SandboxLimits
 from studybench.benchmarks.sebench.solutions import to_package
 from studybench.benchmarks.sebench.tasks import load_tasks
 

@@ -32,7 +32,7 @@ from studybench.benchmarks.sebench.judging import (
 )
 from studybench.benchmarks.sebench.package import ObfuscatedPackage, PackageSpec, generate_package
 from studybench.benchmarks.sebench.prompts import CONDITIONS, Condition, messages, prompt_texts
-from studybench.benchmarks.sebench.sandbox import SandboxLimits
+from studybench.benchmarks.sebench.settings import SandboxLimits
 from studybench.benchmarks.sebench.tasks import SETask, by_split, load_tasks
 from studybench.config import Settings
 from studybench.data.records import SlotKey
@@ -57,17 +57,9 @@ def package_spec(settings: Settings) -> PackageSpec:
 
 
 def sandbox_limits(settings: Settings) -> SandboxLimits:
+    """The sandbox's limits from the settings' flat ``sebench.*`` keys (one field list)."""
     s = settings.sebench
-    return SandboxLimits(
-        cpu_s=s.cpu_s,
-        wall_s=s.wall_s,
-        memory_mb=s.memory_mb,
-        output_kb=s.output_kb,
-        processes=s.processes,
-        total_memory_mb=s.total_memory_mb,
-        tmp_mb=s.tmp_mb,
-        cgroups=s.cgroups,
-    )
+    return SandboxLimits(**{name: getattr(s, name) for name in SandboxLimits.model_fields})
 
 
 def api_docs_hash(settings: Settings) -> str:

@@ -33,7 +33,8 @@ from studybench.benchmarks.sebench.astcheck import PackageNames, check_code
 from studybench.benchmarks.sebench.compare import outputs_equal
 from studybench.benchmarks.sebench.extract import last_code_block
 from studybench.benchmarks.sebench.package import ObfuscatedPackage
-from studybench.benchmarks.sebench.sandbox import PACKAGE_INSIDE, SandboxLimits, run_python
+from studybench.benchmarks.sebench.sandbox import PACKAGE_INSIDE, run_python
+from studybench.benchmarks.sebench.settings import SandboxLimits
 from studybench.benchmarks.sebench.tasks import SETask
 from studybench.secrets import scrub_secrets
 

@@ -49,6 +49,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 import studybench.benchmarks.sebench.cgroups as cgroups
+from studybench.benchmarks.sebench.settings import SandboxLimits
 from studybench.errors import StudyBenchError
 
 SITE_INSIDE = "/opt/sebench/site"
@@ -61,19 +62,6 @@ Status = Literal["ok", "error", "timeout", "memory", "output_limit"]
 
 class SandboxError(StudyBenchError):
     """The sandbox itself cannot run (bubblewrap missing or refused)."""
-
-
-class SandboxLimits(BaseModel):
-    cpu_s: int = Field(5, ge=1, description="CPU seconds per process")
-    wall_s: float = Field(15.0, gt=0, description="wall clock for the whole run")
-    memory_mb: int = Field(1024, ge=64, description="address space per process")
-    output_kb: int = Field(1024, ge=1, description="largest file (and report) it may write")
-    processes: int = Field(32, ge=4, description="processes and threads of the whole job")
-    total_memory_mb: int = Field(1536, ge=64, description="memory of the whole job (cgroup)")
-    tmp_mb: int = Field(64, ge=1, description="size of the private /tmp")
-    cgroups: Literal["auto", "required", "off"] = Field(
-        "auto", description="total caps by cgroup: where available, always, never"
-    )
 
 
 class SandboxResult(BaseModel):

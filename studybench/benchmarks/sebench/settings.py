@@ -10,14 +10,30 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from studybench.config.fields import Section
 
 SEBenchCondition = Literal["closed_book", "open_book"]
 
 
-class SEBenchSettings(Section):
+class SandboxLimits(BaseModel):
+    """What one sandboxed job may use. SE-Bench's settings carry them as flat keys
+    (``sebench.cpu_s`` ...); the sandbox takes them as this model."""
+
+    cpu_s: int = Field(5, ge=1, description="CPU seconds per process")
+    wall_s: float = Field(15.0, gt=0, description="wall clock for the whole run")
+    memory_mb: int = Field(1024, ge=64, description="address space per process")
+    output_kb: int = Field(1024, ge=1, description="largest file (and report) it may write")
+    processes: int = Field(32, ge=4, description="processes and threads of the whole job")
+    total_memory_mb: int = Field(1536, ge=64, description="memory of the whole job (cgroup)")
+    tmp_mb: int = Field(64, ge=1, description="size of the private /tmp")
+    cgroups: Literal["auto", "required", "off"] = Field(
+        "auto", description="total caps by cgroup: where available, always, never"
+    )
+
+
+class SEBenchSettings(Section, SandboxLimits):
     """SE-Bench: NumPy behind an obfuscated package, tasks judged in a bubblewrap sandbox.
 
     Defaults are the reference's (README, SE-Bench parity table): the 278 published functions
@@ -44,16 +60,6 @@ class SEBenchSettings(Section):
     thinking: bool = False
     call_rule: Literal["first_def", "stub"] = Field(
         "first_def", description="function called: the answer's first def, or the stub's"
-    )
-    cpu_s: int = Field(5, ge=1, description="sandbox: CPU seconds per process")
-    wall_s: float = Field(15.0, gt=0.0, description="sandbox: wall clock per solution")
-    memory_mb: int = Field(1024, ge=64, description="sandbox: address space per process")
-    output_kb: int = Field(1024, ge=1, description="sandbox: largest output / file")
-    processes: int = Field(32, ge=4, description="sandbox: processes+threads per job")
-    total_memory_mb: int = Field(1536, ge=64, description="sandbox: memory per job (cgroup)")
-    tmp_mb: int = Field(64, ge=1, description="sandbox: size of the private /tmp")
-    cgroups: Literal["auto", "required", "off"] = Field(
-        "auto", description="sandbox: job caps by cgroup where available / always / never"
     )
     workers: int = Field(2, ge=1, description="sandboxes run at once")
     rel_tolerance: float = Field(0.0, ge=0.0)

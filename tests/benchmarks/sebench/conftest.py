@@ -12,7 +12,7 @@ import pytest
 from studybench.benchmarks.sebench.functions import DEFAULT_FUNCTIONS
 from studybench.benchmarks.sebench.judging import Judge
 from studybench.benchmarks.sebench.package import ObfuscatedPackage, PackageSpec, generate_package
-from studybench.benchmarks.sebench.sandbox import SandboxLimits
+from studybench.benchmarks.sebench.settings import SandboxLimits
 from studybench.benchmarks.sebench.tasks import SETask, load_tasks
 from tests.conftest import SAMPLE
 

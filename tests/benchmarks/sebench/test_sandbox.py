@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from studybench.benchmarks.sebench.sandbox import SandboxLimits, run_python
+from studybench.benchmarks.sebench.sandbox import run_python
+from studybench.benchmarks.sebench.settings import SandboxLimits
 
 LIMITS = SandboxLimits(cpu_s=1, wall_s=4, memory_mb=512, output_kb=64)
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from studybench.benchmarks.sebench.sandbox import SandboxLimits, run_python
+from studybench.benchmarks.sebench.sandbox import run_python
+from studybench.benchmarks.sebench.settings import SandboxLimits
 from tests.conftest import ROOT
 
 LIMITS = SandboxLimits(cpu_s=2, wall_s=8, memory_mb=512, output_kb=256)
