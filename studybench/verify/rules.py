@@ -163,9 +163,11 @@ def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) 
         if same is None:
             return _no("unparseable:not_a_number")
         return _ok("numeric") if same else _no("wrong_value")
-    if not pred_e.free_symbols or not gold_e.free_symbols:
-        return _no("wrong_value")
     pred_p, gold_p = _positive_symbols(pred_e, gold_e)
+    if not pred_e.free_symbols or not gold_e.free_symbols:
+        # symbols on one side only: equal just when they cancel exactly (sin^2 + cos^2 against
+        # 1); sampling would also take a leftover small term (1 + 10^-4 x) for the constant
+        return _ok("symbolic") if _symbolic_zero(pred_p - gold_p) else _no("wrong_value")
     if pred_p == gold_p:
         return _ok("structural")
     rel = relative_tolerance(pred_p, gold_p, tolerance)
@@ -287,8 +289,8 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
 
 _CUP = re.compile(r"\\cup(?![a-zA-Z])|\s+U\s+|\\vee(?![a-zA-Z])")
 _RELATION = re.compile(r"(\\leqslant|\\geqslant|\\leq|\\geq|\\le|\\ge|<=|>=|<|>)")
-_INF = {r"\infty", r"+\infty", "infty", "+infty", "oo", "\u221e", "+\u221e"}  # U+221E: ∞
-_NEG_INF = {r"-\infty", "-infty", "-oo", "-\u221e"}
+_INF = {r"\infty", r"+\infty", "infty", "+infty", "inf", "+inf", "oo", "+oo", "\u221e", "+\u221e"}
+_NEG_INF = {r"-\infty", "-infty", "-inf", "-oo", "-\u221e"}  # U+221E: ∞
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,18 +390,21 @@ def judge_in(pred: str, gold: str, tolerance: float) -> Outcome:
 
 _MC_WORDS = re.compile(r"^(?:option|choice|answer|ans)\s*[:.]?\s*", re.IGNORECASE)
 _MC_LEAD = re.compile(r"^\(?([A-Za-z])\s*[).:]\s*\S")
+# an option named in the text after a lead: "(A) and (C) are correct" (not "f(x)")
+_MC_MARKED = re.compile(r"(?:^|[\s,;/&])\(([A-Za-z])\)")
 
 
 def mc_letters(text: str) -> frozenset[str] | None:
     text = _MC_WORDS.sub("", text.strip())
     lead = _MC_LEAD.match(text)
-    if ":" in text and lead is None:
+    if ":" in text:  # "B: 5 m/s", "(A), (C): both": the letters are before the first colon
         text = text.split(":", 1)[0]
     tokens = [t.strip("()[]{}.") for t in re.split(r"[\s,;/&]+|\band\b", text) if t.strip()]
     if tokens and all(re.fullmatch(r"[A-Za-z]", t) for t in tokens):
         return frozenset(t.upper() for t in tokens)
-    if lead is not None:
-        return frozenset({lead.group(1).upper()})
+    if lead is not None:  # the lead and every other option the text names: none is dropped
+        named = {letter.upper() for letter in _MC_MARKED.findall(text)}
+        return frozenset({lead.group(1).upper()} | named)
     return None
 
 

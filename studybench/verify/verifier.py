@@ -29,7 +29,9 @@ from studybench.verify.rules import judge_answers, normalize_all
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
 # lists of 8+ values matched one-to-one (was first-fit), the infinity sign U+221E in intervals
-VERIFIER_VERSION = "1.2.0"
+# 1.3.0: symbols that cancel exactly equal a closed EX gold, every option named after a leading
+# "(A)" counts (no dropped extra choice), plain-text "inf" is infinity in intervals
+VERIFIER_VERSION = "1.3.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
