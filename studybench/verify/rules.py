@@ -257,7 +257,12 @@ def _degree(expr: Any, symbol: Any) -> int:
 
 def _proportional(a: Any, b: Any, seed: str) -> Outcome:
     """Two equations ``a = 0`` and ``b = 0`` are equivalent when ``a / b`` is a non-zero
-    constant (side swaps give -1, scaled equations any factor, rational or not)."""
+    constant (side swaps give -1, scaled equations any factor, rational or not).
+
+    Decided at the seeded sample points when two or more evaluate (points where either side
+    is undefined or below 1e-30 are skipped; every ratio within the tolerance of the first,
+    inclusive); otherwise by ``simplify(a / b)``, which is skipped as ``inconclusive`` above
+    250 operations (both sides together) so that one answer cannot stall the verifier."""
     import sympy
 
     if a == 0 or b == 0:

@@ -1,0 +1,270 @@
+"""EQ internals (verify/rules.py ``judge_eq``, ``_proportional``, ``_rearranged``,
+``_positive_symbols``) pinned where a case table cannot reach them (issue 26: these survived
+mutation testing).
+
+``_proportional``'s contract (its docstring): ``a = 0`` and ``b = 0`` are equivalent when
+``a / b`` is a non-zero constant. It decides numerically from the ratios at the sampled points
+where both sides are defined and non-zero (at least two), and falls back to ``simplify`` only
+when sampling gives too few; a mutant that samples worse is only visible where the two
+decisions differ: a pair whose ratio is constant within the decimal tolerance but not
+symbolically, a pair sympy is not asked to simplify (too large), or a pair sampling cannot
+evaluate (an undefined function). ``_rearranged``'s docstring: one equation solved for a
+variable (not on its right side) makes the other hold, both directions are tried, at points of
+both signs. Seeds: sampling must be a fixed function of the compared texts (reproducible
+verdicts), never ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import sympy
+
+from studybench.verify import rules
+from studybench.verify.rules import (
+    Outcome,
+    _positive_symbols,
+    _proportional,
+    _rearranged,
+    judge_eq,
+    judge_ex,
+)
+
+X, Y, Z = sympy.symbols("x y z", positive=True)
+F = sympy.Function("f")  # undefined: sampling cannot evaluate it
+SEED = "pred\x00gold"
+TRIG_ZERO = sympy.sin(Z) ** 2 + sympy.cos(Z) ** 2 - 1  # identically zero, not structurally
+POLE = 1 / sympy.floor(X / 10)  # undefined at every sampled point (x < 3), cheap to evaluate
+
+
+def _many(n: int) -> Any:
+    """A sum of ``n`` distinct positive symbols: a large expression that is cheap to simplify."""
+    return sympy.Add(*sympy.symbols(f"s1:{n + 1}", positive=True))
+
+
+def _outcome(a: Any, b: Any) -> tuple[bool, str]:
+    outcome = _proportional(a, b, SEED)
+    return outcome.correct, outcome.reason
+
+
+# ------------------------------------------------------------------ _proportional: zero sides
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expect"),
+    [
+        (sympy.S(0), sympy.S(0), (True, "symbolic")),  # two tautologies
+        (sympy.S(0), X - Y, (False, "wrong_equation")),  # a tautology is no equation
+        (X - Y, sympy.S(0), (False, "wrong_equation")),
+        (sympy.S(0), _many(300) - X, (False, "wrong_equation")),  # decided, however large
+        (_many(300) - X, sympy.S(0), (False, "wrong_equation")),
+    ],
+)
+def test_a_side_that_is_zero(a: Any, b: Any, expect: tuple[bool, str]) -> None:
+    assert _outcome(a, b) == expect
+
+
+@pytest.mark.parametrize(("a", "b"), [(sympy.S(1), sympy.S(2)), (sympy.S(2), sympy.S(1))])
+def test_non_zero_constants_have_a_constant_ratio(a: Any, b: Any) -> None:
+    assert _outcome(a, b) == (True, "proportional")
+
+
+# ------------------------------------------------------------------ _proportional: numeric
+
+
+def test_a_constant_ratio_within_the_decimal_tolerance_is_decided_numerically() -> None:
+    # a / b = 1 / (1 + 1e-9 x): constant within the tolerance, not symbolically
+    a, b = X - Y, (X - Y) * (1 + sympy.Float("1e-9") * X)
+    assert _outcome(a, b) == (True, "proportional")
+
+
+def test_the_tolerance_is_relative_to_the_ratio() -> None:
+    # a / b = 1e6 + 1e-3 x: a relative spread of ~3e-9, whatever the size of the factor
+    a = sympy.Float("1e6") * (X - Y) + sympy.Float("1e-3") * X * (X - Y)
+    assert _outcome(a, X - Y) == (True, "proportional")
+
+
+def test_a_large_proportional_pair_with_small_values_is_decided_numerically() -> None:
+    # |p| < 1 at every sampled point (x/3 <= 1), and too large for simplify
+    p = (sympy.Add(*[(X / 3) ** k for k in range(1, 140)]) - Y) / 10**6
+    a, b = 2 * p, -3 * p
+    assert sympy.count_ops(a) + sympy.count_ops(b) > 250
+    assert _outcome(a, b) == (True, "proportional")
+
+
+def test_a_large_pair_in_different_variables_is_decided_numerically() -> None:
+    p = sympy.Add(*[X**k for k in range(1, 140)])
+    assert _outcome(p - Y, p - Z) == (False, "wrong_equation")
+
+
+def test_a_side_that_vanishes_at_every_point_is_not_proportional() -> None:
+    # floor(x/10) is exactly 0 on the sampled range: a tautology there, not b = 0
+    assert _outcome(sympy.floor(X / 10), X - Y) == (False, "wrong_equation")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # a side exactly 1e-30 in size is not zero: the ratio 1 + 1e-9 x counts, and is
+        # constant within the decimal tolerance (simplify would call it wrong)
+        (sympy.Float(1e-30) * (1 + sympy.Float("1e-9") * X), sympy.Float(1e-30)),
+        (sympy.Float(1e-30), sympy.Float(1e-30) * (1 + sympy.Float("1e-9") * X)),
+    ],
+)
+def test_the_zero_threshold_is_strict(a: Any, b: Any) -> None:
+    assert _outcome(a, b) == (True, "proportional")
+
+
+# ------------------------------------------------------------------ _proportional: fixed points
+
+
+def _points(*rows: dict[Any, str]) -> list[dict[Any, Any]]:
+    return [{s: sympy.Float(v, 60) for s, v in row.items()} for row in rows]
+
+
+def _at_points(
+    monkeypatch: pytest.MonkeyPatch, points: list[dict[Any, Any]], a: Any, b: Any
+) -> tuple[bool, str]:
+    monkeypatch.setattr(rules, "sample_points", lambda symbols, seed, *args, **kw: points)
+    return _outcome(a, b)
+
+
+def test_two_evaluable_points_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1/floor(x) is undefined for x < 1: the 1st, 3rd and 5th points are skipped, not the end
+    a = (X - Y) / sympy.floor(X)
+    b = (X - Y) * (1 + sympy.Float("1e-9") * X) / sympy.floor(X)
+    points = _points(
+        {X: "0.5", Y: "2.0"},
+        {X: "2.3", Y: "0.7"},
+        {X: "0.6", Y: "2.0"},
+        {X: "2.5", Y: "0.4"},
+        {X: "0.7", Y: "2.0"},
+    )
+    assert _at_points(monkeypatch, points, a, b) == (True, "proportional")
+
+
+def test_ratios_are_compared_with_the_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ratio x: 1, 1 + 0.9e-6, 1 + 1.8e-6 drifts beyond the tolerance (1e-6) of the first
+    points = _points({X: "1", Y: "2"}, {X: "1.0000009", Y: "2"}, {X: "1.0000018", Y: "2"})
+    assert _at_points(monkeypatch, points, sympy.Float(1.0) * X * Y, Y) == (
+        False,
+        "wrong_equation",
+    )
+
+
+def test_a_ratio_at_the_tolerance_bound_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mpmath  # type: ignore[import-untyped]
+
+    with mpmath.workdps(80):
+        edge = sympy.Float(mpmath.mpf(1) + mpmath.mpf(rules.SYMBOLIC_TOLERANCE), 60)
+    points = [{X: sympy.Float(1, 60), Y: sympy.Float(2, 60)}, {X: edge, Y: sympy.Float(2, 60)}]
+    assert _at_points(monkeypatch, points, sympy.Float(1.0) * X * Y, Y) == (True, "proportional")
+
+
+# ------------------------------------------------------------------ _proportional: simplify
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expect"),
+    [
+        (F(X) * (X - Y), 2 * F(X) * (X - Y), (True, "proportional")),
+        (F(X) * (X - Y), F(X) * (X - Y), (True, "proportional")),  # ratio exactly 1
+        (X - Y, F(X) * (X - Y), (False, "wrong_equation")),  # only one side undefined
+        (F(X) * (X - Y), X - Y, (False, "wrong_equation")),
+    ],
+)
+def test_pairs_sampling_cannot_evaluate_are_simplified(
+    a: Any, b: Any, expect: tuple[bool, str]
+) -> None:
+    assert _outcome(a, b) == expect
+
+
+def test_a_failing_simplify_is_inconclusive(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("sympy gave up")
+
+    monkeypatch.setattr(sympy, "simplify", fail)
+    assert _outcome(F(X) * (X - Y), 2 * F(X) * (X - Y)) == (False, "inconclusive")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (POLE * _many(130), 2 * POLE * _many(130)),  # both large
+        (POLE * _many(300), POLE),  # one side large
+        (POLE, POLE * _many(300)),
+    ],
+)
+def test_large_pairs_are_not_simplified(a: Any, b: Any) -> None:
+    assert _outcome(a, b) == (False, "inconclusive")
+
+
+def test_the_size_bound_is_250_operations_in_all() -> None:
+    """The bound ``_symbolic_zero`` uses too: at 250 simplify decides, at 251 it is not asked."""
+    at = (POLE * _many(82), 2 * POLE * _many(82))
+    over = (POLE * _many(82), -2 * POLE * _many(82))
+    assert sum(sympy.count_ops(e) for e in at) == 250
+    assert sum(sympy.count_ops(e) for e in over) == 251
+    assert _outcome(*at) == (True, "proportional")
+    assert _outcome(*over) == (False, "inconclusive")
+
+
+# ------------------------------------------------------------------ _rearranged
+
+
+def test_a_refused_direction_does_not_stop_the_other() -> None:
+    # gold x = y cannot be used (x is squared, formally, in the prediction); the prediction
+    # solved for y, y = x + x^2 * 0, makes the gold hold
+    pred, gold = (Y, X + X**2 * TRIG_ZERO), (X, Y)
+    assert _rearranged(pred, gold, SEED) is True
+
+
+def test_a_variable_still_on_the_right_is_not_solved_for() -> None:
+    zero_in_x = sympy.sin(X) ** 2 + sympy.cos(X) ** 2 - 1
+    assert _rearranged((X, Y + zero_in_x), (2 * Y, 2 * X), SEED) is False
+
+
+def test_a_tautology_is_no_rearrangement() -> None:
+    x, m, a = sympy.symbols("F m a")
+    assert _rearranged((x, x), (x, m * a), SEED) is False
+    assert _rearranged((x, m * a), (x, x), SEED) is False
+
+
+# ------------------------------------------------------------------ seeds
+
+
+def test_sampling_is_seeded_by_the_compared_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds: list[Any] = []
+    sample_points, vanishes = rules.sample_points, rules.vanishes
+
+    def spy_points(symbols: Any, seed: Any, *args: Any, **kwargs: Any) -> Any:
+        seeds.append(seed)
+        return sample_points(symbols, seed, *args, **kwargs)
+
+    def spy_vanishes(expr: Any, tolerance: Any, seed: Any, **kwargs: Any) -> Any:
+        seeds.append(seed)
+        return vanishes(expr, tolerance, seed, **kwargs)
+
+    monkeypatch.setattr(rules, "sample_points", spy_points)
+    monkeypatch.setattr(rules, "vanishes", spy_vanishes)
+    pred, gold = r"h\nu = E_2-E_1", r"\nu = \frac{E_2-E_1}{h}"
+    assert judge_eq(pred, gold, 0.01) == Outcome(True, "rearranged")
+    assert len(seeds) >= 2  # _proportional's points and _rearranged's check
+    for seed in seeds:
+        assert isinstance(seed, str) and pred in seed and gold in seed
+
+
+# ------------------------------------------------------------------ _positive_symbols
+
+
+def test_symbols_are_redeclared_positive_consistently() -> None:
+    x, y = sympy.symbols("x y")
+    root, plain = _positive_symbols(sympy.sqrt(x**2) * y, x * y)
+    assert root == plain  # sqrt(x^2) = x for a magnitude
+    assert {s.name for s in root.free_symbols} == {"x", "y"}
+    assert all(s.is_positive is True for s in root.free_symbols | plain.free_symbols)
+
+
+def test_a_magnitude_root_is_structurally_equal() -> None:
+    assert judge_ex(r"\sqrt{x^2}", "x", 0.01) == Outcome(True, "structural")
