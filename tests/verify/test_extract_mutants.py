@@ -20,6 +20,7 @@ from studybench.verify.extract import (
     strip_think,
     visible_text,
 )
+from studybench.verify.extract import _unparenthesise as unparenthesise
 
 EARLY, LATE = r"\boxed{early}", r"\boxed{late}"
 
@@ -131,3 +132,19 @@ def test_atomic_types_never_split_a_box() -> None:
     assert select_answers(("1, 2",), AnswerType.NV, 2) == ("1, 2",)
     assert select_answers(("(1, 2)",), AnswerType.EX, 2) == ("(1, 2)",)
     assert select_answers(("a", "b", "c"), AnswerType.ALT, 5) == ("a", "b", "c")
+
+
+@pytest.mark.parametrize(
+    ("text", "inner"),
+    [
+        (r"\langle 1, 2 \rangle", "1, 2"),
+        (r"|a\rangle, |b\rangle", r"|a\rangle, |b\rangle"),  # kets end in \rangle: unchanged
+        (r"\langle a|, \langle b|", r"\langle a|, \langle b|"),  # bras start with \langle
+        ("(1, 2)", "1, 2"),
+        ("[1, 2]", "1, 2"),
+        ("(1, 2]", "(1, 2]"),  # mismatched brackets: an interval, not a tuple
+        ("x", "x"),
+    ],
+)
+def test_only_a_whole_bracket_pair_is_removed(text: str, inner: str) -> None:
+    assert unparenthesise(text).strip() == inner
