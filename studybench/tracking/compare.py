@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -67,6 +68,29 @@ class Comparison(BaseModel):
         return any(m.regression for m in self.metrics)
 
 
+PAGE = 200  # runs per search request; every search pages on to the end (or the first use)
+
+
+def _runs(
+    client: Any, experiment: str, filter_string: str, order_by: list[str] | None = None
+) -> Iterator[Any]:
+    """Every run the search matches, page after page: one page would silently drop the rest
+    (a target's last good night behind 20 failed ones, a training run of 500+ checkpoints)."""
+    token = None
+    while True:
+        page = client.search_runs(
+            [experiment],
+            filter_string=filter_string,
+            order_by=order_by or [],
+            max_results=PAGE,
+            page_token=token,
+        )
+        yield from page
+        token = page.token
+        if not token:
+            return
+
+
 def resolve_run(client: Any, spec: str, *, relative_to: str | None = None) -> str:
     """A run id from a run id, ``models:/<name>@<alias>``, or ``previous`` (the latest earlier
     run of the same model as ``relative_to``)."""
@@ -80,17 +104,17 @@ def resolve_run(client: Any, spec: str, *, relative_to: str | None = None) -> st
             raise StudyBenchError("'previous' needs the candidate run")
         run = client.get_run(relative_to)
         model = run.data.tags.get("studybench.model", "")
-        runs = client.search_runs(
-            [run.info.experiment_id],
-            filter_string=f"tags.`studybench.model` = '{model}' and "
+        runs = _runs(
+            client,
+            run.info.experiment_id,
+            f"tags.`studybench.model` = '{model}' and "
             f"attributes.start_time < {run.info.start_time}",
-            order_by=["attributes.start_time DESC"],
-            max_results=5,
+            ["attributes.start_time DESC"],
         )
-        earlier = [r for r in runs if "studybench.eval_key" in r.data.tags]
-        if not earlier:
+        earlier = next((r for r in runs if "studybench.eval_key" in r.data.tags), None)
+        if earlier is None:
             raise StudyBenchError(f"no earlier evaluation of {model} to compare with")
-        return str(earlier[0].info.run_id)
+        return str(earlier.info.run_id)
     return spec
 
 
@@ -100,17 +124,13 @@ def previous_evaluation(client: Any, run_id: str) -> str | None:
     model without training run, the latest earlier run of the same target."""
     run = client.get_run(run_id)
     tags = run.data.tags
-    experiment = [run.info.experiment_id]
+    experiment = run.info.experiment_id
     key = tags.get("studybench.eval_key", "")
     training_run = tags.get("training_run")
     step = tags.get("checkpoint.step")
     scheduled = bool(tags.get("studybench.run_tag"))  # a nightly run: compare night by night
     if training_run and step is not None and not scheduled:
-        runs = client.search_runs(
-            experiment,
-            filter_string=f"tags.`training_run` = '{training_run}'",
-            max_results=500,
-        )
+        runs = _runs(client, experiment, f"tags.`training_run` = '{training_run}'")
         earlier = [
             r
             for r in runs
@@ -126,12 +146,11 @@ def previous_evaluation(client: Any, run_id: str) -> str | None:
         return str(best.info.run_id)
     target = tags.get("studybench.target") or tags.get("studybench.model", "")
     field = "studybench.target" if tags.get("studybench.target") else "studybench.model"
-    runs = client.search_runs(
+    runs = _runs(
+        client,
         experiment,
-        filter_string=f"tags.`{field}` = '{target}' and attributes.start_time < "
-        f"{run.info.start_time}",
-        order_by=["attributes.start_time DESC"],
-        max_results=20,
+        f"tags.`{field}` = '{target}' and attributes.start_time < {run.info.start_time}",
+        ["attributes.start_time DESC"],
     )
     for r in runs:
         if (
@@ -157,11 +176,7 @@ def best_so_far(client: Any, run_id: str, exclude: tuple[str, ...] = ()) -> str 
     )
     if headline is None:
         return None
-    runs = client.search_runs(
-        [run.info.experiment_id],
-        filter_string=f"tags.`training_run` = '{training_run}'",
-        max_results=500,
-    )
+    runs = _runs(client, run.info.experiment_id, f"tags.`training_run` = '{training_run}'")
     earlier = [
         r
         for r in runs
