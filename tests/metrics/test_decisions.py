@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
+from statsmodels.stats.multitest import multipletests
 
 from studybench.metrics.clustered import cluster_tables
 from studybench.metrics.decisions import decide, holm
@@ -23,6 +26,23 @@ def test_holm_on_known_p_values() -> None:
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])  # capped at 1
     assert holm([]) == []
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(0.0, 1.0),
+            st.sampled_from([0.0, 0.01, 0.05, 0.5, 1.0]),  # ties and the ends
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_holm_equals_statsmodels(p_values: list[float]) -> None:
+    """statsmodels' ``multipletests(method="holm")`` as the independent oracle."""
+    _, expected, _, _ = multipletests(p_values, alpha=0.05, method="holm")
+    assert holm(p_values) == pytest.approx(list(expected), abs=1e-12)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
