@@ -34,6 +34,7 @@ from studybench.metrics.passk import VerdictRow
 Metric = Literal["par_at_k", "sub_at_k"]
 METRICS: tuple[Metric, ...] = ("par_at_k", "sub_at_k")
 FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,12 @@ class ClusterTable:
     sub: FloatArray  # parents x seeds, slots hit
     truncated: FloatArray  # parents x seeds, truncated turns among the first k attempts
     turns: FloatArray  # parents x seeds, judged turns among the first k attempts
+    # Every chain (attempt) kept, for the pooled estimates of studybench.metrics.pooled:
+    # hits[p, s, j, m] is slot m of the j-th of the first k attempts of seed s (False where
+    # the verdict is missing or the slot does not exist); present[p, s, j] says that attempt
+    # exists. None for tables built without chains (the pooled unit is then unavailable).
+    hits: BoolArray | None = None  # parents x seeds x k x max slots
+    present: BoolArray | None = None  # parents x seeds x k
 
     @property
     def size(self) -> FloatArray:
@@ -139,6 +146,13 @@ def _table(
     hits: dict[tuple[str, int, int], dict[str, bool]] = defaultdict(dict)
     truncated = np.zeros((len(parents), len(seeds)))
     turns = np.zeros((len(parents), len(seeds)))
+    width = max((len(table[p]) for p in parents), default=0) or 1
+    chains = np.zeros((len(parents), len(seeds), k, width), dtype=bool)
+    present = np.zeros((len(parents), len(seeds), k), dtype=bool)
+    position = {(ps, a): j for ps, chosen in order.items() for j, a in enumerate(chosen)}
+    slot_index = {p: {s: m for m, s in enumerate(table[p])} for p in parents}
+    for (parent, seed), chosen in order.items():
+        present[p_index[parent], s_index[seed], : len(chosen)] = True
     for row in rows:
         if ((row.parent, row.seed), row.attempt) not in kept:
             continue
@@ -149,6 +163,9 @@ def _table(
             )
         hits[(row.parent, row.seed, row.attempt)][row.slot] = row.correct
         i, j = p_index[row.parent], s_index[row.seed]
+        chains[i, j, position[((row.parent, row.seed), row.attempt)]][
+            slot_index[row.parent][row.slot]
+        ] = row.correct
         turns[i, j] += 1
         truncated[i, j] += bool(getattr(row, "truncated", False))
     par = np.zeros((len(parents), len(seeds)))
@@ -174,4 +191,6 @@ def _table(
         sub=sub,
         truncated=truncated,
         turns=turns,
+        hits=chains,
+        present=present,
     )

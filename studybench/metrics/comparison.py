@@ -1,5 +1,28 @@
 """One paired comparison of two evaluations: every metric, split and benchmark of their item
-tables, with CIs, p-values adjusted together (Holm), decisions and what each split can detect.
+tables, with CIs for two questions, p-values adjusted together, decisions and what each split
+can detect.
+
+The unit of the test is a parent's pooled estimate (:mod:`studybench.metrics.pooled`: every
+attempt of every seed, the unbiased pass@k estimator), the test a sign-flip permutation over
+parents, exact for small splits, and the family (every metric of every split) is controlled by
+Westfall-Young's step-down max-statistic over the same sign patterns
+(:mod:`studybench.metrics.permutation`); Holm when the settings ask for it.
+
+Two questions, both reported (``targets``), one deciding (``CompareSettings.target``):
+
+* ``this_benchmark`` (default): the items are fixed; only the model's sampling noise counts.
+  "Did the model change on these problems?" is what a nightly or checkpoint comparison asks
+  (the same fixed items every night) and what the paper's ± std over seeds speaks to. Its
+  interval is the difference ± the jackknife sampling error of the per-parent estimates.
+* ``problems_like_these``: the parents are a sample of a population of problems; "would the
+  gain hold on new problems like these?" is the claim of a method paper. Its interval is the
+  paired bootstrap over parents, wider because parents differ in how much they change.
+
+The sign-flip p-value answers both (exactly for the first, asymptotically for the second).
+
+The paper's figures are untouched: ``baseline``/``candidate`` are the mean over seeds of the
+per-seed scores and ``baseline_std``/``candidate_std`` their sample std (ddof 1); ``diff`` is
+the test's own estimate (the pooled difference over the parents the test kept).
 
 This is the one implementation behind ``studybench metrics compare`` (item tables),
 ``studybench compare`` (MLflow runs) and the regression checks of the DAGs.
@@ -7,24 +30,56 @@ This is the one implementation behind ``studybench metrics compare`` (item table
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from studybench.metrics.clustered import METRICS, ClusterTable, Metric, cluster_tables
 from studybench.metrics.decisions import Decision, decide, holm
-from studybench.metrics.intervals import IntervalSettings
-from studybench.metrics.paired import EvaluationInfo, check_comparable, compare_tables
+from studybench.metrics.intervals import IntervalSettings, bootstrap_ci, ratio, rng_for
+from studybench.metrics.paired import EvaluationInfo, check_comparable, instruments
 from studybench.metrics.passk import VerdictRow
+from studybench.metrics.permutation import (
+    fixed_items_interval,
+    null_statistics,
+    sign_flips,
+    step_down_max,
+    studentised,
+    two_sided_p,
+)
+from studybench.metrics.pooled import AlignedPair, Unit, align
 from studybench.metrics.power import minimum_detectable_effect, power_sentence
+
+Target = Literal["this_benchmark", "problems_like_these"]
+Multiplicity = Literal["westfall-young", "holm"]
+TARGETS: tuple[Target, ...] = ("this_benchmark", "problems_like_these")
 
 
 class CompareSettings(IntervalSettings):
-    """Error rates and the effect size that matters (fractions: 0.02 = 2 points)."""
+    """Error rates, the effect size that matters (fractions: 0.02 = 2 points) and the test.
+
+    ``target``: the question the decision answers (module doc); ``unit``: ``pooled`` (every
+    attempt, the unbiased estimator) or ``seed-mean`` (per-seed Par@k averaged, the rule
+    before pooling, kept for comparison figures); ``multiplicity``: ``westfall-young`` (the
+    same sign patterns for every metric) or ``holm``."""
 
     alpha: float = 0.05
     min_effect: float = 0.0
     power: float = 0.8
+    target: Target = "this_benchmark"
+    unit: Unit = "pooled"
+    multiplicity: Multiplicity = "westfall-young"
+
+
+class TargetInterval(BaseModel):
+    """The interval of the difference for one inferential target."""
+
+    ci_low: float
+    ci_high: float
+    se: float = math.nan
 
 
 class MetricResult(BaseModel):
@@ -33,10 +88,10 @@ class MetricResult(BaseModel):
     metric: Metric
     key: str  # e.g. application/par_at_8
     k: int
-    baseline: float
+    baseline: float  # the paper's figure: mean over seeds
     candidate: float
-    diff: float
-    ci_low: float
+    diff: float  # the test's estimate (pooled units, kept parents)
+    ci_low: float  # of the deciding target
     ci_high: float
     p_value: float
     p_adjusted: float
@@ -44,6 +99,11 @@ class MetricResult(BaseModel):
     parents: int
     exact: bool
     mde: float  # minimum detectable effect at the configured power (score units)
+    baseline_std: float = math.nan  # the paper's ± (sample std over seeds)
+    candidate_std: float = math.nan
+    targets: dict[str, TargetInterval] = Field(default_factory=dict)
+    target: str = "problems_like_these"  # which target decided
+    dropped: int = 0  # parents left out under the unequal-data rule
 
     def describe(self) -> str:
         return (
@@ -60,6 +120,10 @@ class PairedComparison(BaseModel):
     settings: CompareSettings
     metrics: list[MetricResult] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # power sentences
+    warnings: list[str] = Field(default_factory=list)  # unequal data (named), fallbacks
+    method: str = ""  # the test, in words
+    multiplicity: Multiplicity = "westfall-young"
+    instruments: dict[str, str] = Field(default_factory=dict)  # verifier/judge versions used
 
     @property
     def regression(self) -> bool:
@@ -69,11 +133,12 @@ class PairedComparison(BaseModel):
     def regressions(self) -> list[MetricResult]:
         return [m for m in self.metrics if m.decision == "regressed"]
 
-    def by_metric(self) -> dict[str, dict[str, float | str]]:
-        """``{metric: {diff, ci_low, ci_high, p_value, p_adjusted, decision}}``; with one split
-        the keys are the bare metric names (``par_at_k``), otherwise ``split/par_at_k``."""
+    def by_metric(self) -> dict[str, dict[str, Any]]:
+        """``{metric: {diff, ci_low, ci_high, p_value, p_adjusted, decision, mde, baseline,
+        candidate, baseline_std, candidate_std, targets}}``; with one split the keys are the
+        bare metric names (``par_at_k``), otherwise ``split/par_at_k``."""
         splits = {(m.benchmark, m.split) for m in self.metrics}
-        out: dict[str, dict[str, float | str]] = {}
+        out: dict[str, dict[str, Any]] = {}
         for m in self.metrics:
             name = m.metric if len(splits) == 1 else metric_key(m.benchmark, m.split, m.metric)
             out[name] = {
@@ -83,8 +148,26 @@ class PairedComparison(BaseModel):
                 "p_value": m.p_value,
                 "p_adjusted": m.p_adjusted,
                 "decision": m.decision,
+                "mde": m.mde,
+                "baseline": m.baseline,
+                "candidate": m.candidate,
+                "baseline_std": m.baseline_std,
+                "candidate_std": m.candidate_std,
+                "targets": {t: v.model_dump() for t, v in m.targets.items()},
             }
         return out
+
+    def summary(self) -> dict[str, Any]:
+        """What the JSON output says about the comparison as a whole."""
+        return {
+            "target": self.settings.target,
+            "unit": self.settings.unit,
+            "multiplicity": self.multiplicity,
+            "method": self.method,
+            "instruments": self.instruments,
+            "warnings": self.warnings,
+            "notes": self.notes,
+        }
 
 
 def metric_key(benchmark: str, split: str, metric: str, k: int | None = None) -> str:
@@ -99,6 +182,29 @@ def metrics_of(table: ClusterTable) -> Sequence[Metric]:
     return ("par_at_k",) if table.single_slot else METRICS
 
 
+def _seed_std(table: ClusterTable, metric: Metric) -> float:
+    per_seed = table.per_seed(metric)
+    return float(np.std(per_seed, ddof=1)) if len(per_seed) > 1 else 0.0
+
+
+def _method(settings: CompareSettings, exact: bool, family: int, multiplicity: str) -> str:
+    unit = (
+        "pooled unbiased pass@k per parent (every attempt of every seed)"
+        if settings.unit == "pooled"
+        else "per-seed scores averaged per parent"
+    )
+    flips = "every sign pattern (exact)" if exact else f"{settings.n_resamples} seeded patterns"
+    family_rule = (
+        "Westfall-Young step-down maxT over the same sign patterns"
+        if multiplicity == "westfall-young"
+        else "Holm"
+    )
+    return (
+        f"{unit}; sign-flip permutation over parents, {flips}; {family_rule} over {family} "
+        f"metric(s); decision on the {settings.target.replace('_', ' ')} interval"
+    )
+
+
 def compare_evaluations(
     baseline: Mapping[tuple[str, str], ClusterTable],
     candidate: Mapping[tuple[str, str], ClusterTable],
@@ -111,34 +217,88 @@ def compare_evaluations(
     """Compare per-parent tables (refuses incomparable evaluations).
 
     ``metrics``: the metrics to test (default :func:`metrics_of` each table); every tested
-    metric is one member of the Holm family."""
+    metric is one member of the family."""
     settings = settings or CompareSettings()
     check_comparable(baseline, candidate, baseline_info, candidate_info)
+    names = (
+        (baseline_info.name if baseline_info else "") or "baseline",
+        (candidate_info.name if candidate_info else "") or "candidate",
+    )
 
     def chosen(table: ClusterTable) -> Sequence[Metric]:
         return metrics_of(table) if metrics is None else metrics
 
-    family = sum(len(chosen(t)) for t in baseline.values())
-    raw = []
-    for key in sorted(baseline):
-        for metric in chosen(baseline[key]):
-            raw.append(
-                (key, metric, compare_tables(baseline[key], candidate[key], metric, settings))
-            )
-    adjusted = holm([r.p_value for _, _, r in raw], settings.alpha)
+    keys = sorted(baseline)
+    aligned: dict[tuple[str, str], AlignedPair] = {
+        key: align(baseline[key], candidate[key], settings.unit, names=names) for key in keys
+    }
+    offsets, total = {}, 0
+    for key in keys:
+        offsets[key] = total
+        total += len(aligned[key].parents)
+    flips = sign_flips(
+        total, settings.n_resamples, rng_for(settings.seed, "sign-flips", *map("/".join, keys))
+    )
+    members = [(key, metric) for key in keys for metric in chosen(baseline[key])]
+    observed, nulls, raw_p = [], [], []
+    for key, metric in members:
+        unit = aligned[key].metrics[metric]
+        d = unit.candidate - unit.baseline
+        columns = flips.signs[:, offsets[key] : offsets[key] + len(d)]
+        t, null = studentised(d), null_statistics(d, columns)
+        observed.append(t)
+        nulls.append(null)
+        raw_p.append(two_sided_p(t, null, flips.exact))
+    multiplicity: Multiplicity = settings.multiplicity
+    if multiplicity == "westfall-young" and members:
+        adjusted = step_down_max(observed, np.column_stack(nulls), flips.exact)
+    else:
+        adjusted = holm(raw_p, settings.alpha)
     result = PairedComparison(
         baseline=(baseline_info.name if baseline_info else ""),
         candidate=(candidate_info.name if candidate_info else ""),
         settings=settings,
+        multiplicity=multiplicity,
+        method=_method(settings, flips.exact, len(members), multiplicity),
+        instruments=instruments(baseline_info, candidate_info),
     )
-    for (key, metric, r), p_adj in zip(raw, adjusted, strict=True):
-        table = baseline[key]
-        # Bonferroni at the first Holm step: the most conservative level a metric is tested at
+    for key in keys:
+        result.warnings.extend(aligned[key].warnings)
+    family = len(members)
+    fallbacks: list[str] = []
+    for (key, metric), p, p_adj in zip(members, raw_p, adjusted, strict=True):
+        table, pair = baseline[key], aligned[key]
+        unit = pair.metrics[metric]
+        d, den = unit.candidate - unit.baseline, unit.den
+        den_total = float(den.sum())
+        parents = len(d)
+        diff = float(d.sum()) / den_total if den_total else math.nan
+        low, high, se = fixed_items_interval(
+            diff, float((unit.baseline_var + unit.candidate_var).sum()), den_total,
+            settings.confidence,
+        )  # fmt: skip
+        rng = rng_for(settings.seed, key[0], key[1], metric, "paired")
+        pop_low, pop_high = bootstrap_ci((d, den), ratio, settings, rng)
+        z = d * parents / den_total if den_total else d  # diff = mean of z
+        sd_diff = float(z.std(ddof=1)) if parents > 1 else math.nan
+        targets = {
+            "this_benchmark": TargetInterval(ci_low=low, ci_high=high, se=se),
+            "problems_like_these": TargetInterval(
+                ci_low=pop_low,
+                ci_high=pop_high,
+                se=sd_diff / math.sqrt(parents) if parents else math.nan,
+            ),
+        }
+        target: str = settings.target
+        if not math.isfinite(targets[target].ci_low):
+            other = next(t for t in TARGETS if t != target)
+            if math.isfinite(targets[other].ci_low):
+                fallbacks.append(metric_key(key[0], key[1], metric, table.k))
+                target = other
+        ci = targets[target]
+        # Bonferroni at the first step: the most conservative level a metric is tested at
         mde = minimum_detectable_effect(
-            r.sd_diff,
-            r.parents,
-            alpha=settings.alpha / max(1, family),
-            power=settings.power,
+            sd_diff, parents, alpha=settings.alpha / max(1, family), power=settings.power
         )
         result.metrics.append(
             MetricResult(
@@ -147,24 +307,29 @@ def compare_evaluations(
                 metric=metric,
                 key=metric_key(key[0], key[1], metric, table.k),
                 k=table.k,
-                baseline=r.baseline,
-                candidate=r.candidate,
-                diff=r.diff,
-                ci_low=r.ci_low,
-                ci_high=r.ci_high,
-                p_value=r.p_value,
+                baseline=table.value(metric),
+                candidate=candidate[key].value(metric),
+                diff=diff,
+                ci_low=ci.ci_low,
+                ci_high=ci.ci_high,
+                p_value=p,
                 p_adjusted=p_adj,
                 decision=decide(
-                    r.diff,
-                    r.ci_low,
-                    r.ci_high,
+                    diff,
+                    ci.ci_low,
+                    ci.ci_high,
                     p_adj,
                     alpha=settings.alpha,
                     min_effect=settings.min_effect,
                 ),
-                parents=r.parents,
-                exact=r.exact,
+                parents=parents,
+                exact=flips.exact,
                 mde=mde,
+                baseline_std=_seed_std(table, metric),
+                candidate_std=_seed_std(candidate[key], metric),
+                targets=targets,
+                target=target,
+                dropped=len(pair.dropped),
             )
         )
         sentence = power_sentence(
@@ -176,6 +341,12 @@ def compare_evaluations(
         )
         if sentence:
             result.notes.append(sentence)
+    if fallbacks:
+        wanted = settings.target.replace("_", " ")
+        result.warnings.append(
+            f"no {wanted} interval for {', '.join(fallbacks)} (a parent needs more than k "
+            f"attempts over its seeds to show its sampling noise): decided on the other target"
+        )
     return result
 
 

@@ -3,12 +3,14 @@
 Both runs answer the same parents, so the comparison works on per-parent differences: what
 makes a problem hard is the same for both and cancels, and only the runs' own noise is left.
 The difference of a ratio score is ``sum_p (c_p - b_p) / sum_p den_p``; its interval is a
-paired bootstrap over parents, its p-value a sign-flip permutation test (under "no change"
-the two runs of a parent are exchangeable), both from scipy. With at most
-``n_resamples`` sign patterns (``2**parents``) scipy enumerates them all: the p-value is exact.
+paired bootstrap over parents (scipy), its p-value a sign-flip permutation test (under "no
+change" the two runs of a parent are exchangeable: :mod:`studybench.metrics.permutation`).
+With at most ``n_resamples`` sign patterns (``2**parents``) every one is enumerated: the
+p-value is exact.
 
-Comparing evaluations of different items, benchmarks, splits, data versions or protocols is
-refused: the difference would mean nothing.
+Comparing evaluations of different items, benchmarks, splits, data versions, protocols or
+instruments (verifier or judge versions) is refused: the difference would mean nothing, or
+would measure the change of instrument rather than of the model.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from collections.abc import Mapping
 
 import numpy as np
 from pydantic import BaseModel
-from scipy import stats
 
 from studybench.errors import StudyBenchError
 from studybench.metrics.clustered import ClusterTable, FloatArray, Metric
 from studybench.metrics.intervals import IntervalSettings, bootstrap_ci, rng_for
+from studybench.metrics.permutation import null_statistics, sign_flips, studentised, two_sided_p
 
 
 class ComparisonRefusedError(StudyBenchError):
@@ -34,6 +36,25 @@ class EvaluationInfo(BaseModel):
     name: str = ""
     data_version: str = ""
     protocol: str = ""
+    verifier_version: str = ""
+    judge_version: str = ""
+
+
+INSTRUMENTS = ("verifier_version", "judge_version")
+
+
+def instruments(
+    baseline_info: EvaluationInfo | None, candidate_info: EvaluationInfo | None
+) -> dict[str, str]:
+    """The verifier and judge versions a comparison's decision used (those known on either
+    side; :func:`check_comparable` has refused any that differ)."""
+    out = {}
+    for field in INSTRUMENTS:
+        values = [getattr(i, field) for i in (baseline_info, candidate_info) if i]
+        known = next((v for v in values if v), "")
+        if known:
+            out[field] = known
+    return out
 
 
 class PairedStats(BaseModel):
@@ -64,6 +85,14 @@ def check_comparable(
             raise ComparisonRefusedError(
                 f"refusing to compare: {field.replace('_', ' ')} differs ({b_name}: "
                 f"{b_value}, {c_name}: {c_value})"
+            )
+    for field in INSTRUMENTS:
+        b_value, c_value = getattr(b_info, field), getattr(c_info, field)
+        if b_value and c_value and b_value != c_value:
+            raise ComparisonRefusedError(
+                f"refusing to compare: {field.replace('_', ' ')} differs ({b_name}: "
+                f"{b_value}, {c_name}: {c_value}); re-score the older side with the current "
+                "instruments first (studybench rescore)"
             )
     if not baseline or not candidate:
         empty = b_name if not baseline else c_name
@@ -118,26 +147,14 @@ def paired_stats(
     def diff_of(d: FloatArray, w: FloatArray, axis: int = -1) -> FloatArray:
         return np.asarray(d.sum(axis=axis) / w.sum(axis=axis), dtype=np.float64)
 
-    def flipped(b: FloatArray, c: FloatArray, axis: int = -1) -> FloatArray:
-        return np.asarray((c - b).sum(axis=axis) / total, dtype=np.float64)
-
     low, high = bootstrap_ci((diffs, den), diff_of, settings, rng)
-    if parents < 2 or not np.any(diffs):
-        # one parent: its two sign patterns give +d and -d, both as extreme as d (p = 1);
-        # scipy refuses a sample of one observation
+    if not np.any(diffs):  # every sign pattern gives 0: p = 1 exactly, nothing to draw
         p_value, exact = 1.0, True
     else:
-        test = stats.permutation_test(
-            (baseline, candidate),
-            flipped,
-            permutation_type="samples",
-            vectorized=True,
-            n_resamples=settings.n_resamples,
-            alternative="two-sided",
-            rng=rng,
-        )
-        p_value = float(min(1.0, test.pvalue))
-        exact = 2**parents <= settings.n_resamples
+        flips = sign_flips(parents, settings.n_resamples, rng)
+        t = studentised(diffs)
+        p_value = two_sided_p(t, null_statistics(diffs, flips.signs), flips.exact)
+        exact = flips.exact
     z = diffs * parents / total if total else diffs
     return PairedStats(
         baseline=float(baseline.sum() / total) if total else 0.0,
