@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from studybench.config import MethodArtefactSpec, Settings
 from studybench.engines.base import Engine, SamplingParams
-from studybench.errors import StudyBenchError
+from studybench.errors import ConfigError, StudyBenchError
 from studybench.metrics.items import ItemRow
 from studybench.tracking.records import BenchmarkResult, SeedValues
 
@@ -148,6 +148,30 @@ class Benchmark(ABC):
         """``plan`` evaluated with the method artefacts ``spec`` (a system prompt, a
         playbook, guidance). Default: the benchmark takes none and the plan is unchanged."""
         return plan
+
+    def current_protocol_hash(self, plan: BenchmarkPlan, settings: Settings) -> str:
+        """The protocol hash that ``settings`` give now for what ``plan`` evaluates.
+
+        Default: plan the same parts, model and artefacts again. A benchmark whose hash is a
+        cheap function of the settings overrides this (StudyBench, SE-Bench), so the re-check
+        before every step does not re-read its data files."""
+        fresh = self.plan(plan.parts, plan.model, settings, Path(plan.root))
+        return self.with_artefacts(fresh, plan.artefacts, settings).protocol_hash
+
+    def check_protocol(
+        self, plan: BenchmarkPlan, settings: Settings, *, where: str | Path | None = None
+    ) -> None:
+        """THE protocol re-check: refuse to add results to ``plan`` when the settings now give
+        another protocol hash (edited sampling, prompts, k, seeds or artefacts would mix two
+        protocols in one result). Every step that adds results calls it; ``where`` names the
+        file the plan came from (default: the plan's folder)."""
+        now = self.current_protocol_hash(plan, settings)
+        if now != plan.protocol_hash:
+            origin = where if where is not None else plan.root
+            raise ConfigError(
+                f"{origin}: {self.name} planned under protocol {plan.protocol_hash}, but the "
+                f"settings now give {now}; plan again"
+            )
 
     def items(self, plan: BenchmarkPlan, settings: Settings) -> list[ItemRow]:
         """The per-item table of the judged plan: one row per (part, parent, slot, seed,

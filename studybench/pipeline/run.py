@@ -30,20 +30,11 @@ log = logging.getLogger(__name__)
 
 
 def check_plans(target: Target, settings: Settings) -> None:
-    """Refuse to add results under a protocol other than the planned one."""
+    """Refuse to add results under a protocol other than the planned one (each benchmark's
+    :meth:`~studybench.benchmarks.base.Benchmark.check_protocol`, named by the target file)."""
+    where = Path(target.run_root) / TARGET_FILE
     for name, plan in target.plans.items():
-        bench = get_benchmark(name)
-        parts = plan.parts
-        if name == STUDYBENCH:  # a split given as a file is planned by its path, not its label
-            parts = tuple(plan.files.get(part, part) for part in plan.parts)
-        fresh = bench.plan(parts, plan.model, settings, Path(plan.root))
-        now = bench.with_artefacts(fresh, plan.artefacts, settings).protocol_hash
-        if now != plan.protocol_hash:
-            where = "" if name == STUDYBENCH else f"{name} "
-            raise ConfigError(
-                f"{Path(target.run_root) / TARGET_FILE}: {where}planned under protocol "
-                f"{plan.protocol_hash}, but the settings now give {now}; plan again"
-            )
+        get_benchmark(name).check_protocol(plan, settings, where=where)
 
 
 def generate(

@@ -171,13 +171,10 @@ class SEBench(Benchmark):
 
     # -- shared by the steps -------------------------------------------------------------
 
-    def check_protocol(self, plan: BenchmarkPlan, settings: Settings) -> None:
-        now = protocol_hash(settings, plan.k, plan.seeds)
-        if now != plan.protocol_hash:
-            raise ConfigError(
-                f"{plan.root}: planned under SE-Bench protocol {plan.protocol_hash}, but the "
-                f"settings now give {now}; plan again"
-            )
+    def current_protocol_hash(self, plan: BenchmarkPlan, settings: Settings) -> str:
+        """What :meth:`plan` would hash now: k and seeds come from the settings, so a plan
+        made under other seeds is refused (as re-planning it would be)."""
+        return protocol_hash(settings, settings.sebench.k, settings.sebench.seeds)
 
     def package(self, plan: BenchmarkPlan, settings: Settings) -> ObfuscatedPackage:
         return with_settings_docs(

@@ -28,7 +28,6 @@ from studybench.benchmarks.studybench.protocol import (
 from studybench.benchmarks.studybench.splits import NAMED_SPLITS, split_file, split_label
 from studybench.config import MethodArtefactSpec, Settings
 from studybench.engines.base import Engine
-from studybench.errors import ConfigError
 from studybench.metrics.items import ItemRow
 from studybench.tracking.records import BenchmarkResult
 
@@ -140,13 +139,8 @@ class StudyBench(Benchmark):
             update={"protocol_hash": protocol_hash(settings, spec), "notes": notes}
         )
 
-    def _check_protocol(self, plan: BenchmarkPlan, settings: Settings) -> None:
-        now = protocol_hash(settings, plan.artefacts)
-        if now != plan.protocol_hash:
-            raise ConfigError(
-                f"{plan.root}: planned under protocol {plan.protocol_hash}, but the settings "
-                f"now give {now}; plan again"
-            )
+    def current_protocol_hash(self, plan: BenchmarkPlan, settings: Settings) -> str:
+        return protocol_hash(settings, plan.artefacts)
 
     async def generate(
         self,
@@ -157,7 +151,7 @@ class StudyBench(Benchmark):
     ) -> dict[str, Any]:
         from studybench.data.loaders import load_parents
 
-        self._check_protocol(plan, settings)
+        self.check_protocol(plan, settings)
         config = rollout_config(plan.model, settings, k=plan.k, seeds=plan.seeds)
         parts = {part: (load_parents(plan.files[part]), plan.part_dir(part)) for part in plan.parts}
         artefacts = resolve_artefacts(plan.artefacts, settings)
