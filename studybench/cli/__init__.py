@@ -23,10 +23,11 @@ from studybench.cli.corpus import corpus_app
 from studybench.cli.data import data_app
 from studybench.cli.demo_model import demo_model_app
 from studybench.cli.evalearn import evalearn_app
-from studybench.cli.evaluate import eval_command, generate_command, judge_command, report_command
+from studybench.cli.evaluate import eval_command, generate_command, judge_command
 from studybench.cli.guidance import guidance_app
 from studybench.cli.metrics import metrics_app
 from studybench.cli.ops import airflow_command, demo_command, trigger
+from studybench.cli.paper import report_app
 from studybench.cli.sebench import sebench_app
 from studybench.cli.stats import metrics_compare
 from studybench.cli.task import task_app
@@ -54,7 +55,7 @@ app.add_typer(benchmarks_app, name="benchmarks")
 app.command("generate")(generate_command)
 app.command("judge")(judge_command)
 app.command("judge-calibrate")(calibrate_command)
-app.command("report")(report_command)
+app.add_typer(report_app, name="report")  # report RUN (default) and report paper
 app.command("eval")(eval_command)
 app.command("track")(track_command)
 app.command("compare")(compare_command)

@@ -44,16 +44,22 @@ def task_settings(repo: str | Path | None = None) -> Settings:
     return load_settings(require_file=True)
 
 
-def mlflow_run_url(settings: Settings, run_id: str) -> str:
-    from studybench.tracking.mlflow_log import client_for
-
+def mlflow_ui_base(settings: Settings) -> str:
+    """The MLflow UI links point at: ``tracking.ui_url``, else an http tracking URI, else
+    the local ``make mlflow-ui`` (credentials never included)."""
     base = settings.tracking.ui_url or (
         settings.tracking.uri
         if settings.tracking.uri.startswith(("http://", "https://"))
         else "http://127.0.0.1:5000"
     )
+    return public_url(base).rstrip("/")
+
+
+def mlflow_run_url(settings: Settings, run_id: str) -> str:
+    from studybench.tracking.mlflow_log import client_for
+
     experiment = client_for(settings).get_run(run_id).info.experiment_id
-    return f"{public_url(base).rstrip('/')}/#/experiments/{experiment}/runs/{run_id}"
+    return f"{mlflow_ui_base(settings)}/#/experiments/{experiment}/runs/{run_id}"
 
 
 def public_url(url: str) -> str:
