@@ -206,15 +206,13 @@ def resolve(words: list[str]) -> Any:
 
 
 def deploy_section() -> str:
-    readme = (ROOT / "README.md").read_text()
-    start = readme.index("\n## Deploy")
-    end = readme.find("\n## ", start + 1)
-    return readme[start : end if end > 0 else None]
+    """The deployment guide of the documentation site (what an operator copies from)."""
+    return (ROOT / "docs" / "guides" / "deploy.md").read_text()
 
 
 def command_texts() -> list[str]:
     """Where commands are written: compose commands, entrypoints and health checks, script
-    lines, Dockerfile RUN/ENTRYPOINT, and the shell blocks of the README's Deploy section."""
+    lines, Dockerfile RUN/ENTRYPOINT, and the shell blocks of the deployment guide (docs/guides/deploy.md)."""
     texts = []
     for spec in services().values():
         for key in ("command", "entrypoint"):
