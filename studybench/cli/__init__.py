@@ -28,6 +28,7 @@ from studybench.cli.guidance import guidance_app
 from studybench.cli.metrics import metrics_app
 from studybench.cli.ops import airflow_command, demo_command, trigger
 from studybench.cli.paper import report_app
+from studybench.cli.rescore import rescore_command
 from studybench.cli.sebench import sebench_app
 from studybench.cli.stats import metrics_compare
 from studybench.cli.task import task_app
@@ -58,6 +59,7 @@ app.command("judge-calibrate")(calibrate_command)
 app.add_typer(report_app, name="report")  # report RUN (default) and report paper
 app.command("eval")(eval_command)
 app.command("track")(track_command)
+app.command("rescore")(rescore_command)
 app.command("compare")(compare_command)
 app.command("verify")(verify_command)
 app.add_typer(checkpoints_app, name="checkpoints")

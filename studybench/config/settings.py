@@ -23,6 +23,7 @@ from studybench.config.orchestration import (
     NightlySettings,
 )
 from studybench.config.paths import CorpusSettings, DataSettings, PathSettings, ReleaseSettings
+from studybench.config.rescore import RescoreSettings
 from studybench.config.tracking import AlertSettings, TrackingSettings
 from studybench.config.training import TrainingSettings
 
@@ -38,6 +39,7 @@ class Settings(Section):
     engine: EngineSettings = EngineSettings()
     agent: AgentSettings = AgentSettings()
     tracking: TrackingSettings = TrackingSettings()
+    rescore: RescoreSettings = RescoreSettings()
     alerts: AlertSettings = AlertSettings()
     checkpoints: CheckpointSettings = CheckpointSettings()
     nightly: NightlySettings = NightlySettings()

@@ -181,14 +181,23 @@ class VerdictStore:
         self._db.close()
 
 
+def verifier_version(verifier: object) -> str:
+    """The version of the rules ``verifier`` applies (a plug-in names its own)."""
+    return str(getattr(verifier, "version", VERIFIER_VERSION))
+
+
 def _current(
-    stored: SlotVerdict | None, item: JudgeItem, judge_model: str | None, rule_only: bool
+    stored: SlotVerdict | None,
+    item: JudgeItem,
+    judge_model: str | None,
+    rule_only: bool,
+    rules_version: str = VERIFIER_VERSION,
 ) -> bool:
     if stored is None or stored.flagged:
         return False
     if stored.completion_hash != item.completion_hash:
         return False
-    if stored.verifier_version != VERIFIER_VERSION:
+    if stored.verifier_version != rules_version:
         return False
     if stored.stage == "judge" and (
         stored.judge_version != JUDGE_VERSION or stored.judge_model != judge_model
@@ -214,12 +223,13 @@ def judge_run(
     try:
         stored = store.all()
         judge_model = judge.model if judge else None
+        rules_version = verifier_version(verifier)
 
         def wanted(item: JudgeItem) -> bool:
             current = stored.get((item.parent, item.slot, item.seed, item.attempt))
             if rejudge_errors_only:
                 return current is not None and current.flagged
-            return not _current(current, item, judge_model, judge is None)
+            return not _current(current, item, judge_model, judge is None, rules_version)
 
         todo = [item for item in items if wanted(item)]
         rules = verifier.verify_many(
@@ -252,6 +262,7 @@ def judge_run(
                     final_correct=rule.correct,
                     stage="rule" if rule.correct or judge else "rule_only",
                     rule_ms=rule.elapsed_ms,
+                    verifier_version=rules_version,
                 )
             )
             # an unterminated <think> means no answer: nothing for the LLM judge to rescue

@@ -1,13 +1,21 @@
 """Check: compare a logged evaluation with the previous evaluation of its lineage and with a
-baseline; regressions beyond seed noise fail the nightly run."""
+baseline; regressions beyond seed noise fail the nightly run.
+
+Like with like: every baseline is compared in the version judged by the candidate's
+instrument (verifier and judge). A baseline judged by another one is re-scored first from
+its stored generations (seconds, no inference); when that is impossible the comparison is
+not made and the notes say why. The instrument the decision used is a tag of the candidate
+(``studybench.check.instrument``) and a field of the result."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from studybench.config import Settings
+from studybench.errors import StudyBenchError
 from studybench.pipeline.target import Target
 
 
@@ -45,6 +53,42 @@ class CheckResult(BaseModel):
     compared: dict[str, str] = Field(default_factory=dict)  # what -> baseline run id
     regressions: list[Regression] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    instrument: str = ""  # the verifier and judge every compared run was judged by
+
+
+def like_with_like(
+    client: Any, settings: Settings, what: str, base: str, candidate: str
+) -> tuple[str | None, str]:
+    """The version of baseline ``base`` judged by ``candidate``'s instrument (re-scored now
+    when there is none and the installed instrument is the candidate's), and a note; None
+    when the baseline cannot be brought to that instrument."""
+    from studybench.rescore import RescoreRefusedError, installed, rescore_run
+    from studybench.tracking.rescore import Instrument, judged_by
+
+    wanted = Instrument.of_run(client.get_run(candidate))
+    found = judged_by(client, base, wanted)
+    if found is not None:
+        if found == base:
+            return base, ""
+        return found, f"{what}: run {base} compared in its re-score {found} ({wanted.describe()})"
+    held = Instrument.of_run(client.get_run(base)).describe()
+    if installed(settings) != wanted:
+        return None, (
+            f"{what} (run {base}) was judged by {held}, this run by {wanted.describe()}, and "
+            f"the installed instrument is {installed(settings).describe()}: it cannot be "
+            "re-scored to this run's instrument; not compared"
+        )
+    try:
+        outcome = rescore_run(settings, base)
+    except (RescoreRefusedError, StudyBenchError) as exc:
+        return None, (
+            f"{what} (run {base}) was judged by {held}, this run by {wanted.describe()}; it "
+            f"cannot be re-scored ({exc}); not compared"
+        )
+    return outcome.run_id, (
+        f"{what}: run {base} ({held}) re-scored first as run {outcome.run_id} "
+        f"({wanted.describe()}, {outcome.flips.flips} verdict(s) flipped)"
+    )
 
 
 def check(target: Target, run_id: str, settings: Settings, baseline: str = "") -> CheckResult:
@@ -77,8 +121,17 @@ def check(target: Target, run_id: str, settings: Settings, baseline: str = "") -
             against["baseline"] = resolve_run(client, baseline, relative_to=run_id)
         except Exception as exc:  # an unknown alias must not hide the other comparison
             result.notes.append(f"baseline {baseline!r} not found: {exc}")
-    for what, base in against.items():
-        if base == run_id:
+    from studybench.tracking.rescore import Instrument
+
+    instrument = Instrument.of_run(client.get_run(run_id))
+    result.instrument = instrument.describe()
+    for what, planned in against.items():
+        if planned == run_id:
+            continue
+        base, note = like_with_like(client, settings, what, planned, run_id)
+        if note:
+            result.notes.append(note)
+        if base is None or base == run_id:
             continue
         try:
             comparison = compare_runs(
@@ -112,6 +165,7 @@ def check(target: Target, run_id: str, settings: Settings, baseline: str = "") -
             if m.regression
         )
     client.set_tag(run_id, "studybench.regressions", str(len(result.regressions)))
+    client.set_tag(run_id, "studybench.check.instrument", result.instrument)
     return result
 
 

@@ -14,7 +14,7 @@ from studybench.benchmarks.registry import get_benchmark
 from studybench.checkpoints.inspect import CheckpointInfo, _fs, inspect_checkpoint
 from studybench.config import MethodArtefactSpec, NightlyModel, Settings
 from studybench.errors import DataError
-from studybench.pipeline.keys import evaluation_key, subject
+from studybench.pipeline.keys import generation_key, installed_instrument, judged_key, subject
 from studybench.pipeline.target import STUDYBENCH, CheckpointMeta, EngineKind, Target
 
 
@@ -141,14 +141,16 @@ def plan_target(
     data_files = [Path(f) for plan in plans.values() for f in plan.files.values()]
     data = data_version_tags(dict.fromkeys(data_files))
     identity = checkpoint.identity if checkpoint else None
-    key = evaluation_key(
+    # the folder is the generations' (a new verifier re-judges them, never regenerates)
+    generated = generation_key(
         subject(model, identity, base_url),
         plans,
         data,
         run_tag,
         folder=str(run_root.resolve()) if run_root else "",
     )
-    root = (run_root or settings.paths.runs_dir / f"{_slug(name)}-{key[:10]}").resolve()
+    key = judged_key(generated, installed_instrument(settings))
+    root = (run_root or settings.paths.runs_dir / f"{_slug(name)}-{generated[:10]}").resolve()
     target = Target(
         name=name,
         model=model,
@@ -157,6 +159,7 @@ def plan_target(
         api_key_env=api_key_env,
         checkpoint=checkpoint or CheckpointMeta(),
         eval_key=key,
+        generation_key=generated,
         run_tag=run_tag,
         run_root=str(root),
         benchmarks=names,
@@ -173,6 +176,10 @@ def plan_target(
                 f"already evaluated: MLflow run {done} has every metric for this checkpoint, "
                 f"protocol ({protocols}) and data version"
             )
+        else:
+            from studybench.rescore.select import rescore_instead
+
+            target.skip_reason = rescore_instead(settings, generated, target.expected_metrics())
     target.save()
     return target
 

@@ -73,6 +73,7 @@ def log_results(target: Target, settings: Settings) -> str:
                 "studybench.target": target.name,
                 "studybench.run_tag": target.run_tag,
                 "studybench.benchmarks": ",".join(target.benchmarks),
+                "studybench.generation_key": target.generation_key,
             },
             keep_note=target.run_root,
         )
@@ -102,7 +103,12 @@ def log_split_dirs(
     recipe as every other evaluation."""
     from studybench.benchmarks.studybench.results import studybench_result
     from studybench.judge.pipeline import manifest
-    from studybench.pipeline.keys import key_for_splits, subject
+    from studybench.pipeline.keys import (
+        installed_instrument,
+        judged_key,
+        key_for_splits,
+        subject,
+    )
     from studybench.tracking.mlflow_log import log_evaluation
     from studybench.tracking.provenance import checkpoint_hash, data_version_tags
 
@@ -111,12 +117,13 @@ def log_split_dirs(
     model = str(infos[0].get("model", "")) if infos else ""
     identity = checkpoint_hash(Path(checkpoint.path)) if checkpoint.path else None
     splits = [str(i.get("split", "")) or Path(d).name for i, d in zip(infos, run_dirs, strict=True)]
-    key = key_for_splits(
+    generation = key_for_splits(
         subject(model, identity),
         str(infos[0].get("protocol_hash", "")) if infos else "",
         data_version_tags(data_files),
         splits,
     )
+    key = judged_key(generation, installed_instrument(settings))
     with tempfile.TemporaryDirectory(prefix="studybench-artefacts-") as tmp:
         result = studybench_result(list(run_dirs), settings, Path(tmp) / "studybench")
         return log_evaluation(
@@ -126,6 +133,7 @@ def log_split_dirs(
             model=model,
             checkpoint=checkpoint,
             data_files=data_files,
+            extra_tags={"studybench.generation_key": generation},
             attempts=attempts,
             backoff_s=backoff_s,
             keep_note=", ".join(map(str, run_dirs)),

@@ -46,6 +46,7 @@ class Target(BaseModel):
     api_key_env: str = ""
     checkpoint: CheckpointMeta = Field(default_factory=CheckpointMeta)
     eval_key: str
+    generation_key: str = ""  # the generations' key (the run folder): eval_key minus the judge
     run_tag: str = ""
     run_root: str
     skip_reason: str = ""

@@ -34,6 +34,7 @@ from studybench.secrets import scrub_secrets, scrub_tree
 from studybench.tracking import native, provenance
 from studybench.tracking.guidance_gap import guidance_gap_metrics
 from studybench.tracking.records import BenchmarkResult, Checkpoint
+from studybench.tracking.rescore import Instrument, lineage_run
 from studybench.verify import VERIFIER_VERSION
 
 __all__ = ["BenchmarkResult", "Checkpoint", "TrackingError", "client_for", "log_evaluation"]
@@ -221,6 +222,7 @@ def _log_evaluation(
     }
     for result in results:
         tags.update(result.run_tags)
+    tags.update(instrument_tags(tags, settings))
     tags.update({k: v for k, v in extra_tags.items() if v})
     if checkpoint.path:
         tags["checkpoint.path"] = checkpoint.path
@@ -268,7 +270,7 @@ def _log_evaluation(
             client.set_terminated(child)
     if checkpoint.training_run and step is not None:
         curve = {k: r.metrics[k] for r in results for k in r.headline if k in r.metrics}
-        _log_lineage(client, experiment, checkpoint, step, curve)
+        _log_lineage(client, experiment, checkpoint, step, curve, Instrument.of_tags(tags))
     client.set_terminated(run_id)
     return run_id
 
@@ -298,21 +300,32 @@ def _log_result_files(client: Any, run_id: str, result: BenchmarkResult) -> None
             mlflow.log_table(data=scrub_tree(columns), artifact_file=artefact_file, run_id=run_id)
 
 
+def instrument_tags(tags: dict[str, str], settings: Settings) -> dict[str, str]:
+    """The instrument that judged the run (:mod:`studybench.tracking.rescore`): the verifier
+    and judge versions the results carry, the judge model when the LLM stage is on."""
+    model = settings.judge.model if settings.judge.llm_enabled else ""
+    return Instrument(
+        verifier_version=tags.get("verifier_version", VERIFIER_VERSION),
+        judge_version=tags.get("judge_version", ""),
+        judge_model=model,
+    ).tags()
+
+
 def _log_lineage(
-    client: Any, experiment: str, checkpoint: Checkpoint, step: int, curve: dict[str, float]
+    client: Any,
+    experiment: str,
+    checkpoint: Checkpoint,
+    step: int,
+    curve: dict[str, float],
+    instrument: Instrument | None = None,
 ) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    run_id = keyed_run(
-        client,
-        experiment,
-        f"lineage/{checkpoint.training_run}",
-        {"training_run": str(checkpoint.training_run)},
-        (LINEAGE_KEY, str(checkpoint.training_run)),
-    )
+    # one instrument per learning curve: another instrument's lineage run is retired
+    run_id = lineage_run(client, experiment, str(checkpoint.training_run), instrument)
     lineage = dict(curve)
     if checkpoint.gpu_hours is not None:
         lineage["gpu_hours"] = checkpoint.gpu_hours

@@ -66,7 +66,7 @@ def test_every_dag_imports_cleanly_and_follows_the_rules(airflow_env: dict[str, 
     summary = run_dags(airflow_env)
     assert summary["import_errors"] == {}
     dags = summary["dags"]
-    assert set(dags) == {"studybench_data", *EVAL_DAGS}
+    assert set(dags) == {"studybench_data", "studybench_rescore", *EVAL_DAGS}
     for dag_id, dag in dags.items():
         assert "studybench" in dag["tags"], dag_id
         assert dag["catchup"] is False, dag_id

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studybench.config import Settings
 from studybench.judge.pipeline import JudgeSummary
+
+if TYPE_CHECKING:
+    from studybench.verify import Verifier
 
 
 def judge_dir(
@@ -17,8 +21,11 @@ def judge_dir(
     rejudge_errors: bool = False,
     seeds: Collection[int] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    verifier: Verifier | None = None,
 ) -> JudgeSummary:
-    """Rule verifier, then (when enabled) the LLM judge for what the rules rejected."""
+    """Rule verifier, then (when enabled) the LLM judge for what the rules rejected.
+    ``verifier``: an open verifier to use instead of the installed one (a re-score with a
+    verifier plug-in); the caller closes it."""
     from studybench.judge.llm import JudgeCache, LLMJudge, judge_engine
     from studybench.judge.pipeline import judge_run
     from studybench.verify import Verifier
@@ -37,6 +44,15 @@ def judge_dir(
         )
     strip = settings.protocol.strip_think_before_judging
     try:
+        if verifier is not None:
+            return judge_run(
+                run_dir,
+                verifier,
+                judge,
+                rejudge_errors_only=rejudge_errors,
+                on_progress=on_progress,
+                seeds=seeds,
+            )
         with Verifier(
             tolerance=js.tolerance, timeout_s=js.rule_timeout_s, strip_think=strip
         ) as rules:
