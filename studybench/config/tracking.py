@@ -20,6 +20,12 @@ class TrackingSettings(Section):
     regression_threshold: float = Field(
         0.02, ge=0.0, description="absolute drop that counts as a regression (beyond noise)"
     )
+    regression_target: Literal["this_benchmark", "problems_like_these"] = Field(
+        "this_benchmark",
+        description="the question a comparison's decision answers: this benchmark (items "
+        "fixed: did the model change on these problems?) or problems like these (parents "
+        "sampled from a population)",
+    )
     registered_model: str = Field("", description="register evaluated checkpoints under this name")
     ui_url: str = Field(
         "", description="MLflow UI for links (empty: the tracking URI if http, else :5000)"

@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats
 
 from studybench.metrics.clustered import FloatArray
 
@@ -55,8 +55,10 @@ def sign_flips(parents: int, n_resamples: int, rng: np.random.Generator) -> Sign
         codes = np.arange(2**parents, dtype=np.int64)[:, None]
         bits = (codes >> np.arange(parents, dtype=np.int64)[None, :]) & 1
         return SignFlips(np.asarray(1.0 - 2.0 * bits, dtype=np.float64), True)
-    draws = rng.integers(0, 2, size=(n_resamples, parents), dtype=np.int8)
-    return SignFlips(np.asarray(1.0 - 2.0 * draws, dtype=np.float64), False)
+    # one random bit per (pattern, parent): the bytes of the generator, unpacked
+    raw = np.frombuffer(rng.bytes(n_resamples * ((parents + 7) // 8)), dtype=np.uint8)
+    drawn = np.unpackbits(raw.reshape(n_resamples, -1), axis=1, count=parents)
+    return SignFlips(np.asarray(1.0 - 2.0 * drawn, dtype=np.float64), False)
 
 
 def studentised(diffs: FloatArray) -> float:
@@ -115,5 +117,5 @@ def fixed_items_interval(
     if not den_total or not math.isfinite(variance):
         return math.nan, math.nan, math.nan
     se = math.sqrt(max(0.0, variance)) / den_total
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     return diff - z * se, diff + z * se, se

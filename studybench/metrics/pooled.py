@@ -68,6 +68,7 @@ class AlignedPair:
     dropped: tuple[str, ...]
     seeds: tuple[int, ...]
     unit: Unit
+    chains: int  # per parent and side: k x seeds (pooled) or seeds (seed-mean)
     metrics: dict[str, PooledMetric]
     warnings: tuple[str, ...]
 
@@ -210,6 +211,7 @@ def align(
         dropped=tuple(dropped),
         seeds=tuple(common),
         unit=unit,
+        chains=len(jb) * baseline.k if unit == "pooled" else len(jb),
         metrics=metrics,
         warnings=tuple(warnings),
     )

@@ -1,11 +1,14 @@
 """Regression checks between evaluation runs, and the model registry's ``best`` alias.
 
 Runs that carry the per-item table (MLflow artefact ``items/<benchmark>.jsonl.gz``) are
-compared with the paired, clustered statistics of :mod:`studybench.metrics.comparison`
-(paired bootstrap CI, sign-flip p-value, Holm, minimum effect), the same code as
-``studybench metrics compare``. Runs logged before item tables existed fall back to the old
-rule, which the comparison says in its ``method``: a metric regresses when its mean drops by
-more than max(threshold, 2 sqrt(std_a^2 + std_b^2)).
+compared with the paired statistics of :mod:`studybench.metrics.comparison` (pooled
+per-parent estimates, sign-flip p-values, Westfall-Young over the family, CIs for both
+inferential targets, minimum effect), the same code as ``studybench metrics compare``. Runs
+judged by different verifier or judge versions are refused (re-score one with
+``studybench rescore``): their difference would partly be the instrument's. Runs logged
+before item tables existed fall back to the old rule, which the comparison says in its
+``method``: a metric regresses when its mean drops by more than max(threshold,
+2 sqrt(std_a^2 + std_b^2)).
 """
 
 from __future__ import annotations
@@ -40,13 +43,14 @@ class MetricComparison(BaseModel):
     p_value: float = math.nan
     p_adjusted: float = math.nan
     decision: str = ""
+    mde: float = math.nan
 
     def describe(self) -> str:
         if self.decision:
             return (
                 f"{self.metric}: {self.baseline:.4f} -> {self.candidate:.4f} ({self.diff:+.4f}, "
                 f"95% CI {self.ci_low:+.4f} to {self.ci_high:+.4f}, p={self.p_value:.3g}, "
-                f"Holm {self.p_adjusted:.3g}) {self.decision}"
+                f"adjusted {self.p_adjusted:.3g}) {self.decision}"
             )
         flag = "REGRESSION" if self.regression else ("improved" if self.improvement else "same")
         return (
@@ -238,12 +242,24 @@ def run_items(client: Any, run_id: str) -> list[ItemRow]:
     return rows
 
 
+def instrument_version(tags: dict[str, str], field: str) -> str:
+    """A run's ``verifier_version``/``judge_version``: the re-scoring tag
+    (``studybench.<field>``, set when stored generations were judged again) wins over the
+    provenance tag the evaluation was logged with (``<field>``)."""
+    return tags.get(f"studybench.{field}") or tags.get(field, "")
+
+
 def run_info(client: Any, run_id: str) -> EvaluationInfo:
-    """What must match between two runs: data versions (``data.*`` tags) and protocol."""
+    """What must match between two runs: data versions (``data.*`` tags), protocol, and the
+    instruments (verifier and judge versions)."""
     tags = client.get_run(run_id).data.tags
     data = ",".join(f"{k}={v}" for k, v in sorted(tags.items()) if k.startswith("data."))
     return EvaluationInfo(
-        name=f"run {run_id}", data_version=data, protocol=tags.get("protocol_hash", "")
+        name=f"run {run_id}",
+        data_version=data,
+        protocol=tags.get("protocol_hash", ""),
+        verifier_version=instrument_version(tags, "verifier_version"),
+        judge_version=instrument_version(tags, "judge_version"),
     )
 
 
@@ -264,6 +280,7 @@ def paired_metrics(result: PairedComparison) -> list[MetricComparison]:
             p_value=m.p_value,
             p_adjusted=m.p_adjusted,
             decision=m.decision,
+            mde=m.mde,
         )
         for m in result.metrics
     ]
@@ -288,7 +305,7 @@ def compare_pair(
             candidate_run=candidate,
             metrics=paired_metrics(paired),
             method="paired",
-            notes=list(paired.notes),
+            notes=[*paired.warnings, *paired.notes],
             paired=paired,
         )
     missing = baseline if not base_rows else candidate
@@ -306,15 +323,17 @@ def compare_pair(
 
 
 def log_comparison(client: Any, result: Comparison, label: str = "compare") -> None:
-    """Comparison results as metrics and tags on the candidate run: per metric
-    ``<label>/<key>_diff`` (and ``_ci_low``, ``_ci_high``, ``_p_value``, ``_p_adjusted`` when
-    paired) and the tag ``<label>.<key>.decision``."""
+    """Comparison results as metrics and tags on the candidate run, beside the paper's own
+    figures (``<key>_mean``/``_std``, untouched): per metric ``<label>/<key>_diff`` (and
+    ``_ci_low``, ``_ci_high``, ``_p_value``, ``_p_adjusted``, ``_mde`` when paired) and the tag
+    ``<label>.<key>.decision``; per comparison the method, the multiplicity rule, the target
+    that decided and the instrument versions (``studybench.compare_*`` tags)."""
     candidate = result.candidate_run
     for m in result.metrics:
         client.log_metric(candidate, f"{label}/{m.metric}_diff", m.diff)
         if m.decision:
             key = m.metric.removesuffix("_mean")
-            for field in ("ci_low", "ci_high", "p_value", "p_adjusted"):
+            for field in ("ci_low", "ci_high", "p_value", "p_adjusted", "mde"):
                 value = getattr(m, field)
                 if math.isfinite(value):
                     client.log_metric(candidate, f"{label}/{key}_{field}", value)
@@ -323,6 +342,16 @@ def log_comparison(client: Any, result: Comparison, label: str = "compare") -> N
     client.set_tag(candidate, f"{prefix}.baseline_run", result.baseline_run)
     client.set_tag(candidate, f"{prefix}.regression", str(result.regression).lower())
     client.set_tag(candidate, f"{prefix}.compare_method", result.method)
+    if result.paired is not None:
+        paired = result.paired
+        details = {
+            "compare_test": paired.method,
+            "compare_multiplicity": paired.multiplicity,
+            "compare_target": paired.settings.target,
+            **{f"compare_{k}": v for k, v in paired.instruments.items()},
+        }
+        for name, value in details.items():
+            client.set_tag(candidate, f"{prefix}.{name}", value[:500])
 
 
 def compare_runs(

@@ -437,7 +437,7 @@ def test_describe_the_heuristic_and_the_paired_decision() -> None:
     )
     assert paired.describe() == (
         f"{HEAD}: 0.5000 -> 0.7500 (+0.2500, 95% CI +0.1250 to +0.3750, p=0.00123, "
-        "Holm 0.0049) improved"
+        "adjusted 0.0049) improved"
     )
 
 
