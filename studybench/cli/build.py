@@ -142,3 +142,5 @@ def build_pdf(params: ParamsOpt = None) -> None:
         f"{len(result.files)} chapter(s), {result.pages} page(s) with {result.converter}; "
         f"{result.header_lines_removed} running header line(s) removed; out: {build.pdf_out}"
     )
+    for converted in result.per_file:  # what went from each file, so nothing goes unseen
+        say(f"  {converted.file}: {converted.headers.describe()}")

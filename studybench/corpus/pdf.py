@@ -11,30 +11,30 @@ Input ``<pdf_root>/<source>/<chapter>.pdf``; output ``<out_root>/<source>/<chapt
   ``mineru`` command on a GPU worker (``build.mineru_command``). Its models are downloaded on
   first use; they cannot be downloaded here, so it is offered through configuration only.
 
-Running headers and footers are removed page by page, whatever the converter: a line that
-opens or closes at least ``header_min_share`` of the pages (digits ignored, so "Chapter 1 -
-page 12" counts with "page 13") is a running header or footer; the OCR cleanup then drops
-leftover page numbers.
+Running headers and footers are removed page by page, whatever the converter, by the rule of
+:func:`strip_running_headers` (a short line repeated at the same page edge position with the same
+text apart from a page number); every removal is reported per file (what, where, how many lines)
+so a user can see what went. The OCR cleanup then drops leftover bare page numbers.
 """
 
 from __future__ import annotations
 
-import re
+import logging
 import shutil
 import subprocess
 import tempfile
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
 
+from studybench.corpus.running_headers import HeaderRemoval, strip_running_headers
 from studybench.errors import ConfigError, DataError
 from studybench.fileio import write_atomic
 
 Converter = Literal["pymupdf4llm", "mineru"]
-_DIGITS = re.compile(r"\d+")
+log = logging.getLogger(__name__)
 MINERU_MISSING = (
     "the MinerU converter is selected (build.pdf_converter: mineru) but its command {command!r} "
     "is not installed here. MinerU needs its layout/formula/OCR models, which it downloads on "
@@ -44,38 +44,23 @@ MINERU_MISSING = (
 )
 
 
+__all__ = ["FileConversion", "PdfConversion", "convert_pdfs", "strip_running_headers"]
+
+
+class FileConversion(BaseModel):
+    """One converted file and the running header/footer lines removed from it."""
+
+    file: str  # the written full.md, relative to the output root
+    pages: int
+    headers: HeaderRemoval
+
+
 class PdfConversion(BaseModel):
     converter: str
     files: list[str]
     pages: int
     header_lines_removed: int
-
-
-def _signature(line: str) -> str:
-    return _DIGITS.sub("#", " ".join(line.split())).strip("*_# ").lower()
-
-
-def strip_running_headers(pages: Sequence[str], min_share: float = 0.5) -> tuple[list[str], int]:
-    """Remove the lines that open or close most pages (running headers, footers)."""
-    if len(pages) < 2:
-        return list(pages), 0
-    counts: Counter[str] = Counter()
-    for page in pages:
-        lines = [line for line in page.splitlines() if line.strip()]
-        edges = {_signature(line) for line in lines[:2] + lines[-2:]}
-        counts.update(s for s in edges if s and s != "#")
-    threshold = max(2, int(min_share * len(pages) + 0.999))
-    headers = {s for s, n in counts.items() if n >= threshold}
-    removed = 0
-    out = []
-    for page in pages:
-        kept = page.splitlines()
-        non_empty = [i for i, line in enumerate(kept) if line.strip()]
-        at_edge = set(non_empty[:2] + non_empty[-2:])
-        drop = {i for i in at_edge if _signature(kept[i]) in headers}
-        removed += len(drop)
-        out.append("\n".join(line for i, line in enumerate(kept) if i not in drop))
-    return out, removed
+    per_file: list[FileConversion] = []
 
 
 def _pages_pymupdf4llm(path: Path) -> list[str]:
@@ -126,6 +111,7 @@ def convert_pdfs(
     pages_total = 0
     removed_total = 0
     written = []
+    per_file: list[FileConversion] = []
     for path in files:
         relative = path.relative_to(pdf_root)
         if len(relative.parts) < 2:
@@ -134,13 +120,20 @@ def convert_pdfs(
             pages = _pages_mineru(path, mineru_command)
         else:
             pages = _pages_pymupdf4llm(path)
-        pages, removed = strip_running_headers(pages, header_min_share)
+        pages, removal = strip_running_headers(pages, header_min_share)
         pages_total += len(pages)
-        removed_total += removed
+        removed_total += removal.lines_removed
         target = out_root / relative.with_suffix("") / output_name
         text = "\n\n".join(page.strip() for page in pages if page.strip()) + "\n"
         write_atomic(target, text)
-        written.append(str(target.relative_to(out_root)))
+        name = str(target.relative_to(out_root))
+        written.append(name)
+        per_file.append(FileConversion(file=name, pages=len(pages), headers=removal))
+        log.info("%s: %s", relative, removal.describe())
     return PdfConversion(
-        converter=converter, files=written, pages=pages_total, header_lines_removed=removed_total
+        converter=converter,
+        files=written,
+        pages=pages_total,
+        header_lines_removed=removed_total,
+        per_file=per_file,
     )
