@@ -74,10 +74,21 @@ app.add_typer(evalearn_app, name="evalearn")
 app.add_typer(sebench_app, name="sebench")
 
 
+# A missing or unusable file, folder or program named by the user or the settings: an
+# expected failure (a component not installed, a path mistyped), not a bug in studybench.
+MISSING_COMPONENT = (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError)
+
+
 def main() -> None:
-    """Entry point that turns StudyBench errors into one clear line and exit code 2."""
+    """Entry point that turns every expected failure (the typed StudyBench errors and a
+    missing file, folder or program) into one clear line and exit code 2, never a
+    traceback; anything else is a bug and keeps its traceback."""
     try:
         app(standalone_mode=True)
     except StudyBenchError as exc:
         note(f"error: {exc}")
+        raise SystemExit(2) from None
+    except MISSING_COMPONENT as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        note(f"error: {exc.strerror or type(exc).__name__}{where}")
         raise SystemExit(2) from None

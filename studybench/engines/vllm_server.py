@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType, TracebackType
 
@@ -99,6 +101,16 @@ def log_tail(path: Path, lines: int = 30) -> str:
         return "(no log)"
 
 
+def missing_server(command: Sequence[str], why: str) -> str:
+    """The one-line error of a vLLM server command that cannot run here."""
+    return (
+        f"the vLLM engine cannot start: {why} (engine.vllm_command: {' '.join(command)}). "
+        "Run `make vllm-env` to build the CPU vLLM environment .venv-vllm, or set "
+        "engine.vllm_command to a vLLM installed here (e.g. [vllm, serve] on a GPU worker), "
+        "or choose another engine (--engine hf or openai)"
+    )
+
+
 # Secrets the server itself may need (gated downloads, its own API key); every other secret
 # of the caller (judge, teacher, tracking, Airflow) stays out of the server's environment.
 SERVER_SECRETS = frozenset({"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY"})
@@ -172,6 +184,7 @@ class VLLMServer:
         return env
 
     def start(self) -> None:
+        self.check_installed()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
         try:
@@ -183,6 +196,8 @@ class VLLMServer:
                 env=self._environment(),
                 start_new_session=True,  # its own process group: stop() kills the workers too
             )
+        except OSError as exc:  # removed or not executable between the check and the start
+            raise EngineError(missing_server(self.config.command, str(exc))) from None
         finally:
             log.close()
         if self.pid_file is not None:
@@ -194,6 +209,19 @@ class VLLMServer:
         except BaseException:
             self.stop()
             raise
+
+    def check_installed(self) -> None:
+        """Fail with one line that says how to get vLLM when its command is not there (the
+        CPU build's ``.venv-vllm`` is made by ``make vllm-env``, not by ``make setup``)."""
+        program = self.config.command[0]
+        if "/" in program:
+            path = Path(program)
+            if not path.is_file():
+                raise EngineError(missing_server(self.config.command, f"{path} does not exist"))
+            if not os.access(path, os.X_OK):
+                raise EngineError(missing_server(self.config.command, f"{path} is not executable"))
+        elif shutil.which(program) is None:
+            raise EngineError(missing_server(self.config.command, f"{program!r} is not on PATH"))
 
     def wait_healthy(self) -> None:
         deadline = time.monotonic() + self.config.startup_timeout_s
