@@ -144,6 +144,14 @@ def user_facing_files(root: Path = ROOT) -> list[Path]:
 # --- the build
 
 
+def remote_resources(page: str) -> list[str]:
+    """Scripts, stylesheets, fonts and images a page loads from another host (links a reader
+    clicks are fine): the site must work offline."""
+    loaded = r"<(?:script|img|iframe|source)\b[^>]*\bsrc=[\"']?(https?:)?//[^\"' >]+"
+    linked = r"<link\b[^>]*\bhref=[\"']?(?:https?:)?//[^\"' >]+"
+    return [m.group(0) for m in re.finditer(f"{loaded}|{linked}", page, re.I)]
+
+
 def mkdocs_build(config_file: Path, site_dir: Path) -> tuple[int, str]:
     """``mkdocs build --strict`` with this environment's mkdocs: exit status and all output."""
     mkdocs = Path(sys.executable).with_name("mkdocs")
