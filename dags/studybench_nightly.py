@@ -2,9 +2,12 @@
 benchmarks of ``benchmarks.run`` and fail loudly on regressions.
 
 Each night is its own evaluation (the run tag is the night's date), compared with the
-previous night of the same model and with the pinned ``nightly.baseline``. The last task
-fails with the list of regressions (and of models that could not be evaluated) after
-everything is logged, so Airflow's alerting fires. Logic lives in ``studybench.pipeline``.
+previous night of the same model and with the pinned ``nightly.baseline``. With
+``nightly.report_experiment`` set, the paper report of that experiment is refreshed once the
+night's evaluations are logged. The last task fails with the list of regressions (and of
+models that could not be evaluated) after everything is logged, so Airflow's alerting fires
+(the report step runs before it: a leaf that succeeded would hide a failed verdict). Logic
+lives in ``studybench.pipeline``.
 """
 
 from __future__ import annotations
@@ -93,7 +96,15 @@ with DAG(
         report = run_calibration(task_settings(REPO), only_if_changed=True)
         return "unchanged" if report is None else report.judge_fingerprint
 
+    @task(trigger_rule="all_done")  # once every evaluation is logged; the verdict stays last
+    def paper_report() -> str:
+        """Refresh ``nightly.report_experiment``'s paper report (off when it is empty)."""
+        from studybench.pipeline.orchestration import refresh_paper_report, task_settings
+
+        return refresh_paper_report(task_settings(REPO))
+
     calibrate_judge()
     planned = plan()
     roots = run_roots(planned)
-    evaluate(roots, baseline_setting="nightly") >> verdict(roots, problems(planned))
+    evaluated = evaluate(roots, baseline_setting="nightly")
+    evaluated >> paper_report() >> verdict(roots, problems(planned))

@@ -93,6 +93,11 @@ class NightlySettings(Section):
     models: tuple[NightlyModel, ...] = ()
     splits: tuple[str, ...] = Field(("application", "transfer"), min_length=1)
     baseline: str = Field("", description="pinned baseline: run id or models:/NAME@ALIAS")
+    report_experiment: str = Field(
+        "",
+        description="refresh this experiment's paper report (studybench report paper) after "
+        "each night's evaluations; empty: off",
+    )
 
 
 class AirflowSettings(Section):

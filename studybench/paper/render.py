@@ -162,20 +162,23 @@ def latex_escape(text: str) -> str:
 
 
 def _tex_cell(cell: Cell) -> str:
-    if cell.state == "missing":
-        text = "---"
-    elif cell.state == "mixed":
-        text = "mixed"
-    else:
-        text = f"${100 * cell.mean:.1f}" if cell.mean is not None else ""
-        text += f" \\pm {100 * cell.std:.1f}$" if cell.std is not None else "$"
-        if cell.state == "incomplete":
-            text += r"$^{\ddagger}$"
-    marks = {"↑": r"\uparrow", "↓": r"\downarrow", "=": "="}.get(cell.marker, "")
-    notes = ",".join(map(str, cell.footnotes))
-    if marks or notes:
-        text += f"$^{{{marks}{notes}}}$"
-    return text
+    """One cell: the score in one math group with its marks as a superscript
+    (``$12.5 \\pm 2.1^{\\uparrow 6}$``); mixed and missing cells as text."""
+    sup = []
+    if cell.state == "incomplete":
+        sup.append(r"\ddagger")
+    if cell.marker:
+        sup.append({"↑": r"\uparrow", "↓": r"\downarrow"}.get(cell.marker, "="))
+    if cell.footnotes:
+        sup.append(",".join(map(str, cell.footnotes)))
+    marks = f"^{{{' '.join(sup)}}}" if sup else ""
+    if cell.mean is None:
+        text = "mixed" if cell.state == "mixed" else "---"
+        return text + (f"${marks}$" if marks else "")
+    inner = f"{100 * cell.mean:.1f}"
+    if cell.std is not None:
+        inner += f" \\pm {100 * cell.std:.1f}"
+    return f"${inner}{marks}$"
 
 
 def _tex_header(table_columns: Sequence[Column], lead: int) -> list[str]:

@@ -357,12 +357,18 @@ def build_gap_rows(
                         keys, (gap.parent, gap.slot), method, refs, guide, strict=True
                     ):
                         used = sorted({*m.runs, *b.runs, *g.runs})  # type: ignore[union-attr]
+                        partial = [c for c in (m, b, g) if c is not None and c.state != "ok"]
+                        note = "guidance gains nothing" if level.closed is None else ""
+                        if partial:
+                            note = "from cells with incomplete seeds" + (
+                                f"; {note}" if note else ""
+                            )
                         cells[key] = GapCell(
                             closed=level.closed,
                             state="ok" if level.closed is not None else "undefined",
                             source="table",
                             runs=used,
-                            note="" if level.closed is not None else "guidance gains nothing",
+                            note=note,
                         )
                     continue
                 run = runs_by_id[method[0].runs[0]]  # type: ignore[union-attr]

@@ -282,3 +282,21 @@ def decide(
     summary += f":\n{message}" if message else ""
     log.info(summary)
     return summary
+
+
+def refresh_paper_report(settings: Settings) -> str:
+    """The nightly DAG's report step: rebuild the paper report of
+    ``nightly.report_experiment`` (``studybench report paper``) and log it back to MLflow;
+    a one-line summary, or that the step is off (the default)."""
+    experiment = settings.nightly.report_experiment
+    if not experiment:
+        return "paper report: off (set nightly.report_experiment to refresh one nightly)"
+    from studybench.paper.compose import build_paper_report
+
+    report = build_paper_report(settings, experiment=experiment)
+    summary = (
+        f"paper report of experiment {experiment!r} refreshed: {report.folder}, MLflow run "
+        f"{report.report_run} (from {len(report.used_runs)} run(s))"
+    )
+    log.info(summary)
+    return summary

@@ -95,6 +95,7 @@ def test_every_dag_imports_cleanly_and_follows_the_rules(airflow_env: dict[str, 
         "plan",
         "run_roots",
         *evaluation[1:],
+        "paper_report",
         "problems",
         "verdict",
     ]
@@ -250,6 +251,7 @@ def test_nightly_fails_loudly_after_logging_everything(
                 {"name": "tiny-base", "path": str(trained_checkpoints / "checkpoint-0")},
                 {"name": "vanished", "root": str(tmp_path / "no-such-run")},
             ],
+            "report_experiment": "dag-test",  # the paper report is refreshed before the verdict
         },
     )
     summary = run_dags(airflow_env, "studybench_nightly", STUDYBENCH_PARAMS=str(params))
@@ -269,6 +271,13 @@ def test_nightly_fails_loudly_after_logging_everything(
     log = summary["output"]
     assert "RegressionError" in log and "memorisation/par_at_1_mean" in log
     assert "against baseline" in log and "vanished" in log
+    (report,) = client.search_runs(
+        [client.get_experiment_by_name("dag-test").experiment_id],
+        filter_string="tags.`studybench.report` = 'paper'",
+    )
+    assert report.info.run_name == "report/paper" and report.info.status == "FINISHED"
+    assert runs[0].data.tags["studybench.report.paper"] == report.info.run_id
+    assert "paper report of experiment 'dag-test' refreshed" in log
 
 
 def test_nightly_with_no_model_to_evaluate_still_says_so(
