@@ -76,6 +76,7 @@ def paper_command(
     comparison with the base model), the Guidance Gap table, learning curves and the
     Compute Plateau, as Markdown, LaTeX and HTML; prints the Markdown."""
     from studybench.paper.compose import build_paper_report
+    from studybench.pipeline.orchestration import mlflow_ui_base
 
     settings = load_settings(params)
     report: Any = build_paper_report(
@@ -86,6 +87,7 @@ def paper_command(
         out_dir=out_dir,
         name=name,
         log=log,
+        ui_base=mlflow_ui_base(settings),
     )
     if as_json:
         out.print_json(report.model_dump_json(exclude={"markdown"}))

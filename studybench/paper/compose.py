@@ -49,12 +49,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "experiment"
 
 
-def ui_base(settings: Settings) -> str:
-    from studybench.pipeline.orchestration import mlflow_ui_base
-
-    return mlflow_ui_base(settings)
-
-
 def build_paper_report(
     settings: Settings,
     *,
@@ -64,9 +58,12 @@ def build_paper_report(
     out_dir: Path | None = None,
     name: str = "paper",
     log: bool = True,
+    ui_base: str = "http://127.0.0.1:5000",
 ) -> PaperReport:
     """Build, write and (``log``) log back the paper report of ``experiment`` (default
-    ``tracking.experiment``), restricted to ``training_runs`` / runs with ``tags``."""
+    ``tracking.experiment``), restricted to ``training_runs`` / runs with ``tags``;
+    ``ui_base``: the MLflow UI the HTML page links to (callers pass
+    :func:`studybench.pipeline.orchestration.mlflow_ui_base`)."""
     from studybench.tracking import paper as tracked
     from studybench.tracking.mlflow_log import client_for
 
@@ -89,7 +86,7 @@ def build_paper_report(
     folder = out_dir or settings.paths.work_dir / "reports" / _slug(experiment) / name
     report_run = tracked.report_run(client, experiment_id, name) if log else ""
     files = write_report(
-        folder, table, curves, ui=ui_base(settings), experiment_id=experiment_id,
+        folder, table, curves, ui=ui_base, experiment_id=experiment_id,
         report_run=report_run,
     )  # fmt: skip
     used = table.used_runs()
