@@ -214,7 +214,7 @@ def build_blocks(runs: Sequence[PaperRun], columns: Sequence[Column]) -> list[Bl
         ]
         for cell in rows[0].cells.values():
             if cell.state == "missing" and not groups.get((base, BASE_METHOD)):
-                cell.note = "the base model itself was never evaluated"
+                cell.note = "no evaluation of the base model itself in the selection"
         blocks.append(Block(base_model=base, rows=rows))
     return blocks
 
