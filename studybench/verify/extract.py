@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
-from studybench.verify.relations import split_elements
+from studybench.verify.relations import has_environment, split_elements
 
 MAX_INPUT_CHARS = 64 * 1024
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
@@ -132,6 +132,11 @@ def select_answers(
     if not boxes:
         return ()
     count = max(gold_count, 1)
+    if answer_type is AnswerType.TUP and count > 1 and has_environment(boxes[-1]):
+        # rows of cases / aligned: the rows are the elements, commas end a row
+        elements = split_elements(boxes[-1], count)
+        if elements is not None:
+            return elements
     if answer_type is AnswerType.TUP and count > 1 and not _THOUSANDS.fullmatch(boxes[-1]):
         # The final line may box the whole tuple even after boxing intermediate results.
         candidates = [boxes[-1]]

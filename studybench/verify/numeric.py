@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from studybench.verify.chains import Compare, judge_chain
 from studybench.verify.normalize import last_side
 from studybench.verify.parsing import Quantity, UnparseableError, parse_quantity, split_values
-from studybench.verify.relations import bound_value, sides
+from studybench.verify.relations import bound_value
 from studybench.verify.units import (
     convert,
     is_dimensionless,
@@ -123,26 +124,6 @@ def nv_single(
     return False, "wrong_value"
 
 
-def _forms(text: str) -> list[str]:
-    return [bound_value(side) for side in sides(text)]
-
-
-def _contradicts(forms: list[str], tolerance: float) -> bool:
-    """Numeric sides of one chain that are comparable and differ: ``x = 3 = 5``."""
-    values: list[Quantity] = []
-    for form in forms:
-        try:
-            values.append(parse_quantity(_plus_minus(form)[1]))
-        except UnparseableError:
-            continue
-    for i, first in enumerate(values):
-        for second in values[i + 1 :]:
-            preds, golds, _ = quantity_candidates(second, first)
-            if preds and not any(close(p, g, 2 * tolerance + 0.05) for p in preds for g in golds):
-                return True
-    return False
-
-
 def judge_nv_text(
     pred: str,
     gold: str,
@@ -151,6 +132,7 @@ def judge_nv_text(
     match_all: MatchAll,
     ok: Callable[[str], Outcome],
     no: Callable[[str], Outcome],
+    expression: Compare | None = None,
 ) -> Outcome:
     """NV on normalised text; ``match_all`` is the one-to-one matcher of value lists."""
     gold_parts = split_values(last_side(gold))
@@ -164,18 +146,17 @@ def judge_nv_text(
             return ok(reason) if correct else no(reason)
 
         return match_all(pred_parts, gold_parts, single)
-    pred_forms, gold_forms = _forms(pred), _forms(gold)
-    last_reason = ""
-    for gold_form in reversed(gold_forms):  # the last, most explicit form first
-        correct, reason = nv_single(pred_forms[-1], gold_form, tolerance, requested)
-        if correct:
-            return ok(reason)
-        last_reason = last_reason or reason
-    if len(pred_forms) > 1 and _contradicts(pred_forms, tolerance):
-        return no("inconsistent_chain")
-    for gold_form in reversed(gold_forms):
-        for pred_form in reversed(pred_forms[:-1]):
-            correct, reason = nv_single(pred_form, gold_form, tolerance, requested)
-            if correct:
-                return ok(reason)
-    return no(last_reason or "wrong_value")
+
+    def compare(side: str, form: str) -> tuple[bool, str]:
+        correct, reason = nv_single(bound_value(side), bound_value(form), tolerance, requested)
+        if not correct and reason.startswith("gold_unparseable") and expression is not None:
+            return expression(side, form)  # a symbolic form of the gold: T = 2\pi\sqrt{l/g}
+        return correct, reason
+
+    correct, reason = judge_chain(pred, gold, compare, _uncheckable)
+    return ok(reason) if correct else no(reason)
+
+
+def _uncheckable(side: str, form: str, reason: str) -> bool:
+    """A symbolic step inside a numeric chain (``F = 2mg = 19.6\\,N``): no number to check."""
+    return reason.startswith(("unparseable", "gold_unparseable"))

@@ -93,8 +93,33 @@ def guard(text: str) -> None:
         raise UnparseableError("too_large")
 
 
+# A function of simple arguments, ``F(t)``, ``I(0)``, ``v_x(t_1)``, ``U_{eff}(\theta)``: one
+# opaque quantity. Read as a product it was ``I \cdot X`` (latex2sympy: the imaginary unit
+# times X), and ``\frac{I(X)}{I(0)}`` cancelled to nonsense. Products such as ``m(g + a)``
+# or ``R(1 - \cos\theta)`` have operators in the parentheses and stay products.
+_ARGUMENT = r"(?:[A-Za-z]|\\[A-Za-z]+|\d+(?:\.\d+)?)(?:_\{?[A-Za-z0-9]+\}?)?"
+_GREEK_BASE = (
+    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda"
+    r"|mu|nu|xi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi"
+    r"|Sigma|Upsilon|Phi|Psi|Omega)(?![A-Za-z])"
+)  # not \pi: \pi(x) is a product
+_APPLICATION = re.compile(
+    r"(?<![\\A-Za-z])([A-Za-z]|" + _GREEK_BASE + r")"
+    r"(?:_(\{[A-Za-z0-9\s\\]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?\s*"
+    r"\(\s*(" + _ARGUMENT + r"(?:\s*,\s*" + _ARGUMENT + r")*)\s*\)"
+)
+_NAME_NOISE = re.compile(r"[^A-Za-z0-9]")
+
+
+def _opaque_application(match: re.Match[str]) -> str:
+    base, subscript, arguments = match.group(1), match.group(2) or "", match.group(3)
+    name = _NAME_NOISE.sub("", subscript) + "of" + _NAME_NOISE.sub("", arguments)
+    return f"{base}_{{{name}}}"
+
+
 def _prepare(text: str) -> str:
     """Rewrite notation the LaTeX parser misreads, without changing meaning."""
+    text = _APPLICATION.sub(_opaque_application, text)
     for command, name in _SPECIAL_SUBSCRIPTS.items():
         text = text.replace("_{" + command + "}", "_{" + name + "}")
         text = text.replace("_" + command, "_{" + name + "}")

@@ -155,13 +155,26 @@ _ELEMENT_SEPARATORS = (
     re.compile(r";"),
     re.compile(r"\\text\s*\{\s*(?:and|,)\s*\}|\s+and\s+"),
 )
-_ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|array|gathered|matrix)\*?\s*\}")
+_ENVIRONMENT = re.compile(
+    r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|align|array|gathered|gather|split|[pbvV]?matrix)"
+    r"\*?\s*\}(?:\s*\{[lcr|\s]*\})?"  # and an array's column spec: \begin{array}{ll}
+)
+# the brace that opens a system of equations: \left\{ ... \right.
+_SYSTEM_BRACE = re.compile(r"\\left\s*\\\{|\\right\s*\.|\\[{}]")
+
+
+def has_environment(text: str) -> bool:
+    """Whether a box lays out rows (``\\begin{cases}``, ``aligned``, ``array``)."""
+    return _ENVIRONMENT.search(text) is not None
 
 
 def split_elements(text: str, count: int) -> tuple[str, ...] | None:
     """A single box holding ``count`` elements: ``a \\quad b``, ``\\begin{cases} a \\\\ b
     \\end{cases}``, ``a; b``, ``a and b``. None when no separator gives ``count`` parts."""
-    body = _ENVIRONMENT.sub(" ", text).replace("&", " ").strip()
+    body = _ENVIRONMENT.sub(" ", text)
+    if has_environment(text):
+        body = _SYSTEM_BRACE.sub(" ", body)
+    body = body.replace("&", " ").strip()
     for separator in _ELEMENT_SEPARATORS:
         parts = [p.strip(" ,") for p in split_top(body, separator)]
         parts = [p for p in parts if p]

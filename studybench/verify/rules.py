@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from studybench.data.answer_types import AnswerType
+from studybench.verify.chains import chain, is_restatement, judge_chain, same_label
 from studybench.verify.normalize import last_side, normalize_answer, split_top_level
 from studybench.verify.numeric import judge_nv_text, nv_single
 from studybench.verify.parsing import UnparseableError, parse_expressions
-from studybench.verify.relations import is_label, sides, split_top
+from studybench.verify.relations import is_label, split_top
 from studybench.verify.symbolic import (
     closed_forms_equal,
     evaluate,
@@ -51,7 +52,14 @@ def _no(reason: str) -> Outcome:
 
 def judge_nv(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] = ()) -> Outcome:
     """A number with an optional unit; ``requested``: the units the question asks for."""
-    outcome: Outcome = judge_nv_text(pred, gold, tolerance, requested, _match_all, _ok, _no)
+
+    def expression(side: str, form: str) -> tuple[bool, str]:
+        outcome = _ex_single(side, form, tolerance)
+        return outcome.correct, outcome.reason
+
+    outcome: Outcome = judge_nv_text(
+        pred, gold, tolerance, requested, _match_all, _ok, _no, expression
+    )
     return outcome
 
 
@@ -103,45 +111,36 @@ def _side_failure(exc: UnparseableError, gold_sides: set[int]) -> Outcome:
 
 
 def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
-    """Any stated form of the prediction against any stated form of the gold (chains
-    ``A = B = C`` list equal forms; a leading label is not a form)."""
-    pred_forms, gold_forms = sides(pred), sides(gold)
-    first: Outcome | None = None
-    for gold_form in reversed(gold_forms):  # the last, most explicit form first
-        outcome = _ex_single(pred_forms[-1], gold_form, tolerance)
-        if outcome.correct:
-            return outcome
-        first = first or outcome
-    if len(pred_forms) > 1 and _chain_contradicts(pred_forms, tolerance):
-        return _no("inconsistent_chain")
-    for gold_form in reversed(gold_forms):
-        for pred_form in reversed(pred_forms[:-1]):
-            outcome = _ex_single(pred_form, gold_form, tolerance)
-            if outcome.correct:
-                return outcome
-    return first or _no("wrong_value")
+    """Every stated form of the prediction against the gold's forms (see
+    :mod:`studybench.verify.chains`: a chain ``A = B = C`` is right only when every side
+    that states an expression equals the gold; a side naming the asked quantity is a label)."""
+
+    def compare(side: str, form: str) -> tuple[bool, str]:
+        outcome = _ex_single(side, form, tolerance)
+        return outcome.correct, outcome.reason
+
+    correct, reason = judge_chain(pred, gold, compare, _ex_uncheckable)
+    return Outcome(correct, reason)
 
 
-MAX_CHAIN = 4
-
-
-def _chain_contradicts(forms: list[str], tolerance: float) -> bool:
-    """Forms of one chain that are comparable (both closed numbers, or expressions in the
-    same symbols) and differ: ``2\\pi\\sqrt{l/g} = \\pi\\sqrt{l/g}`` is no answer."""
-    parsed = []
-    for form in forms[-MAX_CHAIN:]:
-        try:
-            parsed.append((form, _parse_compared(form)[0]))
-        except UnparseableError:
-            continue
-    for i, (text_a, a) in enumerate(parsed):
-        for text_b, b in parsed[i + 1 :]:
-            if a.free_symbols != b.free_symbols:
-                continue
-            outcome = _compare_expressions(a, b, tolerance, seed=text_a + "\x00" + text_b)
-            if outcome.reason == "wrong_value":
-                return True
-    return False
+def _ex_uncheckable(side: str, form: str, reason: str) -> bool:
+    """A side of a chain that cannot contradict a gold form: the form does not parse, exactly
+    one of the two is a closed number (``2\\pi\\sqrt{l/g} = 2.0`` evaluates the expression at
+    the problem's data), or the side uses a variable the form does not (``E = \\tfrac12 mv^2
+    = p^2/2m``). A side in the gold's own variables is always checked: a flipped sign, a
+    changed factor or exponent there is a contradiction."""
+    if reason.startswith("gold_unparseable"):
+        return True
+    if reason.startswith("unparseable"):
+        return False
+    try:
+        side_e, form_e = _parse_compared(side, form)
+    except UnparseableError:
+        return False
+    if not side_e.free_symbols or not form_e.free_symbols:
+        return bool(side_e.free_symbols) != bool(form_e.free_symbols)
+    # a form in other variables (E = mv^2/2 = p^2/2m): a step of the derivation
+    return not side_e.free_symbols <= form_e.free_symbols
 
 
 def _ex_single(pred: str, gold: str, tolerance: float) -> Outcome:
@@ -192,16 +191,62 @@ def _equation_sides(text: str) -> tuple[str, str] | None:
 def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     """Equations are equal when proportional, when one holds wherever the other does after
     solving it for a variable it is linear in (``h\\nu = E_2 - E_1`` and ``\\nu = (E_2 -
-    E_1)/h``), or when only the label on the left differs (``a = g/7``, ``\\dot v = g/7``)."""
+    E_1)/h``), or when only the label on the left differs (``a = g/7``, ``\\dot v = g/7``).
+
+    A predicted chain ``A = B = C`` states the equations ``A = B`` and ``A = C``: each must be
+    the gold's (``chain_link_k`` names the first that is not). Only the gold's left side, or
+    only a name, restates the question."""
     gold_sides = _equation_sides(gold)
     if gold_sides is None:
         return judge_ex(pred, gold, tolerance)  # a gold without "=" is an expression
-    pred_sides = _equation_sides(pred)
-    if pred_sides is None:
+    pred_parts = chain(pred)
+    if len(pred_parts) < 2:
+        if same_label(pred, gold_sides[0]) or is_restatement(pred, gold):
+            return _no("restated_question")
         if is_label(gold_sides[0]):
             outcome = judge_ex(pred, gold_sides[1], tolerance)
             return _ok("rhs_only") if outcome.correct else outcome
         return _no("not_an_equation")
+    if len(pred_parts) == 2:
+        return _judge_equation((pred_parts[0], pred_parts[1]), gold_sides, pred, gold, tolerance)
+    held: Outcome | None = None
+    skipped: Outcome | None = None
+    for link in range(1, len(pred_parts)):
+        pair = (pred_parts[0], pred_parts[link])
+        outcome = _judge_equation(pair, gold_sides, pred, gold, tolerance)
+        if outcome.correct:
+            held = held or outcome
+            continue
+        failed = _no(f"chain_link_{link}:{outcome.reason}")
+        if _foreign_symbols(pair, gold_sides):  # "h = v^2/2g = 5" for "h = 5": a step
+            skipped = skipped or failed
+            continue
+        return failed
+    return held or skipped or _no("wrong_equation")
+
+
+def _foreign_symbols(pred_sides: tuple[str, str], gold_sides: tuple[str, str]) -> bool:
+    """Whether a predicted equation uses a symbol the gold's does not: it cannot contradict
+    the gold (``h = v^2/2g`` beside ``h = 5``), so a chain's other links decide."""
+    try:
+        parsed = _parse_compared(*pred_sides, *gold_sides)
+    except UnparseableError:
+        return False
+    pred_symbols = parsed[0].free_symbols | parsed[1].free_symbols
+    gold_symbols = parsed[2].free_symbols | parsed[3].free_symbols
+    return not pred_symbols <= gold_symbols
+
+
+def _judge_equation(
+    pred_sides: tuple[str, str],
+    gold_sides: tuple[str, str],
+    pred: str,
+    gold: str,
+    tolerance: float,
+) -> Outcome:
+    """One predicted equation ``lhs = rhs`` against the gold's."""
+    if same_label(pred_sides[1], gold_sides[0]) and same_label(pred_sides[0], gold_sides[0]):
+        return _no("restated_question")
     try:
         p_lhs, p_rhs, g_lhs, g_rhs = _parse_compared(*pred_sides, *gold_sides)
     except UnparseableError as exc:

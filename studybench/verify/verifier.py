@@ -31,7 +31,11 @@ from studybench.verify.rules import judge_answers, normalize_all
 # lists of 8+ values matched one-to-one (was first-fit), the infinity sign U+221E in intervals
 # 1.3.0: symbols that cancel exactly equal a closed EX gold, every option named after a leading
 # "(A)" counts (no dropped extra choice), plain-text "inf" is infinity in intervals
-VERIFIER_VERSION = "1.3.0"
+# 1.4.0: a chain A = B = C is right only when every side that states a value is (it was: any
+# side); the gold's left side is a label, never a value form; only the label, or the label with
+# a wrong value, restates the question (``restated_question``); function applications F(t),
+# I(0) are opaque quantities; TUP rows of cases/array split at their rows (commas end rows)
+VERIFIER_VERSION = "1.4.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

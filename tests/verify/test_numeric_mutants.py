@@ -89,24 +89,31 @@ def test_an_ambiguous_symbol_is_read_in_the_other_side_s_dimension() -> None:
 @pytest.mark.parametrize(
     ("pred", "gold", "expect"),
     [
-        ("x = 3 = 5", "3", (False, "inconsistent_chain")),  # sides contradict
-        ("x = 3 = 5", "5", (True, "numeric")),  # ... but the last form is checked first
+        # a chain is right only when every numeric side is (issue 32): the link is named
+        ("x = 3 = 5", "3", (False, "chain_link_2:wrong_value")),
+        ("x = 3 = 5", "5", (False, "chain_link_1:wrong_value")),
         ("x = 3.0 = 3", "3", (True, "numeric")),
-        ("v = 2 = 3", "2", (False, "inconsistent_chain")),
-        ("a = 3.02 = 3", "3.02", (True, "numeric")),  # within 2 x tolerance + 5%
-        ("a = 3.1 = 3", "3.1", (True, "numeric")),
-        ("x = 1.0 = 1.075", "1", (False, "inconsistent_chain")),  # 7.5% apart > 2 x 1% + 5%
-        ("x = 1.0 = 0.934", "1", (True, "numeric")),  # 6.6% of the first side: consistent
-        ("3 = q = 5", "3", (False, "inconsistent_chain")),  # an unparseable side is skipped
-        ("a = 3.3 = 3", "3.3", (False, "inconsistent_chain")),  # 10% apart
+        ("v = 2 = 3", "2", (False, "chain_link_2:wrong_value")),
+        ("a = 3.02 = 3", "3.02", (True, "numeric")),  # 0.7%: within the tolerance
+        ("a = 3.1 = 3", "3.1", (False, "chain_link_2:wrong_value")),  # 3.2%: not
+        ("x = 1.0 = 1.075", "1", (False, "chain_link_2:wrong_value")),
+        ("x = 1.0 = 0.934", "1", (False, "chain_link_2:wrong_value")),
+        ("3 = q = 5", "3", (False, "chain_link_2:wrong_value")),  # an unparseable side is skipped
+        ("3 = q", "3", (True, "numeric")),  # ... and never counts as the match
+        ("x = q", "3", (False, "unparseable:not_a_number")),
+        ("a = 3.3 = 3", "3.3", (False, "chain_link_2:wrong_value")),
         ("a = 5 m = 500 cm", "5 m", (True, "unit_converted")),
-        ("a = 5 m = 3 s", "3 s", (True, "unit_converted")),  # not comparable: no contradiction
+        ("a = 5 m = 3 s", "3 s", (False, "chain_link_1:unit_mismatch")),  # another dimension
+        ("x = 4 m", "x = 3 m", (False, "wrong_value")),  # the gold's label repeated
+        ("x = 4 m = 3 m", "x = 3 m", (False, "chain_link_1:wrong_value")),
+        ("x", "x = 3 m", (False, "restated_question")),
         ("2, 3", "3, 2", (True, "matched_all")),  # lists: one-to-one, any order
         ("2, 3", "2, 3, 4", (False, "wrong_count")),
         ("2, 5", "3, 2", (False, "wrong_value")),
         ("3 s", "3 m", (False, "unit_mismatch")),  # the reason of the failed comparison
         ("3 s, 2 m", "3 m, 2 m", (False, "unit_mismatch")),
-        ("x = 1.00 = 1.03 = 1.06", "1.03", (True, "numeric")),  # a middle form matches
+        ("x = 1.00 = 1.03 = 1.06", "1.03", (False, "chain_link_1:wrong_value")),
+        ("x = 1.03 = 1.031 = 1.029", "1.03", (True, "numeric")),
         ("7", "x = 7", (True, "numeric")),  # the gold's last form first
         ("7", r"B < 7\,T", (True, "numeric")),  # a bound's value
         ("4", "y = 2 = 4", (True, "numeric")),
@@ -138,7 +145,7 @@ def test_a_failed_list_names_a_failure_not_a_converted_match() -> None:
 def test_the_requested_unit_reaches_lists_and_earlier_forms() -> None:
     listed = judge_nv("72 h, 48 h", "3, 2", 0.01, (DAY,))
     assert (listed.correct, listed.reason) == (True, "matched_all")
-    earlier = judge_nv("t = 72 h = 2.9 d", "3", 0.01, (DAY,))
+    earlier = judge_nv("t = 72 h = 3.0 d", "3", 0.01, (DAY,))
     assert (earlier.correct, earlier.reason) == (True, "unit_requested")
 
 

@@ -143,10 +143,11 @@ def test_sampling_is_seeded_by_the_texts(
 
 def test_a_chain_is_compared_at_seeded_points(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = _record_seeds(monkeypatch)
-    # the last form decides first (wrong), then the chain check compares its two forms
-    assert not judge_ex("y = (x+1)^2 = x^2+2x+1", "x^2+1", TOL).correct
-    assert len(seeds) >= 2  # the single comparison and the chain's own
+    # every side of the chain is compared with the gold (issue 32), each at seeded points
+    assert judge_ex("y = x^2+2x+1 = x(x+2)+1", "(x+1)^2", TOL).correct
+    assert len(seeds) >= 2  # one comparison per side
     assert None not in seeds
+    assert not judge_ex("y = (x+1)^2 = x^2+2x+1", "x^2+1", TOL).correct
 
 
 # --------------------------------------------------------------------------- _symbolic_zero

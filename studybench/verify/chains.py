@@ -1,0 +1,130 @@
+"""Chains, labels and restated questions: which sides of a box are claims, and the rule that
+every claim must hold.
+
+A box ``A = B = C`` claims that every side is equal. The verifier is the RL reward, so a chain
+is correct only when **every side that states a value or an expression equals the gold**, and
+wrong as soon as one side contradicts it (it used to be enough for *any* side to match, and a
+policy could earn the reward by repeating the gold's left side, or by boxing only the name of
+the asked quantity).
+
+Sides are sorted into two roles:
+
+* **labels** name the asked quantity. The gold's first side is its label whenever the gold is
+  a chain (``\\Delta x = 3c``, ``\\frac{I(X)}{I(0)} = e^{-X}``, ``\\alpha_\\mu\\alpha^\\mu =
+  c^2``, ``E_{\\rm k} = \\tfrac12 mv^2``), unless it is a plain number. A predicted side that
+  spells the gold's label (compared as text: spaces, braces and font switches do not count)
+  is a label; so is a plain symbol in first place (``a = g/7`` for ``\\dot v = g/7``) or in
+  last place when another side states the value (``g/7 = a``).
+* **values**: every other side. Each must match one of the gold's value forms.
+
+A prediction with no value side restates the question (``\\boxed{\\Delta x}`` for
+``\\Delta x = 3c``) and is wrong, reason ``restated_question``. A failing side of a chain is
+named when several sides state values: ``chain_link_2:wrong_value`` is the third side (sides
+count from 0, labels included).
+
+The comparison of one side with one gold form belongs to the answer type (NV compares
+quantities, EX expressions); ``uncheckable`` tells which failures say nothing about the side
+(a symbolic derivation step inside a numeric answer): such a side is skipped when another
+side holds, never counted as the match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from studybench.verify.normalize import split_top_level
+from studybench.verify.relations import is_label
+
+Compare = Callable[[str, str], tuple[bool, str]]
+Uncheckable = Callable[[str, str, str], bool]
+
+_LABEL_NOISE = re.compile(r"[\s{}]|\\(?:rm|mathrm|text|mathit|it|bf|mathbf|[,;:! ])(?![a-zA-Z])")
+_PLAIN_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$")
+
+
+def chain(text: str) -> list[str]:
+    """The sides of ``A = B = C`` at the top level (never inside braces or parentheses)."""
+    parts = [p.strip() for p in split_top_level(text, "=")]
+    parts = [p for p in parts if p]
+    return parts or [text.strip()]
+
+
+def label_key(text: str) -> str:
+    """A label as text, without what does not change the name: ``E_{\\rm k}`` = ``E_k``."""
+    return _LABEL_NOISE.sub("", text)
+
+
+def same_label(a: str, b: str) -> bool:
+    return bool(label_key(a)) and label_key(a) == label_key(b)
+
+
+@dataclass(frozen=True, slots=True)
+class GoldChain:
+    """The gold's label (None when the gold is one form) and its value forms."""
+
+    label: str | None
+    forms: tuple[str, ...]
+
+
+def gold_chain(gold: str) -> GoldChain:
+    parts = chain(gold)
+    if len(parts) > 1 and not _PLAIN_NUMBER.match(parts[0].replace(" ", "")):
+        return GoldChain(parts[0], tuple(parts[1:]))
+    return GoldChain(None, tuple(parts))
+
+
+def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
+    """The predicted sides that state a value, with their positions in the chain."""
+    parts = chain(pred)
+    roles = []
+    for position, part in enumerate(parts):
+        label = gold_label is not None and same_label(part, gold_label)
+        if not label and len(parts) > 1 and position == 0:
+            label = is_label(part)
+        roles.append(label)
+    if len(parts) > 1 and not roles[-1] and is_label(parts[-1]) and roles[:-1].count(False) > 0:
+        roles[-1] = True  # "g/7 = a": the value stated first, then named
+    return [(position, part) for position, part in enumerate(parts) if not roles[position]]
+
+
+def is_restatement(pred: str, gold: str) -> bool:
+    """Whether ``pred`` only names what the gold's question asks (the gold's label)."""
+    label = gold_chain(gold).label
+    return label is not None and not value_sides(pred, label)
+
+
+def judge_chain(
+    pred: str, gold: str, compare: Compare, uncheckable: Uncheckable | None = None
+) -> tuple[bool, str]:
+    """Every value side of ``pred`` against the gold's forms (any form may match a side)."""
+    gold_c = gold_chain(gold)
+    values = value_sides(pred, gold_c.label)
+    if not values:
+        return False, "restated_question"
+    chained = len(values) > 1  # a position is named when several sides state values
+    matched: str | None = None
+    skipped: list[tuple[int, str]] = []
+    for position, side in values:
+        hit: str | None = None
+        failures: list[str] = []
+        checkable = False
+        for form in reversed(gold_c.forms):  # the last, most explicit form first
+            correct, reason = compare(side, form)
+            if correct:
+                hit = reason
+                break
+            failures.append(reason)
+            checkable = checkable or uncheckable is None or not uncheckable(side, form, reason)
+        if hit is not None:
+            matched = matched or hit
+            continue
+        if chained and not checkable:
+            skipped.append((position, failures[0]))
+            continue
+        return False, f"chain_link_{position}:{failures[0]}" if chained else failures[0]
+    if matched is None:
+        position, failure = skipped[0] if skipped else (0, "wrong_value")
+        return False, f"chain_link_{position}:{failure}" if chained else failure
+    return True, matched
