@@ -1,0 +1,246 @@
+"""Every gold the project holds, and the wrong answers made from each by perturbation.
+
+Soundness is a property over data, not a list of examples (issue 32): each gold must accept
+itself, and each perturbation of a gold must be rejected with a reason naming where it
+differs. The golds come from the sample release under ``data/sample`` (StudyBench problems
+and sub-problems, the SFT instruction layers, judge calibration, guidance), the verifier's
+case tables and the test fixtures that carry an ``answer_type``. EvaLearn and SE-Bench are
+judged by their own LLM judges, not by this verifier, and hold no typed golds.
+
+The perturbations are built from the structure of the gold, never from its text as a string
+to match: the gold's boxes (TUP elements, ALT alternatives), each box's chain sides (the
+first side of a chain is the label of the asked quantity and is not perturbed), and inside a
+side its leading number (NV) or the whole expression (EX, EQ right sides):
+
+* ``sign``: the side negated; ``factor_1.5``, ``factor_2``: scaled; ``plus_1``: one added
+  (to a number only below 50: above, +1 is within the 1% tolerance);
+* ``exponent``: the first power's exponent raised by one (or the side squared);
+* ``text_number``: a number inside a text answer (QL) changed.
+
+Where one of them is provably equivalent to the gold (the negation of zero), the table
+``perturbation_equivalent.json`` says so with the proof; the property test reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from studybench.data.boxes import scan_boxes
+from studybench.verify.chains import chain
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLD_SOURCES = (ROOT / "data" / "sample", ROOT / "tests")
+EQUIVALENT_TABLE = Path(__file__).with_name("perturbation_equivalent.json")
+PERTURBED_TYPES = ("NV", "EX", "EQ", "TUP", "ALT", "QL")
+_SKIP_FILES = {"validation_cases.json"}  # invalid records on purpose (the validator's cases)
+
+
+@dataclass(frozen=True, slots=True)
+class Gold:
+    gold: str
+    answer_type: str
+    type_sequence: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Perturbation:
+    pred: str
+    where: str  # "answer", "chain_link_2", "element_1", "alternative_0", "element_1:chain_link_1"
+    kind: str  # sign, factor_1.5, factor_2, plus_1, exponent, text_number
+    gold: Gold
+
+    @property
+    def key(self) -> str:
+        return f"{self.gold.answer_type}|{self.gold.gold}|{self.where}|{self.kind}"
+
+
+def _records(value: Any, source: str) -> Iterator[Gold]:
+    if isinstance(value, dict):
+        kind = value.get("answer_type")
+        gold = value.get("gold", value.get("answer"))
+        expect_gold_failure = str(value.get("reason", "")).startswith("gold_")
+        if isinstance(kind, str) and kind and gold and not expect_gold_failure:
+            sequence = value.get("type_sequence") or ""
+            if isinstance(sequence, list):
+                sequence = ",".join(sequence)
+            for one in gold if isinstance(gold, list) else [gold]:
+                if isinstance(one, str) and one.strip():
+                    yield Gold(one, kind.upper(), str(sequence), source)
+        for child in value.values():
+            yield from _records(child, source)
+    elif isinstance(value, list):
+        for child in value:
+            yield from _records(child, source)
+
+
+def collect_golds() -> list[Gold]:
+    """Every typed gold under data/sample and tests/, deduplicated, in a stable order."""
+    seen: dict[tuple[str, str, str], Gold] = {}
+    for root in GOLD_SOURCES:
+        for path in sorted(root.rglob("*.json*")):
+            if path.name in _SKIP_FILES or path.name == EQUIVALENT_TABLE.name:
+                continue
+            source = str(path.relative_to(ROOT))
+            if path.suffix == ".json":
+                documents = [json.loads(path.read_text(encoding="utf-8"))]
+            elif path.suffix == ".jsonl":
+                lines = path.read_text(encoding="utf-8").splitlines()
+                documents = [json.loads(line) for line in lines if line.strip()]
+            else:
+                continue
+            for document in documents:
+                for gold in _records(document, source):
+                    seen.setdefault((gold.gold, gold.answer_type, gold.type_sequence), gold)
+    return list(seen.values())
+
+
+# --------------------------------------------------------------------------- perturbing
+
+_LEADING_NUMBER = re.compile(r"^\s*([+-]?)\s*(\d+(?:\.\d+)?)")
+_POWER = re.compile(r"\^\s*(\{\s*([+-]?\d+)\s*\}|(\d))")
+_ANY_NUMBER = re.compile(r"(?<![\w.^_])(\d+(?:\.\d+)?)(?![\w.])")
+
+
+def _format(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _numeric(side: str, kind: str) -> str | None:
+    """A numeric side with its leading number changed (units and powers of ten kept)."""
+    match = _LEADING_NUMBER.match(side)
+    if match is None:
+        return None
+    sign, number = match.group(1), float(match.group(2))
+    rest = side[match.end() :]
+    if kind == "sign":
+        return ("" if sign == "-" else "-") + match.group(2) + rest
+    if kind == "exponent":
+        power = re.search(r"10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?", rest)
+        if power is None:
+            return None
+        raised = int(power.group(1)) + 1
+        return (
+            sign + match.group(2) + rest[: power.start()] + f"10^{{{raised}}}" + rest[power.end() :]
+        )
+    if kind == "plus_1" and number >= 50:
+        return None  # +1 is within the 1% tolerance of a number this large: no perturbation
+    changed = {"factor_1.5": number * 1.5, "factor_2": number * 2, "plus_1": number + 1}[kind]
+    return sign + _format(changed) + rest
+
+
+def _expression(side: str, kind: str) -> str | None:
+    """A symbolic side changed as a whole: negated, scaled, shifted, or an exponent raised."""
+    if kind == "sign":
+        return rf"-\left({side}\right)"
+    if kind == "factor_1.5":
+        return rf"\frac{{3}}{{2}}\left({side}\right)"
+    if kind == "factor_2":
+        return rf"2\left({side}\right)"
+    if kind == "plus_1":
+        return rf"\left({side}\right) + 1"
+    power = _POWER.search(side)
+    if power is None:
+        return rf"\left({side}\right)^{{2}}"
+    exponent = int(power.group(2) or power.group(3)) + 1
+    return side[: power.start()] + f"^{{{exponent}}}" + side[power.end() :]
+
+
+KINDS = ("sign", "factor_1.5", "factor_2", "plus_1", "exponent")
+
+
+def _is_numeric(side: str) -> bool:
+    return _LEADING_NUMBER.match(side) is not None and not re.search(
+        r"[a-zA-Z]", _strip_units(side)
+    )
+
+
+def _strip_units(side: str) -> str:
+    side = re.sub(r"\\(?:mathrm|text|rm|,|times|cdot)\s*(\{[^{}]*\})?", " ", side)
+    return re.sub(r"10\s*\^\s*\{?[+-]?\d+\}?", " ", side)
+
+
+def _side_variants(side: str, answer_type: str) -> Iterator[tuple[str, str]]:
+    numeric = answer_type == "NV" or _is_numeric(side)
+    for kind in KINDS:
+        changed = _numeric(side, kind) if numeric else _expression(side, kind)
+        if changed is not None and changed.strip() != side.strip():
+            yield kind, changed
+
+
+def _box_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
+    """(where, kind, changed box) for one box: the whole answer or each chain side."""
+    if answer_type == "QL":
+        for match in _ANY_NUMBER.finditer(box):
+            changed = box[: match.start()] + _format(float(match.group(1)) + 1) + box[match.end() :]
+            yield "answer", "text_number", changed
+        return
+    if answer_type == "EQ":
+        sides = chain(box)
+        if len(sides) == 2:  # the right side of an equation changed
+            for kind, changed in _side_variants(sides[1], "EX"):
+                yield "answer", kind, f"{sides[0]} = {changed}"
+        return
+    if answer_type not in ("NV", "EX"):
+        return
+    sides = _split_sides(box)
+    labelled = len(sides) > 1 and not _is_numeric(sides[0])
+    values = [i for i in range(len(sides)) if not (labelled and i == 0)]
+    for position in values:
+        where = f"chain_link_{position}" if len(values) > 1 else "answer"
+        for kind, changed in _side_variants(sides[position], answer_type):
+            yield where, kind, " = ".join([*sides[:position], changed, *sides[position + 1 :]])
+
+
+def _split_sides(box: str) -> list[str]:
+    return chain(box) if "=" in box else [box.strip()]
+
+
+def perturbations(gold: Gold) -> Iterator[Perturbation]:
+    """Every perturbation of one gold, each changing exactly one place."""
+    boxes = [c.strip() for c in scan_boxes(gold.gold).contents if c.strip()]
+    if not boxes or gold.answer_type not in PERTURBED_TYPES:
+        return
+    sequence = [t.strip().upper() for t in gold.type_sequence.split(",") if t.strip()]
+    if gold.answer_type == "TUP":
+        if len(sequence) != len(boxes):
+            return  # one box holding the tuple: its elements are not perturbed one by one
+        for index, (box, kind) in enumerate(zip(boxes, sequence, strict=True)):
+            for where, how, changed in _box_variants(box, kind):
+                pred = "".join(
+                    "\\boxed{" + (changed if i == index else b) + "}" for i, b in enumerate(boxes)
+                )
+                place = f"element_{index}" + ("" if where == "answer" else f":{where}")
+                yield Perturbation(pred, place, how, gold)
+        return
+    if gold.answer_type == "ALT":
+        for index, box in enumerate(boxes):
+            kind = sequence[index] if len(sequence) == len(boxes) else (sequence or ["EX"])[0]
+            for where, how, changed in _box_variants(box, kind):
+                place = f"alternative_{index}" + ("" if where == "answer" else f":{where}")
+                yield Perturbation("\\boxed{" + changed + "}", place, how, gold)
+        return
+    if len(boxes) != 1:
+        return
+    for where, how, changed in _box_variants(boxes[0], gold.answer_type):
+        yield Perturbation("\\boxed{" + changed + "}", where, how, gold)
+
+
+def equivalent_table() -> dict[str, str]:
+    """Perturbations proven equivalent to their gold: key -> proof."""
+    rows = json.loads(EQUIVALENT_TABLE.read_text(encoding="utf-8"))["equivalent"]
+    return {row["key"]: row["proof"] for row in rows}
+
+
+def expected_location(perturbation: Perturbation) -> str | None:
+    """The prefix the rejection reason must carry (the place that differs), if any."""
+    parts = perturbation.where.split(":")
+    if parts[0].startswith("alternative_"):
+        return None  # ALT names the last alternative it tried, not the perturbed one
+    required = [p for p in parts if p.startswith(("element_", "chain_link_"))]
+    return ":".join(required) if required else None
