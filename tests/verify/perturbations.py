@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from studybench.data.boxes import scan_boxes
+from studybench.verify import judge_inline
 from studybench.verify.chains import chain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -244,3 +245,16 @@ def expected_location(perturbation: Perturbation) -> str | None:
         return None  # ALT names the last alternative it tried, not the perturbed one
     required = [p for p in parts if p.startswith(("element_", "chain_link_"))]
     return ":".join(required) if required else None
+
+
+def another_alternative(perturbation: Perturbation) -> bool:
+    """A perturbed ALT alternative that equals another listed alternative is right."""
+    gold = perturbation.gold
+    boxes = [c for c in scan_boxes(gold.gold).contents if c.strip()]
+    sequence = [t.strip() for t in gold.type_sequence.split(",") if t.strip()]
+    index = int(perturbation.where.split(":")[0].removeprefix("alternative_"))
+    for other, box in enumerate(boxes):
+        kind = sequence[other] if len(sequence) == len(boxes) else (sequence or ["EX"])[0]
+        if other != index and judge_inline(perturbation.pred, "\\boxed{" + box + "}", kind).correct:
+            return True
+    return False

@@ -24,7 +24,7 @@ from studybench.data.boxes import scan_boxes
 from studybench.verify import judge_inline
 from tests.verify.perturbations import (
     Gold,
-    Perturbation,
+    another_alternative,
     collect_golds,
     equivalent_table,
     expected_location,
@@ -86,19 +86,6 @@ def test_every_accepted_form_accepts_itself() -> None:
     assert not failures, failures
 
 
-def _another_alternative(perturbation: Perturbation) -> bool:
-    """A perturbed ALT alternative that equals another listed alternative is right."""
-    gold = perturbation.gold
-    boxes = [c for c in scan_boxes(gold.gold).contents if c.strip()]
-    sequence = [t.strip() for t in gold.type_sequence.split(",") if t.strip()]
-    index = int(perturbation.where.split(":")[0].removeprefix("alternative_"))
-    for other, box in enumerate(boxes):
-        kind = sequence[other] if len(sequence) == len(boxes) else (sequence or ["EX"])[0]
-        if other != index and judge_inline(perturbation.pred, "\\boxed{" + box + "}", kind).correct:
-            return True
-    return False
-
-
 PERTURBED = [g for g in GOLDS if any(True for _ in perturbations(g))]
 
 
@@ -110,7 +97,7 @@ def test_every_perturbation_of_a_gold_is_rejected_where_it_differs(gold: Gold) -
             continue
         verdict = judge_inline(perturbation.pred, gold.gold, gold.answer_type, gold.type_sequence)
         if verdict.correct:
-            if perturbation.where.startswith("alternative_") and _another_alternative(perturbation):
+            if perturbation.where.startswith("alternative_") and another_alternative(perturbation):
                 continue
             wrong.append((perturbation.where, perturbation.kind, perturbation.pred, verdict.reason))
             continue
