@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from studybench.errors import StudyBenchError
+
 # the one formula, shared with the paper's metrics module
 from studybench.metrics.passk import guidance_gap_closed as gap_closed
 
@@ -84,3 +86,44 @@ def guidance_gap(
         base_ref=base_ref,
         guided_ref=guided_ref,
     )
+
+
+class GapRefusedError(StudyBenchError):
+    """The three runs of a Guidance Gap are not the comparison it is defined on."""
+
+
+class GapRun(BaseModel):
+    """What a run of a Guidance Gap must agree on: who it ran, whether guidance was injected,
+    the protocol apart from method artefacts (prompts, sampling, k, seeds) and the problems
+    asked (``data``), each as a fingerprint."""
+
+    role: str  # method | base | guided
+    where: str  # the run folder or run id, for the error
+    model: str
+    guided: bool
+    protocol: str
+    data: str
+
+
+def check_references(method: GapRun, base: GapRun, guided: GapRun) -> None:
+    """Refuse a gap whose references are not (unguided base, guided base) of one model, or
+    whose three runs differ in protocol or problems: a swapped or mixed pair would give a
+    plausible, wrong number."""
+    problems = []
+    if base.guided:
+        problems.append(f"the base run {base.where} used guidance (it must be unguided)")
+    if not guided.guided:
+        problems.append(f"the guided run {guided.where} did not use guidance")
+    if base.model != guided.model:
+        problems.append(
+            f"the base and guided runs are of different models ({base.model!r} in "
+            f"{base.where}, {guided.model!r} in {guided.where})"
+        )
+    runs = (method, base, guided)
+    for field, what in (("protocol", "protocol (prompts, sampling, k, seeds)"),
+                        ("data", "problems (data version)")):  # fmt: skip
+        if len({getattr(r, field) for r in runs}) > 1:
+            shown = ", ".join(f"{r.role} {r.where}: {getattr(r, field)}" for r in runs)
+            problems.append(f"the runs differ in {what}: {shown}")
+    if problems:
+        raise GapRefusedError("guidance gap refused: " + "; ".join(problems))

@@ -161,6 +161,6 @@ def test_gap_in_mlflow(runs: dict[str, Path], tmp_path: Path) -> None:
             )
         }
     )
-    log_evaluation([runs["method"]], swapped)  # configured ids win over the lookup
-    metrics = client.get_run(method_id).data.metrics
-    assert metrics["application/guidance_gap_par_at_1"] == pytest.approx(2 / 3)
+    log_evaluation([runs["method"]], swapped)  # configured ids win over the lookup, and a
+    # swapped pair is refused: no gap rather than a plausible wrong one (2/3)
+    assert "guidance_gap.refused" in client.get_run(method_id).data.tags

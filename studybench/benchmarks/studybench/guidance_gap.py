@@ -10,19 +10,26 @@ logging that run then reports it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 from studybench.benchmarks.studybench.gap_file import GAP_FILE, save_gap, saved_gap
 from studybench.benchmarks.studybench.report import build_report
 from studybench.errors import DataError
-from studybench.metrics.guidance_gap import GuidanceGap, guidance_gap
+from studybench.judge.pipeline import load_items, manifest
+from studybench.metrics.guidance_gap import GapRun, GuidanceGap, check_references, guidance_gap
 
 __all__ = ["GAP_FILE", "gap_from_run_dirs", "is_guided", "save_gap", "saved_gap"]
 
 
 def gap_from_run_dirs(method: Path, base: Path, guided: Path) -> GuidanceGap:
-    """The gap of three judged run folders of one split (same k)."""
+    """The gap of three judged run folders of one split (same k); refused
+    (:class:`~studybench.metrics.guidance_gap.GapRefusedError`) unless ``base`` is the model
+    without guidance and ``guided`` the same model with it, all three under one protocol
+    and on the same problems."""
+    check_references(gap_run("method", method), gap_run("base", base), gap_run("guided", guided))
     reports = {name: build_report(path) for name, path in
                (("method", method), ("base", base), ("guided", guided))}  # fmt: skip
     splits = {r.split for r in reports.values()}
@@ -41,6 +48,32 @@ def gap_from_run_dirs(method: Path, base: Path, guided: Path) -> GuidanceGap:
         guided=means["guided"],
         base_ref=str(base),
         guided_ref=str(guided),
+    )
+
+
+def _fingerprint(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def gap_run(role: str, run_dir: Path) -> GapRun:
+    """What a run folder says about itself (its ``run.json``) and the problems it asked."""
+    info = manifest(run_dir)
+    if not info:
+        raise DataError(f"{run_dir / 'run.json'}: missing or unreadable: not a run folder")
+    config = dict(info.get("config", {}))
+    for per_run in ("model", "concurrency"):  # who ran it, how many requests at once
+        config.pop(per_run, None)
+    if isinstance(config.get("sampling"), dict):  # the seed is per request (seeds: protocol)
+        config["sampling"] = {k: v for k, v in config["sampling"].items() if k != "seed"}
+    asked = sorted({(i.parent, i.slot, i.question, i.answer) for i in load_items(run_dir)})
+    return GapRun(
+        role=role,
+        where=str(run_dir),
+        model=str(info.get("model", "")),
+        guided=is_guided(info),
+        protocol=_fingerprint(config),
+        data=_fingerprint(asked),
     )
 
 
