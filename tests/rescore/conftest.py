@@ -54,7 +54,7 @@ class Student:
         gold, _ = self.answers.get(question, ("", ""))
         if question and right(question):
             return 200, f"Reasoning.\nFinal Answer: {gold}", 0
-        return 200, "Final Answer: \\boxed{123456}", 0
+        return 200, f"Final Answer: \\boxed{{123456}} (request seed {body.get('seed')})", 0
 
 
 @contextmanager
