@@ -59,24 +59,65 @@ def metrics_passk(
     out.print_json(json.dumps(payload))
 
 
+def _read_sequences(path: Path) -> list[Any]:
+    """The outcome sequences of a JSON file, or a DataError naming the file and the value."""
+    from studybench.metrics.sequential import parse_sequences
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    try:
+        return parse_sequences(data)
+    except ValueError as exc:
+        raise DataError(f"{path}: {exc}") from None
+
+
 @metrics_app.command("sequential")
 def metrics_sequential(
     outcomes: Annotated[
-        Path, typer.Argument(help='JSON: {"<task type>": [[0,1,null,...], ...]} (null: missing).')
+        Path,
+        typer.Argument(
+            help='JSON: {"<task type>": [[0,1,null,...], ...]} (null: missing); for O_learned '
+            'each sequence as {"outcomes": [...], "problem_ids": [...]}.'
+        ),
     ],
     warmup: Annotated[
         int, typer.Option(help="Positions excluded from post-warm-up accuracy (EvaLearn: 3).")
     ] = 3,
+    zero_shot: Annotated[
+        Path | None,
+        typer.Option(
+            "--zero-shot",
+            help="Zero-shot outcomes of the same problems (same format, with problem_ids): "
+            "enables O_learned (learned_offset).",
+        ),
+    ] = None,
+    problems: Annotated[
+        int | None,
+        typer.Option(help="Problems per sequence M (EvaLearn: 7; default: the longest)."),
+    ] = None,
 ) -> None:
-    """Learning-curve metrics of sequential outcomes (EvaLearn-style), as JSON."""
-    from studybench.metrics.sequential import parse_outcomes, sequential_metrics
+    """Learning-curve metrics of sequential outcomes (EvaLearn-style), as JSON: Acc, slope k,
+    P_first, N_consec, post-warm-up accuracy and, with ``--zero-shot``, O_learned."""
+    from studybench.metrics.sequential import sequential_metrics, solved_ids
 
+    sequences = _read_sequences(outcomes)
+    solved = None
+    if zero_shot is not None:
+        baseline = _read_sequences(zero_shot)
+        unnamed = next((s for s in baseline if s.outcomes and not s.problem_ids), None)
+        if unnamed is not None:
+            raise DataError(
+                f"{zero_shot}: a {unnamed.type!r} sequence has no problem_ids: O_learned "
+                'matches zero-shot results by problem id ({"outcomes": [...], '
+                '"problem_ids": [...]})'
+            )
+        solved = solved_ids(baseline)
     try:
-        data = json.loads(outcomes.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{outcomes}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
-    try:
-        result = sequential_metrics(parse_outcomes(data), warmup=warmup)
+        result = sequential_metrics(
+            sequences, warmup=warmup, problems=problems, zero_shot_solved=solved
+        )
     except ValueError as exc:
         raise DataError(f"{outcomes}: {exc}") from None
     out.print_json(result.model_dump_json())

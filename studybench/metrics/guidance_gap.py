@@ -17,6 +17,17 @@ from studybench.errors import StudyBenchError
 # the one formula, shared with the paper's metrics module
 from studybench.metrics.passk import guidance_gap_closed as gap_closed
 
+__all__ = [
+    "GapRefusedError",
+    "GapRun",
+    "GuidanceGap",
+    "LevelGap",
+    "check_references",
+    "gap_closed",
+    "guidance_gap",
+    "level",
+]
+
 
 class LevelGap(BaseModel):
     method: float

@@ -91,6 +91,54 @@ def parse_outcomes(data: Any) -> dict[str, list[list[Outcome]]]:
     return out
 
 
+def parse_sequences(data: Any) -> list[SequenceOutcome]:
+    """``{task type: [sequence, ...]}`` where a sequence is an outcome vector or, for
+    O_learned, ``{"outcomes": [0, 1, null, ...], "problem_ids": ["q1", "q2", ...]}`` (one id
+    per position), checked completely: a clear ``ValueError`` naming the type, the sequence
+    and the field or position of the first bad value."""
+    if not isinstance(data, dict):
+        raise ValueError("expected an object of task type -> list of outcome sequences")
+    vectors: dict[str, Any] = {}
+    ids: dict[tuple[str, int], tuple[str, ...]] = {}
+    for name, sequences in data.items():
+        if not isinstance(sequences, list):
+            vectors[name] = sequences  # parse_outcomes names the type and what it got
+            continue
+        vectors[name] = []
+        for index, entry in enumerate(sequences):
+            if isinstance(entry, dict):
+                where = f"task type {name!r}, sequence {index}"
+                unknown = sorted(set(entry) - {"outcomes", "problem_ids"})
+                if unknown or "outcomes" not in entry:
+                    raise ValueError(
+                        f"{where}: expected the fields outcomes and problem_ids, got "
+                        + ", ".join(sorted(map(str, entry)))
+                    )
+                given = entry.get("problem_ids", [])
+                if not isinstance(given, list) or not all(
+                    isinstance(q, str | int) and not isinstance(q, bool) and str(q) for q in given
+                ):
+                    raise ValueError(f"{where}: problem_ids must be a list of ids (text or int)")
+                if (
+                    "problem_ids" in entry
+                    and isinstance(entry["outcomes"], list)
+                    and len(given) != len(entry["outcomes"])
+                ):
+                    raise ValueError(
+                        f"{where}: {len(given)} problem_ids for "
+                        f"{len(entry['outcomes'])} outcomes (one id per position)"
+                    )
+                ids[(str(name), index)] = tuple(str(q) for q in given)
+                entry = entry["outcomes"]
+            vectors[name].append(entry)
+    parsed = parse_outcomes(vectors)
+    return [
+        SequenceOutcome(type=name, outcomes=tuple(v), problem_ids=ids.get((name, i), ()))
+        for name, vs in parsed.items()
+        for i, v in enumerate(vs)
+    ]
+
+
 def from_mapping(outcomes: Mapping[str, Sequence[Sequence[Outcome]]]) -> list[SequenceOutcome]:
     return [
         SequenceOutcome(type=name, outcomes=tuple(vector))
