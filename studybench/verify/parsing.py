@@ -178,6 +178,24 @@ def _prepare_slow(text: str) -> str:
     )
 
 
+def _balanced(text: str) -> bool:
+    """Whether the (unescaped) braces of ``text`` pair up."""
+    depth = 0
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 @lru_cache(maxsize=8192)
 def parse_latex(text: str) -> Any:
     """A sympy object for ``text`` (expression, equation, relation, interval).
@@ -185,6 +203,8 @@ def parse_latex(text: str) -> Any:
     Raises :class:`UnparseableError` for refused or unreadable input.
     """
     guard(text)
+    if not _balanced(text):  # a truncated answer: ANTLR took 20-60 ms to say so
+        raise UnparseableError("syntax")
     from latex2sympy2_extended import latex2sympy
 
     normalization, conversion = _configs()

@@ -66,7 +66,7 @@ def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
 
         definition = build(lookup)
         target = (in_a or in_b)[0]
-        a, b = a.subs(target, definition), b.subs(target, definition)
+        a, b = a.xreplace({target: definition}), b.xreplace({target: definition})
     return a, b
 
 
