@@ -44,7 +44,9 @@ def _context(command: Any) -> Any:
     return context_class(command)
 
 
-def iter_commands(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+def iter_commands(
+    command: Any, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], Any]]:
     """Every command of a click tree, groups first, depth first, in the app's order."""
     yield path, command
     if _is_group(command):
@@ -137,7 +139,9 @@ def _type_name(annotation: Any) -> str:
     if origin in (typing.Union, types.UnionType):
         return " | ".join(_type_name(a) for a in typing.get_args(annotation))
     if origin is not None:
-        args = ", ".join("..." if a is Ellipsis else _type_name(a) for a in typing.get_args(annotation))
+        args = ", ".join(
+            "..." if a is Ellipsis else _type_name(a) for a in typing.get_args(annotation)
+        )
         return f"{getattr(origin, '__name__', str(origin))}[{args}]"
     return getattr(annotation, "__name__", str(annotation))
 
@@ -150,7 +154,12 @@ def _model_of(annotation: Any) -> tuple[type[Any] | None, bool]:
         return annotation, False
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
-    if origin in (tuple, list) and args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
+    if (
+        origin in (tuple, list)
+        and args
+        and isinstance(args[0], type)
+        and issubclass(args[0], BaseModel)
+    ):
         return args[0], True
     if origin in (typing.Union, types.UnionType):
         for arg in args:
@@ -160,7 +169,9 @@ def _model_of(annotation: Any) -> tuple[type[Any] | None, bool]:
     return None, False
 
 
-def iter_settings_fields(model: type[Any] | None = None, prefix: tuple[str, ...] = ()) -> Iterator[dict[str, str]]:
+def iter_settings_fields(
+    model: type[Any] | None = None, prefix: tuple[str, ...] = ()
+) -> Iterator[dict[str, str]]:
     """Every leaf field of the settings tree with its key, type, default and description.
 
     A field that holds a section recurses; a list of sections (``nightly.models``) is
@@ -179,13 +190,22 @@ def iter_settings_fields(model: type[Any] | None = None, prefix: tuple[str, ...]
             yield from iter_settings_fields(sub, key)
             continue
         default = field.default
-        if default is PydanticUndefined:
-            shown = "required" if field.default_factory is None else "(computed)"
+        if default is PydanticUndefined and field.default_factory is not None:
+            # a mutable default (a dict, a list): the value the factory gives is the default;
+            # a factory of the other fields' values has none of its own
+            factory: Any = field.default_factory
+            shown = "(computed)" if field.default_factory_takes_validated_data else repr(factory())
+        elif default is PydanticUndefined:
+            shown = "required"
         elif isinstance(default, PurePath):
             shown = str(default)
         else:
             shown = repr(default)
-        env = "" if many or any(k.endswith("[]") for k in key) else ENV_PREFIX + "__".join(k.upper() for k in key)
+        env = (
+            ""
+            if many or any(k.endswith("[]") for k in key)
+            else ENV_PREFIX + "__".join(k.upper() for k in key)
+        )
         yield {
             "key": ".".join(key),
             "type": _type_name(field.annotation),
@@ -203,12 +223,16 @@ def settings_reference() -> str:
     for row in iter_settings_fields():
         if row["section"] != section:
             section = row["section"]
-            out += ["", f"## `{section}`", "", "| key | type | default | environment variable | description |"]
+            out += [
+                "",
+                f"## `{section}`",
+                "",
+                "| key | type | default | environment variable | description |",
+            ]
             out.append("|---|---|---|---|---|")
         env = f"`{row['env']}`" if row["env"] else "(in params.yaml)"
-        out.append(
-            f"| `{row['key']}` | {_cell(row['type'])} | `{_cell(row['default'])}` | {env} | {_cell(row['description'])} |"
-        )
+        cells = (f"`{row['key']}`", _cell(row["type"]), f"`{_cell(row['default'])}`", env)
+        out.append("| " + " | ".join((*cells, _cell(row["description"]))) + " |")
     return "\n".join(out).strip() + "\n"
 
 
