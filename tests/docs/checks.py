@@ -141,6 +141,50 @@ def user_facing_files(root: Path = ROOT) -> list[Path]:
     return [f for f in files if f.is_file()]
 
 
+# --- paths named in the text
+
+# A code span naming a file of the repository: a known top-level folder and a file suffix,
+# no placeholder (``<name>``, ``*``, ``{a,b}``, ``...``).
+REPO_FOLDERS: tuple[str, ...] = (
+    "studybench/",
+    "tests/",
+    "dags/",
+    "plugins/",
+    "benchmarks/",
+    "perf/",
+    "docker/",
+)
+REPO_FOLDERS += ("data/", "requirements/", ".ci/", "docs/")
+FILE_SUFFIXES = (".py", ".json", ".jsonl", ".yaml", ".yml", ".md", ".sh", ".toml", ".txt", ".in")
+
+
+def named_repo_files(markdown: str) -> list[str]:
+    """Repository files a page names in code spans (``studybench/verify/extract.py``)."""
+    names = []
+    for match in re.finditer(r"`([^`\s]+)`", markdown):
+        text = match.group(1).rstrip(".,:;")
+        if not (text.startswith(REPO_FOLDERS) and text.endswith(FILE_SUFFIXES)):
+            continue
+        if any(mark in text for mark in ("<", "*", "{", "...", "\u2026", "$")):
+            continue
+        names.append(text)
+    return names
+
+
+def missing_repo_files(
+    pages: Iterable[Path], root: Path, generated: Iterable[str] = ()
+) -> list[str]:
+    """``page: path`` for each named file that is not in the tree (a renamed folder, a moved
+    module), except the files a command generates."""
+    known = set(generated)
+    return [
+        f"{page.name}: {name}"
+        for page in pages
+        for name in named_repo_files(page.read_text(encoding="utf-8"))
+        if name not in known and not (root / name).exists()
+    ]
+
+
 # --- the build
 
 

@@ -145,6 +145,16 @@ def test_no_user_facing_file_points_at_the_team_notes() -> None:
     assert checks.forbidden_mentions(files) == []
 
 
+def test_every_repository_file_a_page_names_exists() -> None:
+    """A renamed folder or a moved module that the docs still name fails here."""
+    table = json.loads((Path(__file__).with_name("generated_paths.json")).read_text())["paths"]
+    pages = sorted(checks.DOCS.rglob("*.md"))
+    assert checks.missing_repo_files(pages, checks.ROOT, table) == []
+    named = {name for page in pages for name in checks.named_repo_files(page.read_text())}
+    assert sorted(set(table) - named) == [], "generated_paths.json lists paths no page names"
+    assert len(named) > 30  # the scan finds paths at all
+
+
 def test_the_pictures_need_no_network(built_site: tuple[Path, int, str]) -> None:
     """The site works offline: no page loads a script or an image from another host."""
     site, _, _ = built_site
@@ -228,3 +238,10 @@ def test_a_broken_link_fails_the_strict_build(case: dict[str, Any], tmp_path: Pa
 @pytest.mark.parametrize("case", cases_of("remote"))
 def test_a_page_loading_from_another_host_is_reported(case: dict[str, Any]) -> None:
     assert bool(checks.remote_resources(case["text"])) is case["expect"]
+
+
+@pytest.mark.parametrize("case", cases_of("path"))
+def test_a_page_naming_a_missing_file_is_reported(case: dict[str, Any], tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(case["text"], encoding="utf-8")
+    assert checks.missing_repo_files([page], checks.ROOT) == case["expect"]
