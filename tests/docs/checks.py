@@ -185,6 +185,19 @@ def missing_repo_files(
     ]
 
 
+def broken_relative_links(page: Path, root: Path) -> list[str]:
+    """Relative Markdown links of ``page`` (the README: mkdocs checks the site's own) whose
+    target file is missing; anchors and other hosts are not followed."""
+    broken = []
+    for match in re.finditer(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+        target = match.group(1).split("#", 1)[0]
+        if not target or re.match(r"[a-z][a-z0-9+.-]*:", target):
+            continue
+        if not (page.parent / target).exists() and not (root / target).exists():
+            broken.append(match.group(1))
+    return broken
+
+
 # --- the build
 
 

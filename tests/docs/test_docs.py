@@ -156,6 +156,21 @@ def test_every_repository_file_a_page_names_exists() -> None:
     assert len(named) > 30  # the scan finds paths at all
 
 
+def test_the_readme_links_resolve() -> None:
+    """The README sends a newcomer into the docs: every relative link it has must land."""
+    readme = checks.ROOT / "README.md"
+    assert checks.broken_relative_links(readme, checks.ROOT) == []
+
+
+def test_a_broken_readme_link_is_reported(tmp_path: Path) -> None:
+    page = tmp_path / "README.md"
+    page.write_text(
+        "[a](docs/gone.md) [b](docs/index.md#x) [c](https://example.org/x.md) [d](#top)\n",
+        encoding="utf-8",
+    )
+    assert checks.broken_relative_links(page, checks.ROOT) == ["docs/gone.md"]
+
+
 def test_the_pictures_need_no_network(built_site: tuple[Path, int, str]) -> None:
     """The site works offline: no page loads a script or an image from another host."""
     site, _, _ = built_site
