@@ -75,13 +75,30 @@ def artefact_root(settings: Settings) -> str | None:
     return artefacts.as_uri()
 
 
+# The experiment tag MLflow 3's UI reads for the experiment kind (its "GenAI apps & agents"
+# or "Machine learning" views). Unset, the UI infers GenAI from LoggedModels and lists
+# checkpoints as "Agent versions"; studybench's experiments are model training.
+EXPERIMENT_KIND_TAG = "mlflow.experimentKind"
+MODEL_TRAINING_KIND = "custom_model_development"
+
+
 def experiment_id(client: Any, settings: Settings, name: str | None = None) -> str:
-    """The id of experiment ``name`` (default ``tracking.experiment``), created if missing."""
+    """The id of experiment ``name`` (default ``tracking.experiment``), created if missing as
+    a model-training experiment. An existing experiment keeps the kind a user chose for it;
+    one with no kind at all gets the model-training kind."""
     name = name or settings.tracking.experiment
     found = client.get_experiment_by_name(name)
     if found is not None:
+        if not found.tags.get(EXPERIMENT_KIND_TAG):
+            client.set_experiment_tag(found.experiment_id, EXPERIMENT_KIND_TAG, MODEL_TRAINING_KIND)
         return str(found.experiment_id)
-    return str(client.create_experiment(name, artifact_location=artefact_root(settings)))
+    return str(
+        client.create_experiment(
+            name,
+            artifact_location=artefact_root(settings),
+            tags={EXPERIMENT_KIND_TAG: MODEL_TRAINING_KIND},
+        )
+    )
 
 
 def find_run(client: Any, experiment: str, tag: str, value: str) -> str | None:
