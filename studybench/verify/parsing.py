@@ -117,8 +117,48 @@ def _opaque_application(match: re.Match[str]) -> str:
     return f"{base}_{{{name}}}"
 
 
+# Partial derivatives, in the notations physics uses, as one opaque quantity named by the
+# function and the variables (sorted, with multiplicity): \frac{\partial^2 u}{\partial x^2},
+# \partial_x^2 u and \partial^2_x u are all ``u_{dxx}``. Neither parser reads \partial.
+_FUNCTION = r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?"
+_VARIABLE = r"(?:[A-Za-z]|\\[A-Za-z]+)"
+_PARTIAL_FRAC = re.compile(
+    r"\\frac\s*\{\s*\\partial\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*(" + _FUNCTION + r")\s*\}"
+    r"\s*\{((?:\s*\\partial\s*" + _VARIABLE + r"(?:\s*\^\s*\{?\s*\d\s*\}?)?)+)\s*\}"
+)
+_PARTIAL_SUB = re.compile(
+    r"\\partial\s*(?:\^\s*\{?\s*(\d)\s*\}?\s*)?_\s*\{?\s*(" + _VARIABLE + r")\s*\}?"
+    r"\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*(" + _FUNCTION + r")"
+)
+_DENOMINATOR_VARIABLE = re.compile(r"\\partial\s*(" + _VARIABLE + r")(?:\s*\^\s*\{?\s*(\d)\s*\}?)?")
+
+
+def _derivative_name(function: str, variables: list[str]) -> str:
+    base, _, subscript = function.partition("_")
+    letters = "".join(sorted(v.lstrip("\\") for v in variables))
+    return f"{base}_{{{_NAME_NOISE.sub('', subscript)}d{letters}}}"
+
+
+def _partial_frac(match: re.Match[str]) -> str:
+    order = int(match.group(1) or 1)
+    variables = []
+    for variable in _DENOMINATOR_VARIABLE.finditer(match.group(3)):
+        variables += [variable.group(1)] * int(variable.group(2) or 1)
+    if len(variables) != order:
+        return match.group(0)  # orders that do not add up: left to fail as written
+    return _derivative_name(match.group(2), variables)
+
+
+def _partial_sub(match: re.Match[str]) -> str:
+    order = int(match.group(1) or match.group(3) or 1)
+    return _derivative_name(match.group(4), [match.group(2)] * order)
+
+
 def _prepare(text: str) -> str:
     """Rewrite notation the LaTeX parser misreads, without changing meaning."""
+    if "partial" in text:
+        text = _PARTIAL_FRAC.sub(_partial_frac, text)
+        text = _PARTIAL_SUB.sub(_partial_sub, text)
     text = _APPLICATION.sub(_opaque_application, text)
     for command, name in _SPECIAL_SUBSCRIPTS.items():
         text = text.replace("_{" + command + "}", "_{" + name + "}")

@@ -48,8 +48,14 @@ _DEFINITIONS: tuple[tuple[str, Callable[[Callable[[str], Any]], Any]], ...] = (
     ("gamma", lambda s: 1 / sympy.sqrt(1 - s("v") ** 2 / s("c") ** 2)),
     ("hbar", lambda s: s("h") / (2 * sympy.pi)),
     ("k_e", lambda s: 1 / (4 * sympy.pi * s("epsilon_0"))),
+    ("k", lambda s: 1 / (4 * sympy.pi * s("epsilon_0"))),  # Coulomb's k, see _REQUIRES
     ("c", lambda s: 1 / sympy.sqrt(s("mu_0") * s("epsilon_0"))),
 )
+
+
+# A name that is a constant only beside the constant it is defined by: ``k`` is Coulomb's
+# constant where the other side writes epsilon_0, and a spring constant everywhere else.
+_REQUIRES = {"k": "epsilon_0"}
 
 
 def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
@@ -58,6 +64,10 @@ def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
         in_a = [s for s in a.free_symbols if canonical_name(s) == name]
         in_b = [s for s in b.free_symbols if canonical_name(s) == name]
         if bool(in_a) == bool(in_b):
+            continue
+        required = _REQUIRES.get(name)
+        other = b if in_a else a
+        if required and not any(canonical_name(s) == required for s in other.free_symbols):
             continue
         present = {canonical_name(s): s for s in a.free_symbols | b.free_symbols}
 
