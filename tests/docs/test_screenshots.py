@@ -42,8 +42,11 @@ def test_mlflow_ui_screenshots(mlflow_server: str, sample_dir: Path, tmp_path: P
 
     IMAGES.mkdir(parents=True, exist_ok=True)
     shots = {  # (page, window): the run page tall enough to show its metrics under the tags
-        IMAGES / "mlflow-ui.png": (runs_page, "1400,520"),
-        IMAGES / "mlflow-run.png": (f"{runs_page}/{run_ids[0]}", "1400,1700"),
+        IMAGES / "mlflow-ui.png": (f"{runs_page}?workflowType=machine_learning", "1400,520"),
+        IMAGES / "mlflow-run.png": (
+            f"{runs_page}/{run_ids[0]}?workflowType=machine_learning",
+            "1400,1700",
+        ),
     }
     for path, (url, window) in shots.items():
         path.unlink(missing_ok=True)
