@@ -110,8 +110,9 @@ def plan_batches(settings: Settings, selection: Selection) -> list[Batch]:
 
 
 def rescore_instead(settings: Settings, generation: str, metrics: Sequence[str]) -> str:
-    """For planning: "" unless a finished run holds these generations (every metric) judged
-    by another instrument; then the reason to re-score it instead of generating again."""
+    """For planning: "" unless a finished run holds these generations (every metric); then
+    why nothing is generated: judged by another instrument, the reason to re-score it
+    instead; judged by this one (a run logged before the key held the instrument), done."""
     from studybench.rescore.core import installed
     from studybench.tracking.mlflow_log import client_for
     from studybench.tracking.rescore import (
@@ -137,6 +138,11 @@ def rescore_instead(settings: Settings, generation: str, metrics: Sequence[str])
     if not done:
         return ""
     run = done[0]
+    if Instrument.of_run(run) == installed(settings):  # logged before the key held it
+        return (
+            f"already evaluated: MLflow run {run.info.run_id} has every metric for these "
+            f"generations, judged by the installed {installed(settings).describe()}"
+        )
     return (
         f"generated already: MLflow run {generation_run_of(run)} holds these generations, "
         f"judged by {Instrument.of_run(run).describe()}, not the installed "
