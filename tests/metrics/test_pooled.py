@@ -1,0 +1,170 @@
+"""Per-parent pooled estimates (metrics/pooled.py) against brute force, and the unequal-data
+rule from its case table.
+
+The oracle of the estimator is its definition: the share of the ``C(n, k)`` ways of choosing k
+of a parent's n chains that contain a solving chain, enumerated with itertools (an off-by-one
+in ``C(n, k)`` or in the chain count cannot agree with it). The jackknife is checked by
+deleting each chain and recomputing from scratch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from studybench.metrics.clustered import cluster_tables
+from studybench.metrics.comparison import compare_items
+from studybench.metrics.items import ItemRow
+from studybench.metrics.pooled import align, chain_estimates
+
+CASES = json.loads(Path(__file__).with_name("unequal_data_cases.json").read_text())["cases"]
+
+
+def _share_of_subsets(solved: list[bool], k: int) -> float:
+    subsets = list(itertools.combinations(range(len(solved)), k))
+    return sum(any(solved[i] for i in s) for s in subsets) / len(subsets)
+
+
+def _brute(hits: np.ndarray, size: int, k: int) -> tuple[float, float]:
+    """(Par numerator, Sub numerator) of one parent's chains x slots by enumeration."""
+    chains = [list(row[:size]) for row in hits]
+    par = _share_of_subsets([bool(size) and all(c) for c in chains], k)
+    sub = sum(_share_of_subsets([c[m] for c in chains], k) for m in range(size))
+    return par, sub
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=4),  # k
+    st.integers(min_value=1, max_value=3),  # seeds
+    st.integers(min_value=1, max_value=3),  # slots
+    st.integers(min_value=0, max_value=2**31 - 1),
+)
+def test_pooled_estimates_equal_the_share_of_all_k_subsets(
+    k: int, seeds: int, slots: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    n = k * seeds
+    hits = rng.random((3, n, slots)) < rng.random((3, 1, slots))
+    size = np.array([slots, max(1, slots - 1), 1], dtype=float)
+    for p in range(3):
+        hits[p, :, int(size[p]) :] = False
+    par, par_var, sub, sub_var = chain_estimates(hits, size, k)
+    for p in range(3):
+        want_par, want_sub = _brute(hits[p], int(size[p]), k)
+        assert par[p] == pytest.approx(want_par)
+        assert sub[p] == pytest.approx(want_sub)
+        if n - 1 < k:
+            assert math.isnan(par_var[p]) and math.isnan(sub_var[p])
+            continue
+        # delete-one-chain jackknife, recomputed by enumeration
+        left = [_brute(np.delete(hits[p], i, axis=0), int(size[p]), k) for i in range(n)]
+        for column, got in ((0, par_var[p]), (1, sub_var[p])):
+            values = np.array([v[column] for v in left])
+            want = (n - 1) / n * float(((values - values.mean()) ** 2).sum())
+            assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_one_chain_in_k_plus_one_by_hand() -> None:
+    # n = 3 chains, k = 2, one solving: 1 - C(2, 2) / C(3, 2) = 2/3 (C(3, 3) would give 0,
+    # C(2, 1)/C(3, 1) 1/3); deleting the solving chain gives 0, either other chain 1:
+    # mean 2/3, jackknife variance (2/3) * ((2/3)^2 + 2 (1/3)^2) = 4/9
+    hits = np.array([[[True], [False], [False]]])
+    par, par_var, sub, sub_var = chain_estimates(hits, np.array([1.0]), 2)
+    assert par[0] == pytest.approx(2 / 3) and sub[0] == pytest.approx(2 / 3)
+    assert par_var[0] == pytest.approx(4 / 9) and sub_var[0] == pytest.approx(4 / 9)
+
+
+def test_a_parent_needs_every_slot_in_one_chain() -> None:
+    # chain 0 answers slot a, chain 1 slot b: Sub counts both, Par none (no chain solves all)
+    hits = np.array([[[True, False], [False, True]]])
+    par, _, sub, _ = chain_estimates(hits, np.array([2.0]), 1)
+    assert par[0] == 0.0 and sub[0] == pytest.approx(1.0)
+
+
+def _design(case: dict[str, Any], side: str) -> list[ItemRow]:
+    seeds = case.get(f"{side}_seeds", [0, 1, 2])
+    removed = {tuple(r[1:]) for r in case["remove"] if r[0] == side}
+    rows = []
+    for i, (parent, slots) in enumerate([("p0", "ab"), ("p1", "ab"), ("p2", "ab"), ("p3", "a")]):
+        for seed in seeds:
+            for attempt in range(2):
+                if (parent, seed, attempt, None) in removed:
+                    continue
+                for j, slot in enumerate(slots):
+                    if (parent, seed, attempt, slot) in removed:
+                        continue
+                    correct = (i + seed + attempt + j) % 3 != 0
+                    rows.append(
+                        ItemRow(
+                            split="application",
+                            parent=parent,
+                            slot=slot,
+                            seed=seed,
+                            attempt=attempt,
+                            correct=correct,
+                        )
+                    )
+    return rows
+
+
+SLOTS = {"p0": ["a", "b"], "p1": ["a", "b"], "p2": ["a", "b"], "p3": ["a"]}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_the_unequal_data_rule(case: dict[str, Any]) -> None:
+    base, cand = _design(case, "baseline"), _design(case, "candidate")
+    tables_b = cluster_tables(base, k=2, slots_of=SLOTS)
+    tables_c = cluster_tables(cand, k=2, slots_of=SLOTS)
+    key = ("studybench", "application")
+    pair = align(tables_b[key], tables_c[key])
+    expect = case["expect"]
+    assert list(pair.parents) == expect["kept"]
+    assert list(pair.dropped) == expect["dropped"]
+    assert list(pair.seeds) == expect["seeds"]
+    assert pair.chains == 2 * len(expect["seeds"])
+    result = compare_items(base, cand, k=2, slots_of=SLOTS)
+    assert result.warnings == list(pair.warnings)
+    if not expect["warnings"]:
+        assert result.warnings == []
+    text = " | ".join(result.warnings)
+    for word in expect["warnings"]:
+        assert word in text
+    for m in result.metrics:
+        assert m.parents == len(expect["kept"]) and m.dropped == len(expect["dropped"])
+
+
+def test_the_paper_figures_keep_every_parent_and_seed() -> None:
+    # a dropped parent leaves the test, never the reported mean ± std over seeds
+    case = next(c for c in CASES if c["expect"]["dropped"])
+    base = _design(case, "baseline")
+    result = compare_items(base, _design(case, "candidate"), k=2, slots_of=SLOTS)
+    table = cluster_tables(base, k=2, slots_of=SLOTS)[("studybench", "application")]
+    par = next(m for m in result.metrics if m.metric == "par_at_k")
+    assert par.baseline == pytest.approx(table.value("par_at_k"))
+    assert par.baseline_std == pytest.approx(float(np.std(table.per_seed("par_at_k"), ddof=1)))
+
+
+def test_the_candidate_minus_the_baseline() -> None:
+    # a flipped sign would report a gain as a loss
+    def rows(correct: bool) -> list[ItemRow]:
+        return [
+            ItemRow(split="s", parent=f"p{i}", slot="0", seed=s, attempt=a, correct=correct)
+            for i in range(6)
+            for s in range(2)
+            for a in range(2)
+        ]
+
+    result = compare_items(rows(False), rows(True), k=1)
+    (par,) = result.metrics
+    assert par.diff == pytest.approx(1.0) and par.decision == "improved"
+    (back,) = compare_items(rows(True), rows(False), k=1).metrics
+    assert back.diff == pytest.approx(-1.0) and back.decision == "regressed"
