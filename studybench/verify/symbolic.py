@@ -27,6 +27,7 @@ EXACT_DIGITS = 60
 _mp = mpmath.MPContext()
 _mp.dps = EXACT_DIGITS + 10
 EXACT_TOLERANCE = _mp.mpf("1e-40")
+SERIES_TOLERANCE = _mp.mpf("1e-12")  # an infinite sum's numeric value (mpmath nsum) agrees to this
 POINTS = 5
 _LOG_LOW, _LOG_HIGH = math.log(0.3), math.log(3.0)
 
@@ -122,7 +123,9 @@ def evaluate(expr: Any, point: dict[Any, Any]) -> Value | None:
 
 def relative_tolerance(a: Any, b: Any, tolerance: float) -> Any:
     """40 digits for exact expressions; the answer tolerance once decimals appear."""
-    return _mp.mpf(tolerance) if has_float(a) or has_float(b) else EXACT_TOLERANCE
+    if has_float(a) or has_float(b):
+        return _mp.mpf(tolerance)
+    return SERIES_TOLERANCE if a.has(sympy.Sum) or b.has(sympy.Sum) else EXACT_TOLERANCE
 
 
 def numerically_equal(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
@@ -152,6 +155,8 @@ def closed_forms_equal(pred: Any, gold: Any, tolerance: float) -> bool | None:
     if vb == 0:
         return bool(abs(va) <= _mp.mpf("1e-9"))
     bound = EXACT_TOLERANCE if exact else _mp.mpf(tolerance) * (1 + 1e-9)
+    if exact and (pred.has(sympy.Sum) or gold.has(sympy.Sum)):
+        bound = SERIES_TOLERANCE  # a series is summed numerically: not to 40 digits
     return bool(abs(va - vb) <= bound * abs(vb))
 
 
