@@ -93,7 +93,7 @@ def gained(
             return float(expected_par(moved, mask).mean()) - base - gain
 
         if rise(30.0) > 0:
-            return logits + brentq(rise, 0.0, 30.0) * chosen[:, None]
+            return np.asarray(logits + float(brentq(rise, 0.0, 30.0)) * chosen[:, None])
     raise RuntimeError(f"no fifth of the parents can gain {gain}")
 
 
@@ -106,8 +106,8 @@ def evaluate(
     hits = (rng.random((parents, SEEDS, K, MAX_SLOTS)) < rates[:, None, None, :]) & mask[
         :, None, None, :
     ]
-    solved = np.where(mask[:, None, None, :], hits, True).all(axis=3)  # parents x seeds x K
-    par = solved.any(axis=2).astype(float)
+    solved = np.all(np.where(mask[:, None, None, :], hits, True), axis=3)  # parents x seeds x K
+    par = np.any(solved, axis=2).astype(float)
     sub = hits.any(axis=2).sum(axis=2).astype(float)
     sizes = mask.sum(axis=1)
     turns = np.repeat((sizes * K)[:, None], SEEDS, axis=1).astype(float)
@@ -143,7 +143,7 @@ def heuristic_metrics(tables: dict[tuple[str, str], ClusterTable]) -> dict[str, 
     out = {}
     for (_, split), table in tables.items():
         for metric in ("par_at_k", "sub_at_k"):
-            per_seed = table.per_seed(metric)  # type: ignore[arg-type]
+            per_seed = table.per_seed(metric)
             name = f"{split}/{metric.removesuffix('_k')}_{K}"
             out[f"{name}_mean"] = float(per_seed.mean())
             out[f"{name}_std"] = float(per_seed.std(ddof=1))
@@ -253,14 +253,14 @@ def main() -> None:
                 ],
                 dtype=int,
             )
-        column = 1 if gain else 0
+        row = 1 if gain else 0
         what = f"detected (application Par@{K})" if gain else "false alarms (any of 4)"
         for name in rules:
-            curve[name].append(counts[name][column] / args.nights)
+            curve[name].append(counts[name][row] / args.nights)
         table.add_row(
             label,
             what,
-            *(rate(int(counts[n][column]), args.nights) for n in [*rules, "heuristic"]),
+            *(rate(int(counts[n][row]), args.nights) for n in [*rules, "heuristic"]),
         )
     console.print(table)
     for name, points in curve.items():
