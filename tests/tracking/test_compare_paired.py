@@ -40,12 +40,16 @@ def runs(mlflow_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     client = client_for(settings_for(tmp, mlflow_server))
     experiment = client.create_experiment("paired-compare")
     made = {}
-    for name, drop, seed, data in (
-        ("base", 0.0, 1, "dvc:aaa"),
-        ("same", 0.0, 2, "dvc:aaa"),
-        ("worse", 0.35, 3, "dvc:aaa"),
-        ("better", -0.5, 4, "dvc:aaa"),
-        ("other-data", 0.0, 5, "dvc:bbb"),
+    instruments = {"verifier_version": "verify-1", "judge_version": "judge-1"}
+    rescored = {**instruments, "studybench.verifier_version": "verify-2"}
+    for name, drop, seed, data, extra in (
+        ("base", 0.0, 1, "dvc:aaa", instruments),
+        ("same", 0.0, 2, "dvc:aaa", instruments),
+        ("worse", 0.35, 3, "dvc:aaa", instruments),
+        ("better", -0.5, 4, "dvc:aaa", instruments),
+        ("other-data", 0.0, 5, "dvc:bbb", instruments),
+        ("rescored", 0.0, 6, "dvc:aaa", rescored),  # re-scored by a newer verifier
+        ("other-judge", 0.0, 7, "dvc:aaa", {**instruments, "judge_version": "judge-2"}),
     ):
         run = client.create_run(
             experiment,
@@ -55,6 +59,7 @@ def runs(mlflow_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[s
                 "studybench.model": "m",
                 "data.application.json": data,
                 "protocol_hash": "p1",
+                **extra,
             },
         )
         rows = _rows(drop, seed)
@@ -82,6 +87,13 @@ def test_paired_regression_is_decided_and_logged(runs: dict[str, str]) -> None:
     assert logged.tags["studybench.regression"] == "true"
     assert logged.tags["compare.application/par_at_2.decision"] == "regressed"
     assert logged.tags["studybench.compare_method"] == "paired"
+    assert logged.tags["studybench.compare_verifier_version"] == "verify-1"
+    assert logged.tags["studybench.compare_judge_version"] == "judge-1"
+    assert logged.tags["studybench.compare_target"] == "this_benchmark"
+    assert logged.tags["studybench.compare_multiplicity"] == "westfall-young"
+    assert "sign-flip" in logged.tags["studybench.compare_test"]
+    assert "compare/application/par_at_2_mde" in logged.metrics
+    assert "application/par_at_2_mean" in logged.metrics  # the paper's figure, untouched
     for suffix in ("diff", "ci_low", "ci_high", "p_value", "p_adjusted"):
         key = (
             f"compare/application/par_at_2_{suffix}"
@@ -103,6 +115,27 @@ def test_other_data_is_refused(runs: dict[str, str]) -> None:
     client = client_for(settings_for(Path(runs["tmp"]), runs["uri"]))
     with pytest.raises(ComparisonRefusedError, match="data version differs"):
         compare_runs(client, runs["base"], runs["other-data"], 0.02)
+
+
+@pytest.mark.parametrize(
+    ("candidate", "words"),
+    [
+        ("rescored", ["verifier version differs", "verify-1", "verify-2", "studybench rescore"]),
+        ("other-judge", ["judge version differs", "judge-1", "judge-2", "studybench rescore"]),
+    ],
+)
+def test_mixed_instruments_are_refused(
+    runs: dict[str, str], candidate: str, words: list[str]
+) -> None:
+    """The re-scoring tag (studybench.verifier_version) wins over the logged provenance tag;
+    either way a pair judged by two instruments is refused, in one line naming both."""
+    client = client_for(settings_for(Path(runs["tmp"]), runs["uri"]))
+    with pytest.raises(ComparisonRefusedError) as caught:
+        compare_runs(client, runs["base"], runs[candidate], 0.02, log=False)
+    message = str(caught.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message
 
 
 def test_best_alias_moves_only_on_a_paired_improvement(runs: dict[str, str]) -> None:
