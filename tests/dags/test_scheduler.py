@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from studybench import local_airflow as la
-from tests.conftest import ROOT, free_port, run_checked
+from tests.conftest import ROOT, free_port, migrated_airflow_home, run_checked
 from tests.dags.test_dags import write_params
 
 DAG = la.CHECKPOINT_DAG
@@ -35,7 +35,7 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
     from studybench.config import load_settings
     from studybench.tracking.mlflow_log import client_for
 
-    home = tmp_path / "airflow"
+    home = migrated_airflow_home(tmp_path / "airflow")  # standalone's migrate finds it done
     watched = tmp_path / "watched"
     watched.mkdir()
     port = free_port()

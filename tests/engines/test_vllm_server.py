@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,12 +34,11 @@ def server_config(model: Path, **kwargs: object) -> VLLMServerConfig:
     )
 
 
-@pytest.fixture(scope="module")
-def server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VLLMServer]:
-    run_dir = tmp_path_factory.mktemp("vllm_run")
-    with VLLMServer(server_config(tiny_model), run_dir) as running:
-        yield running
-    assert running.process is None  # stopped
+@pytest.fixture
+def server(vllm_tiny_server: VLLMServer) -> VLLMServer:
+    """The session's one server of the tiny model (tests/conftest.py, which checks that it
+    is stopped at the end): the same configuration, ``server_config(tiny_model)``."""
+    return vllm_tiny_server
 
 
 def test_caches_and_log_stay_in_the_run_folder(server: VLLMServer) -> None:

