@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -165,8 +166,10 @@ def rate(hits: int, n: int) -> str:
     return f"{100 * p:5.1f}% ± {100 * math.sqrt(p * (1 - p) / n):.1f}"
 
 
-def time_cli(rng: np.random.Generator, repeats: int = 3) -> float:
-    """Median seconds of ``studybench metrics compare --json`` on one simulated +9 pair."""
+def time_cli(rng: np.random.Generator, repeats: int = 3, pythonpath: str = "") -> float:
+    """Median seconds of ``studybench metrics compare --json`` on one simulated +9 pair
+    (``pythonpath``: run another checkout's code, e.g. an exported older commit, for a
+    before/after figure under the same load)."""
     baseline, candidate = night_tables(rng, 0.09)
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
@@ -174,13 +177,15 @@ def time_cli(rng: np.random.Generator, repeats: int = 3) -> float:
             path = Path(tmp) / f"{name}.jsonl.gz"
             write_items(path, (row for t in tables.values() for row in table_rows(t)))
             paths.append(path)
-        command = [sys.executable, "-m", "studybench", "metrics", "compare", "--json"]
+        entry = "from studybench.cli import main; main()"
+        command = [sys.executable, "-c", entry, "metrics", "compare", "--json"]
         command += ["--baseline", str(paths[0]), "--candidate", str(paths[1])]
         command += ["--min-effect", "0.02"]
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True)
+            env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else None
+            subprocess.run(command, check=True, capture_output=True, env=env, cwd=tmp)
             times.append(time.perf_counter() - started)
     return float(np.median(times))
 
@@ -213,6 +218,7 @@ def main() -> None:
     parser.add_argument("--threshold", type=float, default=0.02, help="minimum effect (0.02)")
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--time-cli", action="store_true", help="time metrics compare")
+    parser.add_argument("--cli-pythonpath", default="", help="time another checkout's code too")
     args = parser.parse_args()
     common = {"n_resamples": args.resamples, "min_effect": args.threshold}
     rules = {
@@ -283,6 +289,11 @@ def main() -> None:
     if args.time_cli:
         seconds = time_cli(np.random.default_rng([args.seed, 999]))
         console.print(f"studybench metrics compare on one pair: {seconds:.2f} s (median of 3)")
+        if args.cli_pythonpath:
+            other = time_cli(
+                np.random.default_rng([args.seed, 999]), pythonpath=args.cli_pythonpath
+            )
+            console.print(f"  the same with {args.cli_pythonpath}: {other:.2f} s (median of 3)")
 
 
 if __name__ == "__main__":
