@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import random
 import statistics
 import time
 from pathlib import Path
@@ -114,12 +115,14 @@ def main() -> None:
     parser.add_argument(
         "--fork-limit", type=int, default=0, help="time fork/pair on the first N cases (0: all)"
     )
-    parser.add_argument("--limit", type=int, default=0, help="the first N cases only (0: all)")
+    parser.add_argument(
+        "--sample", type=int, default=0, help="a seeded random sample of N cases (0: all)"
+    )
     args = parser.parse_args()
     files = args.files or sorted(CASES.glob("*.jsonl"))
     cases = load(files) * args.repeat
-    if args.limit:
-        cases = cases[: args.limit]
+    if args.sample:
+        cases = random.Random(0).sample(cases, min(args.sample, len(cases)))
     cpus = default_workers()
 
     print(f"{len(cases)} cases from {len(files)} file(s); {cpus} CPU(s)")
