@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format test lock clean mutation
+.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format test test-fast lock clean mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -100,8 +100,21 @@ format: setup  ## apply ruff formatting and safe fixes
 	$(BIN)/ruff format studybench tests benchmarks dags plugins
 	$(BIN)/ruff check --fix studybench tests benchmarks dags plugins
 
-test: setup vllm-env browser redis sandbox lint  ## setup + lint + the test suite
-	$(BIN)/pytest
+# Every test, then the time budget of [tool.studybench-suite] (benchmarks/suite_budget.py:
+# fails past budget + margin, prints the slowest files); the timing JSON is kept in build/.
+SUITE_TIMING ?= build/suite-timing.json
+test: setup vllm-env browser redis sandbox lint  ## setup + lint + the test suite + its time budget
+	@status=0; $(BIN)/pytest --suite-timing=$(SUITE_TIMING) || status=$$?; \
+	  $(BIN)/python benchmarks/suite_budget.py $(SUITE_TIMING) --tier full || \
+	  { [ $$status -ne 0 ] || status=1; }; exit $$status
+
+# The inner loop: the tests with no tier marker (tests/tiers.json), no server, nothing
+# beyond .venv; a guard refuses listening ports and the other tiers' tools.
+FAST_TIMING ?= build/suite-timing-fast.json
+test-fast: setup  ## the fast tier (no servers, no installs beyond .venv; budget 2 minutes)
+	@status=0; $(BIN)/pytest --fast-tier --suite-timing=$(FAST_TIMING) || status=$$?; \
+	  $(BIN)/python benchmarks/suite_budget.py $(FAST_TIMING) --tier fast || \
+	  { [ $$status -ne 0 ] || status=1; }; exit $$status
 
 # Slow (minutes per module), so not part of `make test`: mutmut per module of
 # [tool.mutmut] only_mutate, in scratch copies under build/mutation/; report with the kill rates.

