@@ -243,15 +243,15 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
 
 
 def _foreign_symbols(pred_sides: tuple[str, str], gold_sides: tuple[str, str]) -> bool:
-    """Whether a predicted equation uses a symbol the gold's does not: it cannot contradict
-    the gold (``h = v^2/2g`` beside ``h = 5``), so a chain's other links decide."""
+    """Whether the right side of a predicted link uses a symbol the gold's equation does not:
+    it cannot contradict the gold (``h = v^2/2g`` beside ``h = 5``), so a chain's other links
+    decide. Only the right side counts: a renamed left side (``X = ma = 2ma`` for ``F = ma``)
+    is foreign in every link and would excuse them all."""
     try:
-        parsed = _parse_compared(*pred_sides, *gold_sides)
+        step, gold_lhs, gold_rhs = _parse_compared(pred_sides[1], *gold_sides)
     except UnparseableError:
         return False
-    pred_symbols = parsed[0].free_symbols | parsed[1].free_symbols
-    gold_symbols = parsed[2].free_symbols | parsed[3].free_symbols
-    return not pred_symbols <= gold_symbols
+    return not step.free_symbols <= gold_lhs.free_symbols | gold_rhs.free_symbols
 
 
 def _judge_equation(
