@@ -10,7 +10,8 @@ hand drifts; a rule keyed on what a test *uses* does not):
 - ``params``: a test whose parametrised fixture takes that value (``store=server``: the
   case that asks for the MLflow server through ``request.getfixturevalue``);
 - ``uses``: a test module holding (as a global) an object defined in one of these modules,
-  e.g. the loopback fakes of ``tests/engines`` -> ``server``;
+  e.g. the loopback fakes of ``tests/engines`` -> ``server``, or a helper function from
+  another module whose code uses one (a conftest's ``student_server`` wrapping the fake);
 - ``paths``: a test whose node id starts with the prefix (a folder, a file or a test);
 - ``slow``: node id prefixes measured at seconds each (benchmarks/suite_durations.py).
 
@@ -27,6 +28,7 @@ benchmarks/suite_durations.py aggregates and benchmarks/suite_budget.py checks.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -34,6 +36,7 @@ import socket
 import stat
 import tempfile
 import time
+import types
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -128,19 +131,40 @@ class TierRules:
             return cached
         found: set[str] = set()
         for value in vars(module).values():
-            if _is_module(value):
-                defined, name = getattr(value, "__name__", ""), ""
-            else:
-                defined = getattr(value, "__module__", "") or ""
-                name = getattr(value, "__qualname__", "") or ""
-            for source, markers in self.uses.items():
-                where, _, wanted = source.partition(":")
-                if (defined == where or defined.startswith(where + ".")) and (
-                    not wanted or wanted == name
-                ):
-                    found.update(markers)
+            found.update(self._object_markers(value))
+            # a helper defined elsewhere (a conftest's context manager) that uses a fake
+            function = inspect.unwrap(value) if inspect.isfunction(value) else None
+            if function is not None and function.__module__ != module.__name__:
+                for name in _names_used(function.__code__):
+                    found.update(self._object_markers(function.__globals__.get(name)))
         module.__studybench_tiers__ = found
         return found
+
+    def _object_markers(self, value: object) -> set[str]:
+        if value is None:
+            return set()
+        if _is_module(value):
+            defined, name = getattr(value, "__name__", ""), ""
+        else:
+            defined = getattr(value, "__module__", "") or ""
+            name = getattr(value, "__qualname__", "") or ""
+        found: set[str] = set()
+        for source, markers in self.uses.items():
+            where, _, wanted = source.partition(":")
+            if (defined == where or defined.startswith(where + ".")) and (
+                not wanted or wanted == name
+            ):
+                found.update(markers)
+        return found
+
+
+def _names_used(code: types.CodeType) -> set[str]:
+    """The global names a function's code (and the code nested in it) refers to."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names_used(const)
+    return names
 
 
 def _is_module(value: object) -> bool:
