@@ -20,16 +20,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.tiers import (  # noqa: F401 (the tier and timing hooks, registered by this conftest)
-    pytest_addoption,
-    pytest_collection_modifyitems,
-    pytest_configure,
-    pytest_fixture_setup,
-    pytest_runtest_logreport,
-    pytest_sessionfinish,
-    pytest_sessionstart,
-    pytest_unconfigure,
-)
+# the tier and timing options; pytest_configure registers the session-wide hooks
+from tests.tiers import pytest_addoption, pytest_configure  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "sample"

@@ -304,6 +304,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RULES] = TierRules.load()
     if config.getoption("--suite-timing"):
         config.stash[_TIMING] = SuiteTiming()
+    config.pluginmanager.register(TierPlugin(config.stash.get(_TIMING, None)), "studybench-tiers")
     if config.getoption("--fast-tier"):
         # one violations file per session, outside the tests' tmp folders
         violations = Path(tempfile.mkdtemp(prefix="studybench-fast-tier-")) / "violations.jsonl"
@@ -313,73 +314,73 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_GUARD] = guard
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    guard = config.stash.get(_GUARD, None)
-    if guard is not None:
-        guard.__exit__(None, None, None)
-        shutil.rmtree(config.stash[_VIOLATIONS].parent, ignore_errors=True)
+class TierPlugin:
+    """The session-wide hooks, registered as a plugin: a conftest's own hooks would not see
+    the set-up of session fixtures (pytest calls those from the session's node)."""
 
+    def __init__(self, timing: SuiteTiming | None) -> None:
+        self.timing = timing
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    rules = config.stash[_RULES]
-    fast = config.getoption("--fast-tier")
-    keep: list[pytest.Item] = []
-    dropped: list[pytest.Item] = []
-    for item in items:
-        for marker in sorted(rules.markers_for(item)):
-            item.add_marker(marker)
-        tiered = any(item.get_closest_marker(t) for t in TIERS)
-        (dropped if fast and tiered else keep).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = keep
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        guard = config.stash.get(_GUARD, None)
+        if guard is not None:
+            guard.__exit__(None, None, None)
+            shutil.rmtree(config.stash[_VIOLATIONS].parent, ignore_errors=True)
 
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        rules = config.stash[_RULES]
+        fast = config.getoption("--fast-tier")
+        keep: list[pytest.Item] = []
+        dropped: list[pytest.Item] = []
+        for item in items:
+            for marker in sorted(rules.markers_for(item)):
+                item.add_marker(marker)
+            tiered = any(item.get_closest_marker(t) for t in TIERS)
+            (dropped if fast and tiered else keep).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = keep
 
-@pytest.hookimpl(wrapper=True)
-def pytest_fixture_setup(
-    fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
-) -> Generator[None, Any, Any]:
-    timing = request.config.stash.get(_TIMING, None)
-    if timing is None:
-        return (yield)
-    timing._stack.append(0.0)
-    started = time.perf_counter()
-    try:
-        return (yield)
-    finally:
-        inclusive = time.perf_counter() - started
-        child = timing._stack.pop()
-        if timing._stack:
-            timing._stack[-1] += inclusive
-        timing.fixture(fixturedef.argname, fixturedef.scope, fixturedef.baseid, inclusive, child)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(
+        self, fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
+    ) -> Generator[None, Any, Any]:
+        timing = request.config.stash.get(_TIMING, None)
+        if timing is None:
+            return (yield)
+        timing._stack.append(0.0)
+        started = time.perf_counter()
+        try:
+            return (yield)
+        finally:
+            inclusive = time.perf_counter() - started
+            child = timing._stack.pop()
+            if timing._stack:
+                timing._stack[-1] += inclusive
+            timing.fixture(
+                fixturedef.argname, fixturedef.scope, fixturedef.baseid, inclusive, child
+            )
 
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.timing is not None:
+            self.timing.report(report)
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    # the config is not on the report: the timing object is found through the session
-    if _CURRENT is not None:
-        _CURRENT.report(report)
-
-
-_CURRENT: SuiteTiming | None = None
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    global _CURRENT
-    _CURRENT = session.config.stash.get(_TIMING, None)
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    config = session.config
-    violations = config.stash.get(_VIOLATIONS, None)
-    if violations is not None:
-        found = read_violations(violations)
-        if found:
-            lines = [f"  {v.get('test') or '?'}: {v['what']} (pid {v['pid']})" for v in found]
-            reporter = config.pluginmanager.get_plugin("terminalreporter")
-            text = "fast tier guard: refused ports/tools (mark these tests):\n" + "\n".join(lines)
-            if reporter is not None:
-                reporter.write_line(text, red=True)
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-    timing = config.stash.get(_TIMING, None)
-    if timing is not None:
-        timing.write(Path(config.getoption("--suite-timing")), int(session.exitstatus))
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        config = session.config
+        violations = config.stash.get(_VIOLATIONS, None)
+        if violations is not None:
+            found = read_violations(violations)
+            if found:
+                lines = [f"  {v.get('test') or '?'}: {v['what']} (pid {v['pid']})" for v in found]
+                reporter = config.pluginmanager.get_plugin("terminalreporter")
+                text = "fast tier guard: refused ports/tools (mark these tests):\n" + "\n".join(
+                    lines
+                )
+                if reporter is not None:
+                    reporter.write_line(text, red=True)
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        timing = config.stash.get(_TIMING, None)
+        if timing is not None:
+            timing.write(Path(config.getoption("--suite-timing")), int(session.exitstatus))
