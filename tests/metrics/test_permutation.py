@@ -9,6 +9,7 @@ simulations of nights without a change (the false-alarm rate must stay near alph
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from studybench.metrics.clustered import ClusterTable
 from studybench.metrics.comparison import CompareSettings, compare_evaluations
 from studybench.metrics.permutation import (
+    fixed_items_interval,
     null_statistics,
     sign_flips,
     step_down_max,
@@ -155,3 +157,23 @@ def test_every_parent_counts_and_a_gain_is_found() -> None:
     d = list(unit.candidate - unit.baseline)
     assert d[9] > 0 and par.p_value == pytest.approx(_brute_p(d))
     assert par.diff == pytest.approx(sum(d) / 10)
+
+
+def test_the_fixed_items_interval_by_hand() -> None:
+    # diff 0.1, variance 0.04 over a denominator of 2: se = sqrt(0.04) / 2 = 0.1; 95%: ± 1.96 se
+    low, high, se = fixed_items_interval(0.1, 0.04, 2.0, 0.95)
+    assert se == pytest.approx(0.1)
+    assert (low, high) == pytest.approx((0.1 - 0.195996, 0.1 + 0.195996), abs=1e-5)
+    low80, high80, _ = fixed_items_interval(0.1, 0.04, 2.0, 0.8)
+    assert (low80, high80) == pytest.approx((0.1 - 0.128155, 0.1 + 0.128155), abs=1e-5)
+    assert fixed_items_interval(0.1, 0.0, 2.0, 0.95) == (0.1, 0.1, 0.0)
+    for variance, den in ((math.nan, 2.0), (0.04, 0.0)):
+        assert all(math.isnan(v) for v in fixed_items_interval(0.1, variance, den, 0.95))
+
+
+@pytest.mark.parametrize("parents", [13, 15, 16, 17, 88, 100])
+def test_every_parent_gets_fair_random_signs(parents: int) -> None:
+    flips = sign_flips(parents, 4000, np.random.default_rng(2))
+    assert flips.signs.shape == (4000, parents) and not flips.exact
+    share = (flips.signs > 0).mean(axis=0)
+    assert np.all(np.abs(share - 0.5) < 0.05)  # no parent stuck on +1 (a short byte count)
