@@ -148,12 +148,12 @@ def test_holm_runs_across_splits_and_metrics() -> None:
         "transfer/par_at_1",
         "transfer/sub_at_1",
     ]
-    p = [m.p_value for m in result.metrics]
-    order = sorted(range(4), key=lambda i: p[i])
+    raw = [m.p_value for m in result.metrics]
+    order = sorted(range(4), key=lambda i: raw[i])
     expected = [0.0] * 4
     running = 0.0
     for rank, i in enumerate(order):
-        running = max(running, min(1.0, (4 - rank) * p[i]))
+        running = max(running, min(1.0, (4 - rank) * raw[i]))
         expected[i] = running
     assert [m.p_adjusted for m in result.metrics] == pytest.approx(expected)
     assert result.by_metric()["application/sub_at_k"]["decision"] == "regressed"
