@@ -12,11 +12,12 @@ import socket
 _TARGET = os.environ.get("STUDYBENCH_FAST_TIER_VIOLATIONS")
 
 if _TARGET:
+    _FILE: str = _TARGET
 
     def _refusing_listen(self: socket.socket, *args: object) -> None:
         what = f"listen() on {self.getsockname()!r}"
         line = {"what": what, "pid": os.getpid(), "test": os.environ.get("PYTEST_CURRENT_TEST")}
-        with open(_TARGET, "a") as out:  # noqa: PTH123 (kept to the bare standard library)
+        with open(_FILE, "a") as out:  # noqa: PTH123 (kept to the bare standard library)
             out.write(json.dumps(line) + "\n")
         raise OSError(f"the fast tier opens no listening port ({what}): mark the test `server`")
 
