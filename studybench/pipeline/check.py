@@ -141,6 +141,7 @@ def check(target: Target, run_id: str, settings: Settings, baseline: str = "") -
                 settings.tracking.regression_threshold,
                 log=what != "baseline",
                 label="compare" if what != "best so far" else "compare_best",
+                target=settings.tracking.regression_target,
             )
         except ComparisonRefusedError as exc:  # other items/protocol: say so, compare the rest
             result.notes.append(f"{what} (run {base}): {exc}")

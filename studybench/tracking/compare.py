@@ -22,7 +22,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from studybench.errors import StudyBenchError
-from studybench.metrics.comparison import CompareSettings, PairedComparison, compare_items
+from studybench.metrics.comparison import (
+    CompareSettings,
+    PairedComparison,
+    Target,
+    compare_items,
+)
 from studybench.metrics.items import ItemRow, read_items
 from studybench.metrics.paired import ComparisonRefusedError, EvaluationInfo
 
@@ -363,10 +368,12 @@ def compare_runs(
     log: bool = True,
     label: str = "compare",
     settings: CompareSettings | None = None,
+    target: Target = "this_benchmark",
 ) -> Comparison:
-    """Compare two evaluation runs (``threshold``: the minimum effect); log the verdict on
-    the candidate run under ``label``."""
-    settings = settings or CompareSettings(min_effect=threshold)
+    """Compare two evaluation runs (``threshold``: the minimum effect; ``target``: the question
+    the decision answers, ``tracking.regression_target``); log the verdict on the candidate run
+    under ``label``."""
+    settings = settings or CompareSettings(min_effect=threshold, target=target)
     result = compare_pair(client, baseline, candidate, settings)
     if log:
         log_comparison(client, result, label)
