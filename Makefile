@@ -16,7 +16,7 @@ export HF_HUB_OFFLINE := 1
 export HF_HUB_DISABLE_UPDATE_CHECK := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format test test-fast lock clean mutation
+.PHONY: help setup dvc-remote data vllm-env browser redis sandbox mlflow-ui airflow demo lint format docs test test-fast lock clean mutation
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -92,20 +92,25 @@ $(STAMP): $(LOCK) pyproject.toml
 	@touch $@
 
 lint: setup  ## ruff (format check + lint) and mypy
-	$(BIN)/ruff format --check studybench tests benchmarks dags plugins
-	$(BIN)/ruff check studybench tests benchmarks dags plugins
+	$(BIN)/ruff format --check studybench tests perf dags plugins
+	$(BIN)/ruff check studybench tests perf dags plugins
 	$(BIN)/mypy
 
 format: setup  ## apply ruff formatting and safe fixes
-	$(BIN)/ruff format studybench tests benchmarks dags plugins
-	$(BIN)/ruff check --fix studybench tests benchmarks dags plugins
+	$(BIN)/ruff format studybench tests perf dags plugins
+	$(BIN)/ruff check --fix studybench tests perf dags plugins
 
-# Every test, then the time budget of [tool.studybench-suite] (benchmarks/suite_budget.py:
+# Every test, then the time budget of [tool.studybench-suite] (perf/suite_budget.py:
 # fails past budget + margin, prints the slowest files); the timing JSON is kept in build/.
 SUITE_TIMING ?= build/suite-timing.json
-test: setup vllm-env browser redis sandbox lint  ## setup + lint + the test suite + its time budget
+# The documentation site (docs/, mkdocs.yml): strict, so a broken link, a page missing from the
+# nav or a renamed command in the generated reference fails the build (and make test).
+docs: setup  ## build the documentation site strictly into build/site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+test: setup vllm-env browser redis sandbox lint docs  ## setup + lint + docs + the test suite + its time budget
 	@status=0; $(BIN)/pytest --suite-timing=$(SUITE_TIMING) || status=$$?; \
-	  $(BIN)/python benchmarks/suite_budget.py $(SUITE_TIMING) --tier full || \
+	  $(BIN)/python perf/suite_budget.py $(SUITE_TIMING) --tier full || \
 	  { [ $$status -ne 0 ] || status=1; }; exit $$status
 
 # The inner loop: the tests with no tier marker (tests/tiers.json), no server, nothing
@@ -113,7 +118,7 @@ test: setup vllm-env browser redis sandbox lint  ## setup + lint + the test suit
 FAST_TIMING ?= build/suite-timing-fast.json
 test-fast: setup  ## the fast tier (no servers, no installs beyond .venv; budget 2 minutes)
 	@status=0; $(BIN)/pytest --fast-tier --suite-timing=$(FAST_TIMING) || status=$$?; \
-	  $(BIN)/python benchmarks/suite_budget.py $(FAST_TIMING) --tier fast || \
+	  $(BIN)/python perf/suite_budget.py $(FAST_TIMING) --tier fast || \
 	  { [ $$status -ne 0 ] || status=1; }; exit $$status
 
 # Slow (minutes per module), so not part of `make test`: mutmut per module of
@@ -121,7 +126,7 @@ test-fast: setup  ## the fast tier (no servers, no installs beyond .venv; budget
 MUTATION_REPORT ?= build/mutation/report.md
 MUTATION_BUDGET_S ?= 1800
 mutation: setup  ## mutation testing of the result-critical modules (slow; report in build/mutation/)
-	nice -n 19 $(BIN)/python benchmarks/mutation_report.py --out $(MUTATION_REPORT) \
+	nice -n 19 $(BIN)/python perf/mutation_report.py --out $(MUTATION_REPORT) \
 	  --budget-s $(MUTATION_BUDGET_S) $(foreach m,$(MODULES),--module $(m))
 
 # Resolve requirements/*.in afresh in a throw-away venv and record the exact set.

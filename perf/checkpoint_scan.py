@@ -6,7 +6,7 @@ first poll reads every weight file's header and 16 sampled blocks for the identi
 polls reuse the cached fingerprints (keyed by path, size and mtime) and only list folders
 and parse small JSON files. The watcher runs one poll every ``checkpoints.poll_interval_s``.
 
-    .venv/bin/python benchmarks/checkpoint_scan.py [--checkpoints N] [--mib S]
+    .venv/bin/python perf/checkpoint_scan.py [--checkpoints N] [--mib S]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ fragments of 400 words), then measures: indexing (BM25 and MiniLM embeddings), c
 retrieval per knowledge point (both channels + RRF), the quote check, and the leakage rules
 on the sample guidance texts (with and without the symbolic comparison).
 
-    .venv/bin/python benchmarks/guidance_throughput.py [--copies 20] [--queries 80]
+    .venv/bin/python perf/guidance_throughput.py [--copies 20] [--queries 80]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Application split at concurrency 1, 8 and 32, with the cache off, and prints req
 latency percentiles. The tiny model's replies are noise (all unparseable): this measures the
 client, the server and the prompt size, not grading quality.
 
-    .venv/bin/python benchmarks/judge_throughput.py [--requests 64] [--tokens 32]
+    .venv/bin/python perf/judge_throughput.py [--requests 64] [--tokens 32]
 """
 
 from __future__ import annotations

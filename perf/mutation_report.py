@@ -7,11 +7,11 @@ processes import the package from there), with only the tests that
 module, the mutants, how many the tests killed (a timeout counts as killed: the mutant made
 the code hang), the survivors with their diffs, and the kill rate.
 
-    nice -n 19 .venv/bin/python benchmarks/mutation_report.py --out build/mutation/report.md
-    .venv/bin/python benchmarks/mutation_report.py --module studybench/metrics/passk.py
+    nice -n 19 .venv/bin/python perf/mutation_report.py --out build/mutation/report.md
+    .venv/bin/python perf/mutation_report.py --module studybench/metrics/passk.py
 
 A module whose run exceeds ``--budget-s`` is reported with the mutants checked so far.
-Known equivalent mutants are listed in ``benchmarks/mutation_equivalent.json`` (name and
+Known equivalent mutants are listed in ``perf/mutation_equivalent.json`` (name and
 one-line reason) and left out of the rate's denominator.
 """
 
@@ -72,8 +72,16 @@ def _prepare(module: str, tests: list[str], base: dict[str, object]) -> Path:
         "\n[tool.pytest.ini_options]\n"
         'addopts = "-ra --strict-markers"\n'
         "timeout = 300\n"
+        f"markers = {_toml_list(_pytest_markers())}\n"
     )
     return work
+
+
+def _pytest_markers() -> list[str]:
+    """The project's declared markers (the test tiers): the scratch copy runs the same
+    conftest, which refuses to start when a tier marker is undeclared."""
+    ini: dict[str, object] = _config()["pytest"]["ini_options"]  # type: ignore[index]
+    return list(ini.get("markers", []))  # type: ignore[call-overload]
 
 
 def _results(work: Path) -> dict[str, str]:

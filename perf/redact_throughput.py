@@ -5,7 +5,7 @@ from 11 textbooks) with about 400 test fields planted in it (problem statements 
 solutions of ~200 test items, each planted twice, once with OCR noise), then times
 ``redact_corpus`` and ``audit_corpus`` and checks that the audit is clean afterwards.
 
-    .venv/bin/python benchmarks/redact_throughput.py [--tokens N] [--items N] [--books N]
+    .venv/bin/python perf/redact_throughput.py [--tokens N] [--items N] [--books N]
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ the minimum detectable effect at 80% power (the power equation, per split), and 
 ``studybench metrics compare`` on one simulated pair (``--time-cli``; subprocess, so it
 includes start-up).
 
-    .venv/bin/python benchmarks/regression_power.py [--nights 200] [--resamples 9999]
+    .venv/bin/python perf/regression_power.py [--nights 200] [--resamples 9999]
 """
 
 from __future__ import annotations

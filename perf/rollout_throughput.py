@@ -11,7 +11,7 @@ split with k=8 and 3 seeds twice, with identical per-request seeds:
 It prints wall time, requests/s and completion tokens/s of both, and checks that both
 produced the same completions.
 
-    .venv/bin/python benchmarks/rollout_throughput.py [--k 8] [--seeds 0,1,2] [--tokens 64]
+    .venv/bin/python perf/rollout_throughput.py [--k 8] [--seeds 0,1,2] [--tokens 64]
 """
 
 from __future__ import annotations

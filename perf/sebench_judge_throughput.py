@@ -5,7 +5,7 @@ parallel sandboxes, and times a bare sandbox start (``pass``) against a bare int
 start, so the cost of isolation is visible. Prints judgements/s, p50/p99 latency per
 solution and the start-up overhead.
 
-    .venv/bin/python benchmarks/sebench_judge_throughput.py [--workers N] [--repeat R]
+    .venv/bin/python perf/sebench_judge_throughput.py [--workers N] [--repeat R]
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 budget by more than the margin that ``[tool.studybench-suite]`` in pyproject.toml states, and
 print the slowest files either way (so the figure in the README comes from here).
 
-    .venv/bin/python benchmarks/suite_budget.py build/suite-timing.json --tier full
-    .venv/bin/python benchmarks/suite_budget.py build/suite-timing-fast.json --tier fast
+    .venv/bin/python perf/suite_budget.py build/suite-timing.json --tier full
+    .venv/bin/python perf/suite_budget.py build/suite-timing-fast.json --tier fast
 
 The timing file is the JSON that ``pytest --suite-timing=PATH`` writes (tests/tiers.py).
 Exit 0 within budget, 1 over it, 2 for a missing or unreadable file or budget.

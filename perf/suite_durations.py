@@ -8,8 +8,8 @@ Reads any of:
 - a junit XML (``pytest --junitxml=PATH``): seconds per test (phases summed);
 - the text of ``pytest --durations=0``: ``12.34s call     tests/x.py::test_y`` lines.
 
-    .venv/bin/python benchmarks/suite_durations.py build/suite-timing.json --top 20
-    .venv/bin/python benchmarks/suite_durations.py /tmp/durations.txt --top 30 --out report.md
+    .venv/bin/python perf/suite_durations.py build/suite-timing.json --top 20
+    .venv/bin/python perf/suite_durations.py /tmp/durations.txt --top 30 --out report.md
 
 A test's set-up time holds the session fixtures it was the first to request (a vLLM start,
 a model build, an Airflow migration), so the fixture table is the one that names a cost;

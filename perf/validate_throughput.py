@@ -4,7 +4,7 @@ Builds a synthetic split of N parents (default 2,000: about ten times the real A
 and Transfer sets together) by cycling the committed sample parents with fresh ids, then
 times ``validate_file`` on it and prints records and slots per second.
 
-    .venv/bin/python benchmarks/validate_throughput.py [--parents N] [--repeat R]
+    .venv/bin/python perf/validate_throughput.py [--parents N] [--repeat R]
 """
 
 from __future__ import annotations

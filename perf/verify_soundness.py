@@ -15,7 +15,7 @@ the two are never summed into one accuracy here. Sources:
 Printed per class and per answer type. In-process (``judge_inline``): the figures are about
 the rules, not the pool.
 
-    .venv/bin/python benchmarks/verify_soundness.py [--show N]
+    .venv/bin/python perf/verify_soundness.py [--show N]
 """
 
 from __future__ import annotations

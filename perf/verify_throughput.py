@@ -13,7 +13,7 @@ It prints verdicts per second, p50/p99/max latency and the wall time of the whol
 process starts included; the issue-32 target is 770 mixed cases in <= 6 s on two cores), and
 cases/s and p99 per answer type (target p99 < 0.3 s for every type).
 
-    .venv/bin/python benchmarks/verify_throughput.py [FILES...] [--repeat R] [--fork-limit N]
+    .venv/bin/python perf/verify_throughput.py [FILES...] [--repeat R] [--fork-limit N]
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ the accepted forms ``form_*`` and the closed holes ``hole_*``) goes through
 Printed per class: cases, agreement with the table's ``expect`` on the equivalent forms
 (expect true) and on the wrong answers (expect false), for both, and the wall time of each.
 
-    .venv/bin/python benchmarks/verify_vs_mathverify.py [FILES...]
+    .venv/bin/python perf/verify_vs_mathverify.py [FILES...]
 """
 
 from __future__ import annotations

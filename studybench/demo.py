@@ -245,6 +245,10 @@ def _report(
         f"'{settings.tracking.experiment}' (run 'lineage/{TRAINING_RUN}' has the learning curve)"
     )
     _say(
+        f"Paper tables: STUDYBENCH_PROFILE={PROFILE} .venv/bin/studybench report paper   "
+        "(the main table, learning curves; logged back as the run 'report/paper')"
+    )
+    _say(
         f"Airflow UI: STUDYBENCH_PROFILE={PROFILE} make airflow   then "
         f"http://127.0.0.1:{settings.airflow.port}, user {settings.airflow.username}, password "
         f"in {home / la.PASSWORD_FILE}"

@@ -1,5 +1,5 @@
 """The test tiers (tests/tiers.py, tests/tiers.json) and the suite's timing tools
-(benchmarks/suite_durations.py, benchmarks/suite_budget.py): the fast tier's guard refuses a
+(perf/suite_durations.py, perf/suite_budget.py): the fast tier's guard refuses a
 listening port in the pytest process, in a Python child and through the other tiers' tools,
 and fails a fast session that opens one; the rules and the budget behave as their tables say."""
 
@@ -26,7 +26,7 @@ from tests.tiers import (
     read_violations,
 )
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "perf"))
 import suite_budget
 import suite_durations
 

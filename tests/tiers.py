@@ -13,7 +13,7 @@ hand drifts; a rule keyed on what a test *uses* does not):
   e.g. the loopback fakes of ``tests/engines`` -> ``server``, or a helper function from
   another module whose code uses one (a conftest's ``student_server`` wrapping the fake);
 - ``paths``: a test whose node id starts with the prefix (a folder, a file or a test);
-- ``slow``: node id prefixes measured at seconds each (benchmarks/suite_durations.py).
+- ``slow``: node id prefixes measured at seconds each (perf/suite_durations.py).
 
 ``--fast-tier`` deselects every test with a tier marker and *guards* the rest: a listening
 socket (in the pytest process, or in any Python child through ``tests/fast_guard``'s
@@ -23,7 +23,7 @@ test that opens a port or needs an install cannot slip into the fast tier unmark
 
 Timing. ``--suite-timing=PATH`` writes the session's wall time, each test's phases and each
 fixture's set-up time (exclusive of the fixtures it requests) as JSON, which
-benchmarks/suite_durations.py aggregates and benchmarks/suite_budget.py checks.
+perf/suite_durations.py aggregates and perf/suite_budget.py checks.
 """
 
 from __future__ import annotations

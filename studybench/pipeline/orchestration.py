@@ -293,9 +293,7 @@ def refresh_paper_report(settings: Settings) -> str:
         return "paper report: off (set nightly.report_experiment to refresh one nightly)"
     from studybench.paper.compose import build_paper_report
 
-    report = build_paper_report(
-        settings, experiment=experiment, ui_base=mlflow_ui_base(settings)
-    )
+    report = build_paper_report(settings, experiment=experiment, ui_base=mlflow_ui_base(settings))
     summary = (
         f"paper report of experiment {experiment!r} refreshed: {report.folder}, MLflow run "
         f"{report.report_run} (from {len(report.used_runs)} run(s))"

@@ -2,7 +2,7 @@
 
 The expectations are written out in ``readiness_reasons.json`` (and below), not derived from
 the inspector: the reason is the diagnostic a user acts on, so a changed or truncated text is
-a visible change in review. Mutation testing (benchmarks/mutation_report.py) found these
+a visible change in review. Mutation testing (perf/mutation_report.py) found these
 texts and boundaries unchecked.
 """
 

@@ -2,7 +2,7 @@
 sampled fingerprint of files larger than the sampled budget (16 blocks of 64 KiB), which the
 small fake checkpoints never reach. Real checkpoints are all large, so the sampling branch
 decides both identity and the all-zeros check in practice. Mutation testing found both
-unchecked (benchmarks/mutation_report.py)."""
+unchecked (perf/mutation_report.py)."""
 
 from __future__ import annotations
 

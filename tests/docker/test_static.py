@@ -212,7 +212,8 @@ def deploy_section() -> str:
 
 def command_texts() -> list[str]:
     """Where commands are written: compose commands, entrypoints and health checks, script
-    lines, Dockerfile RUN/ENTRYPOINT, and the shell blocks of the deployment guide (docs/guides/deploy.md)."""
+    lines, Dockerfile RUN/ENTRYPOINT, and the shell blocks of the deployment guide
+    (docs/guides/deploy.md)."""
     texts = []
     for spec in services().values():
         for key in ("command", "entrypoint"):

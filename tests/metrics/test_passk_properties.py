@@ -193,7 +193,7 @@ def test_unbiased_par_at_one_is_the_mean_solve_rate(
     assert math.isclose(result.par_unbiased_se, se, abs_tol=1e-12)
 
 
-# Edge cases found by mutation testing (benchmarks/mutation_report.py): each assertion below
+# Edge cases found by mutation testing (perf/mutation_report.py): each assertion below
 # kills a mutant that the properties above let through.
 
 

@@ -138,7 +138,7 @@ def test_o_learned_with_nothing_solved_zero_shot_is_the_first_correct_position(
         assert sequential_metrics(full, problems=m, zero_shot_solved=every).learned_offset == 0.0
 
 
-# Edge cases found by mutation testing (benchmarks/mutation_report.py): the errors name what
+# Edge cases found by mutation testing (perf/mutation_report.py): the errors name what
 # is wrong, and Z is built from whatever ids a sequence has.
 
 
