@@ -69,18 +69,31 @@ def _reset(work: Path, keep: set[str]) -> None:
 
 
 def _evaluated(settings: Settings) -> dict[int, dict[str, float]]:
-    """Step -> headline metrics of the demo lineage's finished evaluations in MLflow."""
-    from studybench.tracking.mlflow_log import client_for
+    """Step -> headline metrics of the demo lineage's finished evaluations in MLflow.
 
-    client = client_for(settings)
-    experiment = client.get_experiment_by_name(settings.tracking.experiment)
-    if experiment is None:
+    The demo only reads the store, while Airflow's first evaluation creates it: opening a
+    SQLite store that does not exist yet would run MLflow's migration here too, racing the
+    writer's (``table _alembic_tmp_experiments already exists``). So a missing store, or one
+    still being migrated, reads as "nothing evaluated yet" and the next poll looks again."""
+    from sqlalchemy.exc import OperationalError
+
+    from studybench.tracking.mlflow_log import client_for, tracking_uri
+
+    uri = tracking_uri(settings)
+    if uri.startswith("sqlite:///") and not Path(uri.removeprefix("sqlite:///")).is_file():
         return {}
-    runs = client.search_runs(
-        [experiment.experiment_id],
-        filter_string=f"tags.`training_run` = '{TRAINING_RUN}'",
-        max_results=200,
-    )
+    try:
+        client = client_for(settings)
+        experiment = client.get_experiment_by_name(settings.tracking.experiment)
+        if experiment is None:
+            return {}
+        runs = client.search_runs(
+            [experiment.experiment_id],
+            filter_string=f"tags.`training_run` = '{TRAINING_RUN}'",
+            max_results=200,
+        )
+    except OperationalError:  # the first writer is still migrating the new store
+        return {}
     found: dict[int, dict[str, float]] = {}
     for run in runs:
         step = run.data.tags.get("checkpoint.step", "")
