@@ -57,9 +57,21 @@ def tracking_uri(settings: Settings) -> str:
 
 
 def client_for(settings: Settings) -> Any:
+    """A client of the settings' store. An embedded SQLite store is created and migrated under
+    a file lock: several Airflow tasks (one per new checkpoint) open it at once, and MLflow's
+    migration of one SQLite file run twice concurrently leaves it half-migrated
+    (``table _alembic_tmp_tags already exists``), failing every later task."""
     from mlflow.tracking import MlflowClient
 
-    return MlflowClient(tracking_uri=tracking_uri(settings))
+    uri = tracking_uri(settings)
+    if not uri.startswith("sqlite:///"):
+        return MlflowClient(tracking_uri=uri)
+    from filelock import FileLock
+
+    with FileLock(uri.removeprefix("sqlite:///") + ".lock", timeout=600):
+        client = MlflowClient(tracking_uri=uri)
+        client.search_experiments(max_results=1)  # creates or migrates the store, once
+    return client
 
 
 def artefact_root(settings: Settings) -> str | None:
