@@ -11,6 +11,8 @@ module here and one ``add_typer`` line below.
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from studybench.cli.benchmarks import benchmarks_app
@@ -83,6 +85,10 @@ def main() -> None:
     """Entry point that turns every expected failure (the typed StudyBench errors and a
     missing file, folder or program) into one clear line and exit code 2, never a
     traceback; anything else is a bug and keeps its traceback."""
+    # MLflow draws one tqdm bar per artefact download; a report or a re-score reads dozens
+    # of item tables and the bars drown the command's own output (its own rich progress
+    # stays). A user who wants them back sets the variable to true.
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     try:
         app(standalone_mode=True)
     except StudyBenchError as exc:

@@ -72,7 +72,14 @@ class MetricVerdict(BaseModel):
     ci_low: float | None = None
     ci_high: float | None = None
     decision: str  # improved / regressed / unchanged
-    method: str  # "paired" (bootstrap CI, Holm) or the seed-noise heuristic
+    method: str  # "paired" (the item tables' test) or the seed-noise heuristic
+    # What a paired verdict was computed with (empty for the heuristic), so the footnote
+    # states the test actually run: the unit (``pooled``: every attempt of every seed),
+    # the family-wise rule and the question the interval answers.
+    unit: str = ""
+    multiplicity: str = ""
+    target: str = ""
+    family: int = 0  # metrics adjusted together
 
 
 class PairComparison(BaseModel):

@@ -276,12 +276,27 @@ def comparison_text(row: Row, column: Column, split_label: str) -> str:
         if v.ci_low is not None and v.ci_high is not None
         else ", no CI"
     )
-    how = (
-        "paired bootstrap over parents, Holm-adjusted"
-        if v.method == "paired"
-        else f"{v.method}: no pairing"
-    )
-    return f"{what}: {points(v.diff)} points{interval}; {v.decision} ({how})"
+    if v.method != "paired":
+        return f"{what}: {points(v.diff)} points{interval}; {v.decision} ({v.method}: no pairing)"
+    return f"{what}: {points(v.diff)} points{_estimate(v)}{interval}; {v.decision} ({_test(v)})"
+
+
+def _estimate(v: MetricVerdict) -> str:
+    """Why the difference need not be the difference of the two cells: the test's estimate
+    pools every attempt of every seed per parent (the cells are means of per-seed scores)."""
+    if v.unit == "pooled":
+        return " (pooled over every attempt of every seed)"
+    return " (per-seed scores averaged per parent)" if v.unit else ""
+
+
+def _test(v: MetricVerdict) -> str:
+    """The test that decided, in words: the sign-flip permutation over parents, the rule
+    that adjusts the family, and the question the interval answers."""
+    rule = {"westfall-young": "Westfall-Young", "holm": "Holm"}.get(v.multiplicity, v.multiplicity)
+    family = f" over {v.family} metrics" if v.family > 1 else ""
+    adjusted = f", {rule}-adjusted{family}" if rule else ""
+    target = f"; CI: {v.target.replace('_', ' ')}" if v.target else ""
+    return f"sign-flip permutation over parents{adjusted}{target}"
 
 
 def split_label(split: str) -> str:

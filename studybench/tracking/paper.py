@@ -106,6 +106,7 @@ def compare(
             )
             continue
         verdicts = {}
+        paired = result.paired
         for m in result.metrics:
             decision = m.decision or (
                 "regressed" if m.regression else ("improved" if m.improvement else "unchanged")
@@ -116,6 +117,10 @@ def compare(
                 ci_high=_finite(m.ci_high),
                 decision=decision,
                 method=result.method,
+                unit=paired.settings.unit if paired else "",
+                multiplicity=paired.multiplicity if paired else "",
+                target=paired.settings.target if paired else "",
+                family=len(paired.metrics) if paired else 0,
             )
         out[(baseline, candidate)] = PairComparison(
             baseline_run=baseline, candidate_run=candidate, verdicts=verdicts

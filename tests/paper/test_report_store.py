@@ -85,6 +85,16 @@ def test_tables_equal_the_runs_metrics_and_come_back_as_a_run(
     # the trained checkpoint reproduces its training answers: the paired comparison says so
     assert all(c["verdict"]["decision"] == "improved" and c["marker"] == "↑" for c in trained)
     assert all(c["verdict"]["method"] == "paired" for c in trained)
+    # the footnote names the test that decided, as the comparison ran it (not a fixed phrase)
+    for c in trained:
+        v = c["verdict"]
+        assert (v["unit"], v["multiplicity"], v["target"]) == (
+            "pooled",
+            "westfall-young",
+            "this_benchmark",
+        )
+    assert "(pooled over every attempt of every seed)" in first.markdown
+    assert "sign-flip permutation over parents, Westfall-Young-adjusted" in first.markdown
 
     # the report run: one per name, its artefacts the folder, linked from every run it used
     report = client.get_run(first.report_run)
@@ -137,6 +147,8 @@ def test_the_command_prints_the_table_and_names_a_wrong_experiment(
     assert done.returncode == 0, done.stderr
     assert re.search(r"^\|  \| sft-test \| \d+\.\d ± \d+\.\d ↑\[1\] \|", done.stdout, re.M)
     assert "report written to" in done.stderr
+    # MLflow's per-artefact download bars stay off: the command's own lines are readable
+    assert "Downloading artifacts" not in done.stderr + done.stdout
     wrong = cli("report", "paper", "--experiment", "no-such-experiment", env=env)
     assert wrong.returncode == 2
     assert (
