@@ -12,33 +12,22 @@ method artefacts evaluated with it (``"gepa": "prompts.jsonl", "gepa_iteration":
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pendulum
-from airflow.sdk import DAG, Asset, AssetWatcher, task
+from airflow.sdk import DAG, task
 from studybench_airflow.notifiers import RegressionNotifier
+from studybench_airflow.parse_time import REPO, watched_asset
 from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
 from studybench_airflow.trigger import CheckpointTrigger
 
-REPO = os.environ.get("STUDYBENCH_REPO", str(Path(__file__).resolve().parents[1]))
 ASSET_NAME = "studybench_checkpoints"
 
-CHECKPOINTS = Asset(
-    uri="studybench://checkpoints/ready",
-    name=ASSET_NAME,
-    watchers=[
-        AssetWatcher(
-            name="studybench_checkpoint_watcher",
-            trigger=CheckpointTrigger(
-                repo=REPO,
-                params=os.environ.get("STUDYBENCH_PARAMS", ""),
-                profile=os.environ.get("STUDYBENCH_PROFILE", ""),
-                asset=ASSET_NAME,
-            ),
-        )
-    ],
+CHECKPOINTS = watched_asset(
+    "studybench://checkpoints/ready",
+    ASSET_NAME,
+    "studybench_checkpoint_watcher",
+    CheckpointTrigger,
 )
 
 with DAG(

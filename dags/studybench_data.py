@@ -8,14 +8,14 @@ scheduled on data changes and record exactly which data version they used. All l
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from pathlib import Path
 
 import pendulum
 from airflow.sdk import DAG, Asset, Metadata, task
+from studybench_airflow import parse_time
 
-REPO = Path(os.environ.get("STUDYBENCH_REPO", Path(__file__).resolve().parents[1]))
+REPO = Path(parse_time.REPO)
 
 RELEASE = Asset(uri="studybench://data/release", name="studybench_release")
 CORPUS = Asset(uri="studybench://data/corpus/redacted", name="studybench_redacted_corpus")

@@ -17,38 +17,13 @@ from typing import Any
 import pendulum
 from airflow.sdk import DAG, task
 from studybench_airflow.notifiers import RegressionNotifier
+from studybench_airflow.parse_time import setting
 from studybench_airflow.tasks import DEFAULT_ARGS, REPO, evaluate
-
-
-def _schedule() -> str:
-    """``nightly.schedule`` as studybench reads it (environment override, then the profile,
-    then the file), without importing studybench: parsing stays fast."""
-    import os
-    from pathlib import Path
-
-    import yaml
-
-    default = "0 2 * * *"
-    if os.environ.get("STUDYBENCH__NIGHTLY__SCHEDULE"):
-        return os.environ["STUDYBENCH__NIGHTLY__SCHEDULE"]
-    repo = Path(os.environ.get("STUDYBENCH_REPO", Path(__file__).resolve().parents[1]))
-    params = Path(os.environ.get("STUDYBENCH_PARAMS", repo / "params.yaml"))
-    try:
-        loaded = yaml.safe_load((repo / params).read_text()) or {}
-        profile = loaded.get("profiles", {}).get(os.environ.get("STUDYBENCH_PROFILE", ""), {})
-        for source in (profile, loaded):
-            value = (source or {}).get("nightly", {}).get("schedule")
-            if value:
-                return str(value)
-    except (OSError, yaml.YAMLError, AttributeError):
-        pass
-    return default
-
 
 with DAG(
     dag_id="studybench_nightly",
     description="Nightly StudyBench regression run over the models in params.yaml",
-    schedule=_schedule(),
+    schedule=setting("nightly", "schedule", "0 2 * * *"),
     start_date=pendulum.datetime(2026, 1, 1, tz="UTC"),
     catchup=False,
     max_active_runs=1,

@@ -14,47 +14,22 @@ Logic lives in ``studybench.rescore``; this file only wires it.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pendulum
-from airflow.sdk import DAG, Asset, AssetWatcher, Param, task
+from airflow.sdk import DAG, Param, task
 from studybench_airflow.instrument import InstrumentTrigger
-from studybench_airflow.tasks import DEFAULT_ARGS, REPO
+from studybench_airflow.parse_time import REPO, setting, watched_asset
+from studybench_airflow.tasks import DEFAULT_ARGS
 
 ASSET_NAME = "studybench_instrument"
 
 
-def _concurrency() -> int:
-    """``rescore.concurrency`` read without importing studybench (parsing stays fast):
-    the environment override, else params.yaml, else 2."""
-    import yaml
-
-    if os.environ.get("STUDYBENCH__RESCORE__CONCURRENCY"):
-        return int(os.environ["STUDYBENCH__RESCORE__CONCURRENCY"])
-    params = Path(os.environ.get("STUDYBENCH_PARAMS", "params.yaml"))
-    try:
-        loaded = yaml.safe_load((Path(REPO) / params).read_text()) or {}
-        return int((loaded.get("rescore") or {}).get("concurrency", 2))
-    except (OSError, yaml.YAMLError, AttributeError, ValueError, TypeError):
-        return 2
-
-
-INSTRUMENT = Asset(
-    uri="studybench://instrument/installed",
-    name=ASSET_NAME,
-    watchers=[
-        AssetWatcher(
-            name="studybench_instrument_watcher",
-            trigger=InstrumentTrigger(
-                repo=REPO,
-                params=os.environ.get("STUDYBENCH_PARAMS", ""),
-                profile=os.environ.get("STUDYBENCH_PROFILE", ""),
-                asset=ASSET_NAME,
-            ),
-        )
-    ],
+INSTRUMENT = watched_asset(
+    "studybench://instrument/installed",
+    ASSET_NAME,
+    "studybench_instrument_watcher",
+    InstrumentTrigger,
 )
 
 with DAG(
@@ -83,7 +58,7 @@ with DAG(
 
         return body(task_settings(REPO), dict(context["params"]))
 
-    @task(max_active_tis_per_dagrun=_concurrency())
+    @task(max_active_tis_per_dagrun=setting("rescore", "concurrency", 2))
     def rescore(batch: dict[str, Any]) -> dict[str, Any]:
         from studybench.pipeline.orchestration import task_settings
         from studybench.rescore.tasks import rescore as body

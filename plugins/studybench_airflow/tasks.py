@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from airflow.sdk import setup, task, teardown
 
 from studybench_airflow.links import MLflowRunLink, push_url
+from studybench_airflow.parse_time import REPO
 
 GPU_POOL = "gpu"
 # the Celery queue of the GPU workers (docker/): generation and its teardown run where vLLM
@@ -30,7 +30,6 @@ DEFAULT_ARGS: dict[str, Any] = {
 
 
 # the project folder: $STUDYBENCH_REPO, else the checkout this plugins folder belongs to
-REPO = os.environ.get("STUDYBENCH_REPO", str(Path(__file__).resolve().parents[2]))
 
 
 def _settings() -> Any:
