@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from studybench.errors import DataError
 from studybench.fileio import write_atomic
-from studybench.rollout.store import GenerationStore, TurnRecord
+from studybench.rollout.store import GenerationStore, Position, TurnRecord
 
 REBUILT = ".rebuilt"  # marker: the folder is complete (a killed rebuild starts again)
 
@@ -56,32 +56,22 @@ def turn_records(path: Path) -> list[TurnRecord]:
     return out
 
 
-def chosen_turns(records: Sequence[TurnRecord]) -> dict[tuple[Any, ...], TurnRecord]:
-    """(source, year, source id, problem id, seed, attempt, turn) -> the turn the run used."""
+def chosen_turns(records: Sequence[TurnRecord]) -> dict[Position, TurnRecord]:
+    """(slot, seed, attempt, turn) -> the turn the run used: the newest run key's newest
+    ``ok`` record there, else its newest error."""
     if not records:
         return {}
     run_key = max(records, key=lambda r: r.created).run_key
-    ok: dict[tuple[Any, ...], TurnRecord] = {}
-    errors: dict[tuple[Any, ...], TurnRecord] = {}
+    ok: dict[Position, TurnRecord] = {}
+    errors: dict[Position, TurnRecord] = {}
     for record in sorted(records, key=lambda r: r.created):
-        if record.run_key != run_key:
-            continue
-        k = record.key
-        key = (
-            k.source,
-            k.year,
-            k.source_problem_id,
-            k.problem_id,
-            record.seed,
-            record.attempt,
-            record.turn,
-        )
-        (ok if record.status == "ok" else errors)[key] = record
+        if record.run_key == run_key:
+            (ok if record.status == "ok" else errors)[record.position] = record
     return {**errors, **ok}
 
 
 def reference_dump(
-    parents: Iterable[Any], turns: dict[tuple[Any, ...], TurnRecord], seeds: Sequence[int], k: int
+    parents: Iterable[Any], turns: dict[Position, TurnRecord], seeds: Sequence[int], k: int
 ) -> list[dict[str, Any]]:
     """Parents with ``attempts[{attempt_id, seed, completions[...]}]`` (the layout of
     :meth:`studybench.rollout.runner.Rollout.export_reference`)."""
@@ -94,17 +84,7 @@ def reference_dump(
                 completions = []
                 for turn, slot in enumerate(parent.slots()):
                     key = slot.key
-                    found = turns.get(
-                        (
-                            key.source,
-                            key.year,
-                            key.source_problem_id,
-                            key.problem_id,
-                            seed,
-                            attempt,
-                            turn,
-                        )
-                    )
+                    found = turns.get((key, seed, attempt, turn))
                     completions.append(
                         {
                             "problem_id": key.problem_id,

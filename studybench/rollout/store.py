@@ -53,7 +53,8 @@ CREATE INDEX IF NOT EXISTS turns_lookup
 """
 
 
-LookupKey = tuple[SlotKey, int, int, int, str]  # slot, seed, attempt, turn, request hash
+Position = tuple[SlotKey, int, int, int]  # slot, seed, attempt, turn: one place of a run
+LookupKey = tuple[SlotKey, int, int, int, str]  # a position and its request hash
 
 
 class TurnRecord(BaseModel):
@@ -74,8 +75,14 @@ class TurnRecord(BaseModel):
     created: float = 0.0
 
     @property
+    def position(self) -> Position:
+        """Where in the run this turn stands, whatever was asked there."""
+        return (self.key, self.seed, self.attempt, self.turn)
+
+    @property
     def lookup(self) -> LookupKey:
-        return (self.key, self.seed, self.attempt, self.turn, self.context_hash)
+        """The position and the exact request (a changed prompt is another request)."""
+        return (*self.position, self.context_hash)
 
 
 def context_hash(messages: Sequence[Message], sampling: SamplingParams) -> str:
