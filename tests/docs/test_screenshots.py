@@ -6,7 +6,10 @@ must not do); otherwise it is skipped. Run it after a change the pictures would 
 
     STUDYBENCH_DOCS_SCREENSHOTS=1 .venv/bin/pytest tests/docs/test_screenshots.py
 
-(MLflow: the runs list and a run page; Airflow: the DAG list and the checkpoint DAG.)
+(MLflow: the runs list and a run page; Airflow: the DAG list and the checkpoint DAG.) The
+paper report's picture comes from its own Chromium test under the same variable:
+
+    STUDYBENCH_DOCS_SCREENSHOTS=1 .venv/bin/pytest tests/paper/test_report_store.py -k html
 """
 
 from __future__ import annotations

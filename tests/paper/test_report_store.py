@@ -7,6 +7,7 @@ back as a run that its sources link to, and the HTML page must open in the real 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -27,6 +28,7 @@ from tests.tracking.conftest import MlflowStore, mlflow_store  # noqa: F401 (the
 from tests.tracking.test_mlflow_ui import CHROMIUM_FLAGS
 
 SCREENSHOT = ROOT / "work" / "test-artifacts" / "paper-report.png"
+DOCS_IMAGE = ROOT / "docs" / "img" / "paper-report.png"
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +193,5 @@ def test_the_html_page_opens_in_chromium_with_its_figures(
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     chromium(page, tmp_path / "profile", f"--screenshot={SCREENSHOT}", "--window-size=1200,1500")
     assert SCREENSHOT.stat().st_size > 10_000
+    if os.environ.get("STUDYBENCH_DOCS_SCREENSHOTS") == "1":  # the docs' picture (see
+        shutil.copyfile(SCREENSHOT, DOCS_IMAGE)  # tests/docs/test_screenshots.py)
