@@ -42,6 +42,10 @@ Uncheckable = Callable[[str, str, str], bool]
 
 _LABEL_NOISE = re.compile(r"[\s{}]|\\(?:rm|mathrm|text|mathit|it|bf|mathbf|[,;:! ])(?![a-zA-Z])")
 _PLAIN_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$")
+_RATIO = re.compile(
+    r"^\s*\\[dt]?frac\s*\{(?P<num>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*\{(?P<den>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*$"
+)
+_APPLIED = re.compile(r"^(?P<head>[^()]*)\(\s*[^()]+\)\s*$")
 
 
 def chain(text: str) -> list[str]:
@@ -54,6 +58,26 @@ def chain(text: str) -> list[str]:
 def label_key(text: str) -> str:
     """A label as text, without what does not change the name: ``E_{\\rm k}`` = ``E_k``."""
     return _LABEL_NOISE.sub("", text)
+
+
+def ratio_label(text: str) -> bool:
+    """Whether ``text`` is one quantity at two arguments, as a ratio (``\\frac{v(t)}{v(0)}``,
+    ``I(X)/I(0)``): the name of a normalised quantity, not an expression to compare. Only
+    the same function at both places counts (``\\frac{v(t)}{x(0)}`` relates two quantities)."""
+    match = _RATIO.match(text)
+    if match is not None:
+        num, den = match.group("num"), match.group("den")
+    elif text.count("/") == 1:
+        num, den = text.split("/")
+    else:
+        return False
+    heads = []
+    for part in (num.strip(), den.strip()):
+        applied = _APPLIED.match(part)
+        if applied is None or not is_label(part):
+            return False
+        heads.append(label_key(applied.group("head")))
+    return bool(heads[0]) and heads[0] == heads[1]
 
 
 def same_label(a: str, b: str) -> bool:
@@ -82,10 +106,13 @@ def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
     for position, part in enumerate(parts):
         label = gold_label is not None and same_label(part, gold_label)
         if not label and len(parts) > 1 and position == 0:
-            label = is_label(part)
+            label = is_label(part) or ratio_label(part)
         roles.append(label)
-    if len(parts) > 1 and not roles[-1] and is_label(parts[-1]) and roles[:-1].count(False) > 0:
-        roles[-1] = True  # "g/7 = a": the value stated first, then named
+    last = parts[-1]
+    if len(parts) > 1 and not roles[-1] and is_label(last) and "(" not in last:
+        # "g/7 = a": the value stated first, then named. Not an application: ``M = Q(M)``
+        # would name the gold's own value as a label and hide a factor Q.
+        roles[-1] = roles[:-1].count(False) > 0
     return [(position, part) for position, part in enumerate(parts) if not roles[position]]
 
 

@@ -22,7 +22,10 @@ _LABEL_CORE = (
 )
 _SUBSCRIPT = r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
 _PRIMES = r"(?:\s*(?:'|\^\s*\{?\s*\\prime\s*\}?))*"
-_ARGS = r"(?:\s*\([^()]*\))?"
+# the arguments of a function are names or numbers (F(t), I(0), u(x, t)); a parenthesis
+# holding an expression is a factor (``Q(\frac{v_0^2}{g})`` is Q times it, not a label)
+_ARG = r"\s*[+-]?\s*(?:[A-Za-z]|\\[A-Za-z]+|\d+(?:\.\d+)?)(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*"
+_ARGS = rf"(?:\s*\({_ARG}(?:,{_ARG})*\))?"
 _LABEL = re.compile(rf"^\s*{_LABEL_CORE}{_SUBSCRIPT}{_PRIMES}{_SUBSCRIPT}{_ARGS}\s*$")
 _FUNCTION_NAMES = {
     r"\sin", r"\cos", r"\tan", r"\cot", r"\sec", r"\csc", r"\exp", r"\ln", r"\log",

@@ -35,7 +35,11 @@ from studybench.verify.rules import judge_answers, normalize_all
 # side); the gold's left side is a label, never a value form; only the label, or the label with
 # a wrong value, restates the question (``restated_question``); function applications F(t),
 # I(0) are opaque quantities; TUP rows of cases/array split at their rows (commas end rows)
-VERIFIER_VERSION = "1.4.0"
+# 1.4.1: every side of an EX/EQ chain is checked, none skipped as a "derivation step" (a side
+# in a symbol the gold lacks, F = ma = 2ma + Y, is wrong; only a written number beside a
+# symbolic gold is the data plugged in); a function application in last place is no label
+# (M = Q(M)); a ratio of one quantity at two arguments (v(t)/v(0)) in first place is a label
+VERIFIER_VERSION = "1.4.1"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

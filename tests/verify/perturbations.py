@@ -15,7 +15,15 @@ side its leading number (NV) or the whole expression (EX, EQ right sides):
 * ``sign``: the side negated; ``factor_1.5``, ``factor_2``: scaled; ``plus_1``: one added
   (to a number only below 50: above, +1 is within the 1% tolerance);
 * ``exponent``: the first power's exponent raised by one (or the side squared);
-* ``text_number``: a number inside a text answer (QL) changed.
+* ``text_number``: a number inside a text answer (QL) changed;
+* ``new_term``, ``new_factor``: a symbolic side (EX, EQ right sides) with a term or a factor
+  in a free symbol the gold does not have (``ma`` -> ``ma + Q``, ``Q ma``).
+
+Each changed side is also **appended** to the gold's own box (``where`` ``appended``, the
+new last side; the reason's position is not pinned, since a one-form gold's box then reads
+as label = value): ``F = ma = ma + Q`` for ``F = ma``. The gold's sides are all there and
+right, so only the rule that every side of a chain must hold rejects it (issue 32: a side
+with a new symbol was skipped as a "derivation step").
 
 Where one of them is provably equivalent to the gold (the negation of zero), the table
 ``perturbation_equivalent.json`` says so with the proof; the property test reads it.
@@ -24,6 +32,7 @@ Where one of them is provably equivalent to the gold (the negation of zero), the
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -129,6 +138,8 @@ def _numeric(side: str, kind: str) -> str | None:
         return (
             sign + match.group(2) + rest[: power.start()] + f"10^{{{raised}}}" + rest[power.end() :]
         )
+    if not math.isfinite(number * 2):
+        return None  # a number beyond floating point: no arithmetic on it
     if kind == "plus_1" and number >= 50:
         return None  # +1 is within the 1% tolerance of a number this large: no perturbation
     changed = {"factor_1.5": number * 1.5, "factor_2": number * 2, "plus_1": number + 1}[kind]
@@ -153,6 +164,23 @@ def _expression(side: str, kind: str) -> str | None:
 
 
 KINDS = ("sign", "factor_1.5", "factor_2", "plus_1", "exponent")
+SYMBOLIC_KINDS = ("new_term", "new_factor")
+_FRESH = ("Q", "W", r"\xi", r"\varkappa")  # a symbol no gold side spells is the new one
+
+
+def _fresh_symbol(side: str) -> str:
+    """A symbol absent from ``side`` (as a letter or a command), so it is new to the gold."""
+    for name in _FRESH:
+        if not re.search(re.escape(name) + r"(?![A-Za-z])", side):
+            return name
+    raise ValueError(f"no fresh symbol for {side!r}")
+
+
+def _new_symbol(side: str, kind: str) -> str:
+    fresh = _fresh_symbol(side)
+    if kind == "new_term":
+        return rf"\left({side}\right) + {fresh}"
+    return rf"{fresh}\left({side}\right)"
 
 
 def _is_numeric(side: str) -> bool:
@@ -172,6 +200,9 @@ def _side_variants(side: str, answer_type: str) -> Iterator[tuple[str, str]]:
         changed = _numeric(side, kind) if numeric else _expression(side, kind)
         if changed is not None and changed.strip() != side.strip():
             yield kind, changed
+    if not numeric:
+        for kind in SYMBOLIC_KINDS:
+            yield kind, _new_symbol(side, kind)
 
 
 def _box_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
@@ -183,9 +214,10 @@ def _box_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
         return
     if answer_type == "EQ":
         sides = chain(box)
-        if len(sides) == 2:  # the right side of an equation changed
+        if len(sides) == 2:  # the right side of an equation changed, or a wrong link appended
             for kind, changed in _side_variants(sides[1], "EX"):
                 yield "answer", kind, f"{sides[0]} = {changed}"
+                yield "appended", kind, f"{sides[0]} = {sides[1]} = {changed}"
         return
     if answer_type not in ("NV", "EX"):
         return
@@ -196,6 +228,7 @@ def _box_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
         where = f"chain_link_{position}" if len(values) > 1 else "answer"
         for kind, changed in _side_variants(sides[position], answer_type):
             yield where, kind, " = ".join([*sides[:position], changed, *sides[position + 1 :]])
+            yield "appended", kind, " = ".join([*sides, changed])
 
 
 def _split_sides(box: str) -> list[str]:

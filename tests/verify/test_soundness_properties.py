@@ -5,8 +5,9 @@
   form in the case tables accepts itself as a gold.
 * **Perturbations are rejected**: a flipped sign, a factor (x1.5, x2, +1) or a raised
   exponent in the whole answer, in each chain side, in each tuple element and in each
-  alternative, and a changed number in a text answer, are all wrong, and the reason names
-  the place that differs (``element_1:...``, ``chain_link_2:...``). Provably equivalent
+  alternative, a term or factor in a symbol the gold lacks, each also appended to the gold's
+  own box as a new last side, and a changed number in a text answer, are all wrong, and the
+  reason names the place that differs (``element_1:...``, ``chain_link_2:...``). Provably equivalent
   perturbations are listed with their proof in ``perturbation_equivalent.json``.
 
 In-process (``judge_inline``) so that mutation testing sees which code decided; about 5 s.
@@ -114,11 +115,23 @@ def test_every_listed_equivalence_still_arises() -> None:
     assert all(proof.strip() for proof in EQUIVALENT.values())
 
 
+def _appended(perturbation: Any) -> bool:
+    """Whether the perturbation is one of the gold's boxes, whole, with a side appended."""
+    golds = [c.strip() for c in scan_boxes(perturbation.gold.gold).contents if c.strip()]
+    preds = [c.strip() for c in scan_boxes(perturbation.pred).contents if c.strip()]
+    return any(p.startswith(g + " = ") for p in preds for g in golds)
+
+
 def test_the_perturbations_change_one_place_each() -> None:
     """Each class is generated, and from more than a handful of golds."""
     made = [p for g in GOLDS for p in perturbations(g)]
     kinds = {p.kind for p in made}
-    assert kinds == {"sign", "factor_1.5", "factor_2", "plus_1", "exponent", "text_number"}
+    assert kinds == {
+        "sign", "factor_1.5", "factor_2", "plus_1", "exponent", "text_number",
+        "new_term", "new_factor",
+    }  # fmt: skip
+    appended = [p for p in made if p.where.split(":")[-1] == "appended" and _appended(p)]
+    assert len(appended) > 1000, "the gold's own box with a wrong side appended"
     places = {p.where.split("_")[0] for p in made}
     assert {"answer", "chain", "element", "alternative"} <= places, places
     assert len(made) > 1500
