@@ -1,6 +1,11 @@
 """Runs in a subprocess with its own AIRFLOW_HOME: loads the DAG folder, optionally runs
-one DAG with ``dag.test()`` (with a JSON conf), and prints a JSON summary (import errors,
-DAGs, run state, task states, asset events)."""
+one DAG with ``dag.test()`` (with a JSON conf, or a JSON list of confs: one run each, in
+order, in this one process), and prints a JSON summary (import errors, DAGs, run state,
+task states, asset events; ``runs`` holds each run's state, tasks and XComs).
+
+Several runs share one process because its start (Python, Airflow, torch, transformers,
+MLflow imports) costs seconds per run on two cores; each ``dag.test()`` is still its own
+DAG run with its own logical date, as the scheduler would make."""
 
 from __future__ import annotations
 
@@ -8,6 +13,33 @@ import contextlib
 import json
 import sys
 import time
+from typing import Any
+
+
+def run_summary(run: Any) -> dict[str, object]:
+    """One DAG run's state, task states and XComs (other than return values)."""
+    from airflow.models.taskinstance import TaskInstance
+    from airflow.models.xcom import XComModel
+    from airflow.utils.session import create_session
+
+    summary: dict[str, object] = {"state": str(run.state)}
+    with create_session() as session:
+        tis = session.query(TaskInstance).filter(TaskInstance.run_id == run.run_id).all()
+        summary["tasks"] = {f"{ti.task_id}[{ti.map_index}]": str(ti.state) for ti in tis}
+        rows = (
+            session.query(XComModel)
+            .filter(XComModel.run_id == run.run_id, XComModel.key != "return_value")
+            .all()
+        )
+        xcom: dict[str, dict[str, object]] = {}
+        for row in rows:
+            value = row.value
+            if isinstance(value, str):
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            xcom.setdefault(f"{row.task_id}[{row.map_index}]", {})[row.key] = value
+        summary["xcom"] = xcom
+    return summary
 
 
 def main(dag_folder: str, dag_id: str | None, conf: str | None) -> None:
@@ -38,32 +70,18 @@ def main(dag_folder: str, dag_id: str | None, conf: str | None) -> None:
     }
     if dag_id:
         from airflow.models.asset import AssetEvent
-        from airflow.models.taskinstance import TaskInstance
         from airflow.utils.session import create_session
 
-        run = bag.get_dag(dag_id).test(run_conf=json.loads(conf) if conf else None)
-        summary["state"] = str(run.state)
+        parsed = json.loads(conf) if conf else None
+        confs = parsed if isinstance(parsed, list) else [parsed]
+        dag = bag.get_dag(dag_id)
+        runs = [run_summary(dag.test(run_conf=run_conf)) for run_conf in confs]
+        summary.update(runs[-1])
+        summary["runs"] = runs
         with create_session() as session:
             summary["events"] = {
                 event.asset.uri: event.extra for event in session.query(AssetEvent).all()
             }
-            tis = session.query(TaskInstance).filter(TaskInstance.run_id == run.run_id).all()
-            summary["tasks"] = {f"{ti.task_id}[{ti.map_index}]": str(ti.state) for ti in tis}
-            from airflow.models.xcom import XComModel
-
-            rows = (
-                session.query(XComModel)
-                .filter(XComModel.run_id == run.run_id, XComModel.key != "return_value")
-                .all()
-            )
-            xcom: dict[str, dict[str, object]] = {}
-            for row in rows:
-                value = row.value
-                if isinstance(value, str):
-                    with contextlib.suppress(ValueError):
-                        value = json.loads(value)
-                xcom.setdefault(f"{row.task_id}[{row.map_index}]", {})[row.key] = value
-            summary["xcom"] = xcom
     print("JSON:" + json.dumps(summary))
 
 

@@ -18,7 +18,7 @@ from studybench.benchmarks.sebench.benchmark import (
 from studybench.benchmarks.sebench.solutions import to_package
 from studybench.rollout.store import GenerationStore
 from tests.benchmarks.sebench.conftest import SAMPLE_TASKS, fenced
-from tests.dags.test_dags import run_dags, write_params
+from tests.dags.test_dags import run_dag_each, run_dags, write_params
 
 
 def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
@@ -36,10 +36,11 @@ def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
         tracking={"experiment": "dag-benchmarks"},
     )
     checkpoint = trained_checkpoints / "checkpoint-160"
-    summary = run_dags(
+    # the same checkpoint twice, one helper process: the second run finds it evaluated
+    summary, again = run_dag_each(
         airflow_env,
         "studybench_checkpoint_eval",
-        {"checkpoint": str(checkpoint)},
+        [{"checkpoint": str(checkpoint)}] * 2,
         STUDYBENCH_PARAMS=str(params),
     )
     assert summary["state"] == "success", summary["tasks"]
@@ -80,12 +81,6 @@ def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
     history = client.get_metric_history(curve.info.run_id, "evalearn/zero_shot/acc_mean")
     assert [m.step for m in history] == [160]
 
-    again = run_dags(
-        airflow_env,
-        "studybench_checkpoint_eval",
-        {"checkpoint": str(checkpoint)},
-        STUDYBENCH_PARAMS=str(params),
-    )
     assert again["state"] == "success"
     # nothing new to evaluate: every mapped task is skipped, nothing is generated or judged
     mapped = {"prepare_engine", "generate", "stop_engine", "judge", "log_to_mlflow"}

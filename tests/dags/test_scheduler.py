@@ -4,11 +4,15 @@ evaluated without any manual step; ``studybench trigger`` pushes another one."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from studybench import local_airflow as la
 from tests.conftest import ROOT, free_port, migrated_airflow_home, run_checked
@@ -25,10 +29,45 @@ def wait_for_runs(api: la.AirflowAPI, count: int, timeout_s: float = 420.0) -> l
         finished = [r for r in runs if r["state"] in ("success", "failed")]
         if len(finished) >= count and len(finished) == len(runs):
             return runs
-        time.sleep(2.0)
+        time.sleep(1.0)
     raise AssertionError(f"no {count} finished run(s) of {DAG} in {timeout_s:.0f} s: {runs}")
 
 
+def wait_for_watcher(home: Path, timeout_s: float = 120.0) -> None:
+    """Until the checkpoint watcher (the DAG's asset trigger) is held by this start's running
+    triggerer: the event that it watches, read from Airflow's own tables. A fixed sleep was
+    too short when the DAG was re-parsed late (the checkpoint landed before the watcher ran)
+    and too long otherwise; after a restart the trigger stays with the stopped triggerer
+    until the new one takes it over."""
+    deadline = time.monotonic() + timeout_s
+    query = (
+        "SELECT count(*) FROM trigger JOIN job ON job.id = trigger.triggerer_id "
+        "WHERE trigger.classpath LIKE '%CheckpointTrigger' AND job.state = 'running' "
+        "AND job.id = (SELECT max(id) FROM job WHERE job_type = 'TriggererJob')"
+    )
+    while time.monotonic() < deadline:
+        with (
+            contextlib.closing(
+                sqlite3.connect(f"file:{home / 'airflow.db'}?mode=ro", uri=True)
+            ) as db,
+            contextlib.suppress(sqlite3.OperationalError),
+        ):  # locked by a writer: retry
+            if db.execute(query).fetchone()[0] == 1:
+                return
+        time.sleep(0.5)
+    raise AssertionError(f"the checkpoint watcher did not start in {timeout_s:.0f} s")
+
+
+@pytest.fixture
+def prompt_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dag-processor re-parses each DAG file every 3 s instead of Airflow's 30: the
+    watcher's trigger is registered on the first parse after the DAG is unpaused, which
+    otherwise waits up to 30 s per start (measured: 25 s). ``la.running`` builds its
+    environment on top of this process's."""
+    monkeypatch.setenv("AIRFLOW__DAG_PROCESSOR__MIN_FILE_PROCESS_INTERVAL", "3")
+
+
+@pytest.mark.usefixtures("prompt_parsing")
 def test_watched_checkpoint_is_evaluated_without_a_manual_step(
     trained_checkpoints: Path, tmp_path: Path
 ) -> None:
@@ -55,7 +94,7 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
         ROOT, settings, port=port, params=params, log_ports=(free_port(), free_port())
     ) as airflow:
         api, log = airflow.api, airflow.log
-        time.sleep(3)  # let the triggerer pick the watcher up before the checkpoint lands
+        wait_for_watcher(home)  # the checkpoint lands once the watcher runs: a new arrival
 
         # a training job's checkpoint appears in the watched folder
         shutil.copytree(
@@ -90,10 +129,11 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
     with la.running(
         ROOT, settings, port=port, params=params, log_ports=(free_port(), free_port())
     ) as airflow:
+        wait_for_watcher(home)
         shutil.copytree(
             trained_checkpoints / "checkpoint-160", watched / "copy-of-run" / "checkpoint-160"
         )
-        time.sleep(12)  # a dozen polls of the watcher
+        time.sleep(12)  # a dozen polls of the running watcher
         assert len(airflow.api.dag_runs(DAG)) == 2
         # the watcher is alive: a checkpoint it has not reported fires; it was evaluated
         # through the manual run already, so the run plans nothing and succeeds

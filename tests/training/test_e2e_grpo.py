@@ -17,7 +17,7 @@ from studybench.training.items import answered_items
 from studybench.training.rewards import VerifierReward
 from studybench.verify.verifier import Verifier
 from tests.conftest import ROOT
-from tests.dags.test_dags import run_dags, write_params
+from tests.dags.test_dags import run_dag_each, write_params
 
 METRIC = "memorisation/par_at_1_mean"
 
@@ -65,13 +65,13 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
         protocol={"seeds": [0, 1], "max_new_tokens": 32},  # answers take about 21 tokens
     )
     evaluations = []
-    for folder in folders:
-        summary = run_dags(
-            airflow_env,
-            "studybench_checkpoint_eval",
-            {"checkpoint": str(folder)},
-            STUDYBENCH_PARAMS=str(params),
-        )
+    runs = run_dag_each(  # one helper process for the three runs
+        airflow_env,
+        "studybench_checkpoint_eval",
+        [{"checkpoint": str(folder)} for folder in folders],
+        STUDYBENCH_PARAMS=str(params),
+    )
+    for summary in runs:
         assert summary["state"] == "success", summary["tasks"]
         evaluations.append(summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"].rsplit("/", 1)[-1])
 
