@@ -22,6 +22,7 @@ from studybench.paper.table import (
     gap_footnotes,
     split_label,
 )
+from studybench.tracking.ui_links import run_url
 
 MISSING = "—"
 INCOMPLETE = "‡"
@@ -320,10 +321,6 @@ CHECK = (
     "for(var j=0;j<i.length;j++){if(i[j].complete&&i[j].naturalWidth>0){n++;}}"
     "document.body.setAttribute('data-figures-loaded',n+'/'+i.length);});"
 )
-
-
-def run_url(ui_base: str, experiment_id: str, run_id: str) -> str:
-    return f"{ui_base.rstrip('/')}/#/experiments/{experiment_id}/runs/{run_id}"
 
 
 def _html_cell(cell: Cell, ui_base: str, experiment_id: str) -> str:

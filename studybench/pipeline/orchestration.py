@@ -21,6 +21,7 @@ from studybench.config import MethodArtefactSpec, Settings, load_settings
 from studybench.errors import ConfigError, DataError, StudyBenchError
 from studybench.fileio import write_atomic
 from studybench.pipeline import evaluate as ev
+from studybench.tracking.ui_links import run_url
 
 log = logging.getLogger(__name__)
 REPO_ENV = "STUDYBENCH_REPO"
@@ -59,7 +60,7 @@ def mlflow_run_url(settings: Settings, run_id: str) -> str:
     from studybench.tracking.mlflow_log import client_for
 
     experiment = client_for(settings).get_run(run_id).info.experiment_id
-    return f"{mlflow_ui_base(settings)}/#/experiments/{experiment}/runs/{run_id}"
+    return run_url(mlflow_ui_base(settings), experiment, run_id)
 
 
 def public_url(url: str) -> str:

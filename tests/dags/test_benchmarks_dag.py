@@ -17,6 +17,7 @@ from studybench.benchmarks.sebench.benchmark import (
 )
 from studybench.benchmarks.sebench.solutions import to_package
 from studybench.rollout.store import GenerationStore
+from studybench.tracking.ui_links import run_id_of
 from tests.benchmarks.sebench.conftest import SAMPLE_TASKS, fenced
 from tests.dags.test_dags import run_dag_each, run_dags, write_params
 
@@ -64,7 +65,7 @@ def test_one_checkpoint_on_two_benchmarks_with_one_model_load(
 
     client = client_for(settings)
     url = summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
-    run = client.get_run(url.rsplit("/", 1)[-1])
+    run = client.get_run(run_id_of(url))
     metrics = run.data.metrics
     # the trained checkpoint, not the untrained one (which scores 0): one sample per parent at
     # temperature 1 of a 160-step tiny model; how many of the 12 parents it gets right depends on
@@ -135,7 +136,7 @@ def test_checkpoint_dag_evaluates_sebench(
 
     client = client_for(settings)
     url = summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
-    metrics = client.get_run(url.rsplit("/", 1)[-1]).data.metrics
+    metrics = client.get_run(run_id_of(url)).data.metrics
     plan_file = root / "sebench" / "plan.json"
     plan = BenchmarkPlan.model_validate_json(plan_file.read_text())
     assert set(SEBench().expected_metrics(plan)) <= set(metrics)

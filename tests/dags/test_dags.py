@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
+from studybench.tracking.ui_links import run_id_of
 from tests.conftest import ROOT, build_dvc_repo
 
 RUNNER = Path(__file__).with_name("dag_runner.py")
@@ -193,7 +194,7 @@ def test_checkpoint_dag_evaluates_a_checkpoint_given_in_conf(
     assert sorted(k for k in tasks if k.startswith("judge[")) == [f"judge[{i}]" for i in range(6)]
     assert set(tasks.values()) == {"success"}
     url = summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
-    run_id = url.rsplit("/", 1)[-1]
+    run_id = run_id_of(url)
     assert url.startswith("http://127.0.0.1:5000/#/experiments/")
 
     settings = load_settings(params, environ={})
@@ -385,7 +386,7 @@ def test_dag_runs_evaluate_method_artefacts_and_record_them(
         summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]
         for summary in (by_checkpoint, nightly)
     ]
-    gepa_run, guided_run = (client.get_run(url.rsplit("/", 1)[-1]) for url in urls)
+    gepa_run, guided_run = (client.get_run(run_id_of(url)) for url in urls)
     gepa_params = gepa_run.data.params
     assert gepa_params["method.artefact"] == "gepa"
     assert gepa_params["method.gepa"] == str(gepa.resolve())

@@ -21,6 +21,7 @@ from studybench.paper.compose import build_paper_report as build
 from studybench.pipeline import evaluate as ev
 from studybench.pipeline.orchestration import mlflow_ui_base
 from studybench.tracking.mlflow_log import client_for
+from studybench.tracking.ui_links import VIEW
 from tests.cli.entry import run as cli
 from tests.conftest import ROOT
 from tests.pipeline.conftest import eval_settings
@@ -188,7 +189,7 @@ def test_the_html_page_opens_in_chromium_with_its_figures(
     assert 'data-figures-loaded="2/2"' in dom  # both figures decoded, none broken
     experiment = client_for(settings).get_run(runs[0]).info.experiment_id
     for run_id in runs.values():
-        link = f"http://127.0.0.1:5000/#/experiments/{experiment}/runs/{run_id}"
+        link = f"http://127.0.0.1:5000/#/experiments/{experiment}/runs/{run_id}?{VIEW}"
         assert f'href="{link}"' in dom and run_id in dom
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     chromium(page, tmp_path / "profile", f"--screenshot={SCREENSHOT}", "--window-size=1200,1500")

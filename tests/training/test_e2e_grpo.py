@@ -12,6 +12,7 @@ import pytest
 
 from studybench.checkpoints import READY_MARKER
 from studybench.config import load_settings
+from studybench.tracking.ui_links import run_id_of
 from studybench.training.grpo import RLRecipe, train_rl
 from studybench.training.items import answered_items
 from studybench.training.rewards import VerifierReward
@@ -73,7 +74,7 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
     )
     for summary in runs:
         assert summary["state"] == "success", summary["tasks"]
-        evaluations.append(summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"].rsplit("/", 1)[-1])
+        evaluations.append(run_id_of(summary["xcom"]["log_to_mlflow[0]"]["mlflow_run_url"]))
 
     evaluated = load_settings(params, environ={})
     run_id, key, points = score_vs_compute(evaluated, "grpo-e2e", METRIC)
