@@ -61,10 +61,16 @@ def test_mlflow_ui_screenshots(mlflow_server: str, sample_dir: Path, tmp_path: P
             "1400,1700",
         ),
     }
+    shoot(shots, tmp_path / "profile")
+
+
+def shoot(shots: dict[Path, tuple[str, str]], profile: Path) -> None:
+    """Write each ``path: (page, window size)`` as a Chromium screenshot, refusing a blank one
+    (a blank page is a few kB), so a picture of an error page never lands in the docs."""
     for path, (url, window) in shots.items():
         path.unlink(missing_ok=True)
-        chromium(url, tmp_path / "profile", f"--window-size={window}", f"--screenshot={path}")
-        assert path.stat().st_size > 10_000, path  # a blank page is a few kB
+        chromium(url, profile, f"--window-size={window}", f"--screenshot={path}")
+        assert path.stat().st_size > 10_000, path
 
 
 @contextmanager
@@ -134,7 +140,4 @@ def test_airflow_ui_screenshots(
                 "1400,900",
             ),
         }
-        for path, (page, window) in shots.items():
-            path.unlink(missing_ok=True)
-            chromium(page, tmp_path / "profile", f"--window-size={window}", f"--screenshot={path}")
-            assert path.stat().st_size > 10_000, path
+        shoot(shots, tmp_path / "profile")
