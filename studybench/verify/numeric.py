@@ -33,7 +33,7 @@ from studybench.verify.units import (
 ZERO_TOLERANCE = 1e-9
 _PLUS_MINUS = (r"\pm", r"\mp", "±", "∓")
 
-Outcome = Any  # studybench.verify.rules.Outcome (kept import-free to avoid a cycle)
+Outcome = Any  # studybench.verify.rules.outcome.Outcome (kept import-free to avoid a cycle)
 MatchAll = Callable[[list[str], list[str], Callable[[str, str], Any]], Any]
 
 

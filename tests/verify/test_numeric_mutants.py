@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from studybench.verify.numeric import ZERO_TOLERANCE, close, nv_single
-from studybench.verify.rules import judge_nv
+from studybench.verify.rules.numeric_value import judge_nv
 from studybench.verify.units import parse_unit
 
 

@@ -1,4 +1,4 @@
-"""The atomic judgers' contracts that a verdict cannot show (verify/rules.py, issue 26).
+"""The atomic judgers' contracts that a verdict cannot show (verify/rules/, issue 26).
 
 Mutation testing found these unchecked. The verdicts and reasons of MC, TF, QL and IN are
 pinned by the case tables ``cases/reason_choice.jsonl`` and ``cases/reason_interval.jsonl``;
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from studybench.verify.rules import _Interval, judge_mc, mc_letters, parse_intervals
+from studybench.verify.rules.choice import judge_mc, mc_letters
+from studybench.verify.rules.interval import _Interval, parse_intervals
 
 TOLERANCE = 0.01
 

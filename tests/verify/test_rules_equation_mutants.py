@@ -1,5 +1,5 @@
-"""EQ internals (verify/rules.py ``judge_eq``, ``_proportional``, ``_rearranged``,
-``_positive_symbols``) pinned where a case table cannot reach them (issue 26: these survived
+"""EQ internals (verify/rules/equation.py ``judge_eq``, ``_proportional``, ``_rearranged``,
+``positive_symbols``) pinned where a case table cannot reach them (issue 26: these survived
 mutation testing).
 
 ``_proportional``'s contract (its docstring): ``a = 0`` and ``b = 0`` are equivalent when
@@ -21,15 +21,10 @@ from typing import Any
 import pytest
 import sympy
 
-from studybench.verify import rules
-from studybench.verify.rules import (
-    Outcome,
-    _positive_symbols,
-    _proportional,
-    _rearranged,
-    judge_eq,
-    judge_ex,
-)
+from studybench.verify.rules import equation
+from studybench.verify.rules.equation import _proportional, _rearranged, judge_eq
+from studybench.verify.rules.expression import judge_ex, positive_symbols
+from studybench.verify.rules.outcome import Outcome
 
 X, Y, Z = sympy.symbols("x y z", positive=True)
 F = sympy.Function("f")  # undefined: sampling cannot evaluate it
@@ -126,7 +121,7 @@ def _points(*rows: dict[Any, str]) -> list[dict[Any, Any]]:
 def _at_points(
     monkeypatch: pytest.MonkeyPatch, points: list[dict[Any, Any]], a: Any, b: Any
 ) -> tuple[bool, str]:
-    monkeypatch.setattr(rules, "sample_points", lambda symbols, seed, *args, **kw: points)
+    monkeypatch.setattr(equation, "sample_points", lambda symbols, seed, *args, **kw: points)
     return _outcome(a, b)
 
 
@@ -157,7 +152,7 @@ def test_a_ratio_at_the_tolerance_bound_is_accepted(monkeypatch: pytest.MonkeyPa
     import mpmath  # type: ignore[import-untyped]
 
     with mpmath.workdps(80):
-        edge = sympy.Float(mpmath.mpf(1) + mpmath.mpf(rules.SYMBOLIC_TOLERANCE), 60)
+        edge = sympy.Float(mpmath.mpf(1) + mpmath.mpf(equation.SYMBOLIC_TOLERANCE), 60)
     points = [{X: sympy.Float(1, 60), Y: sympy.Float(2, 60)}, {X: edge, Y: sympy.Float(2, 60)}]
     assert _at_points(monkeypatch, points, sympy.Float(1.0) * X * Y, Y) == (True, "proportional")
 
@@ -236,7 +231,7 @@ def test_a_tautology_is_no_rearrangement() -> None:
 
 def test_sampling_is_seeded_by_the_compared_texts(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds: list[Any] = []
-    sample_points, vanishes = rules.sample_points, rules.vanishes
+    sample_points, vanishes = equation.sample_points, equation.vanishes
 
     def spy_points(symbols: Any, seed: Any, *args: Any, **kwargs: Any) -> Any:
         seeds.append(seed)
@@ -246,8 +241,8 @@ def test_sampling_is_seeded_by_the_compared_texts(monkeypatch: pytest.MonkeyPatc
         seeds.append(seed)
         return vanishes(expr, tolerance, seed, **kwargs)
 
-    monkeypatch.setattr(rules, "sample_points", spy_points)
-    monkeypatch.setattr(rules, "vanishes", spy_vanishes)
+    monkeypatch.setattr(equation, "sample_points", spy_points)
+    monkeypatch.setattr(equation, "vanishes", spy_vanishes)
     pred, gold = r"h\nu = E_2-E_1", r"\nu = \frac{E_2-E_1}{h}"
     assert judge_eq(pred, gold, 0.01) == Outcome(True, "rearranged")
     assert len(seeds) >= 2  # _proportional's points and _rearranged's check
@@ -255,12 +250,12 @@ def test_sampling_is_seeded_by_the_compared_texts(monkeypatch: pytest.MonkeyPatc
         assert isinstance(seed, str) and pred in seed and gold in seed
 
 
-# ------------------------------------------------------------------ _positive_symbols
+# ------------------------------------------------------------------ positive_symbols
 
 
 def test_symbols_are_redeclared_positive_consistently() -> None:
     x, y = sympy.symbols("x y")
-    root, plain = _positive_symbols(sympy.sqrt(x**2) * y, x * y)
+    root, plain = positive_symbols(sympy.sqrt(x**2) * y, x * y)
     assert root == plain  # sqrt(x^2) = x for a magnitude
     assert {s.name for s in root.free_symbols} == {"x", "y"}
     assert all(s.is_positive is True for s in root.free_symbols | plain.free_symbols)

@@ -1,5 +1,6 @@
-"""EX decisions, their reasons, and the dispatcher's guards (verify/rules.py), pinned where a
-whole verdict cannot reach them. Found unchecked by mutation testing (issue 26).
+"""EX decisions, their reasons, and the dispatcher's guards (verify/rules/expression.py,
+combine.py), pinned where a whole verdict cannot reach them. Found unchecked by mutation
+testing (issue 26).
 
 What is pinned, and where it is documented:
 
@@ -16,7 +17,7 @@ What is pinned, and where it is documented:
 - ``judge_atom``: an unsupported type, a judger's ``UnparseableError`` and ``RecursionError``
   become rejections with reasons, not exceptions;
 - ``judge_answers``: no prediction / an empty gold; ``judge_alternatives`` with no value
-  offered; ``_offered_values`` ("the distinct final values"); ``_assignment`` of nothing.
+  offered; ``_offered_values`` ("the distinct final values"); ``assignment`` of nothing.
 
 Verdict-level classes of inputs are rows of ``cases/reason_expression.jsonl`` (run by
 ``test_cases_inline.py`` and ``test_rules.py``).
@@ -30,19 +31,17 @@ import pytest
 import sympy
 
 from studybench.data.answer_types import AnswerType
-from studybench.verify import rules
 from studybench.verify.parsing import UnparseableError
-from studybench.verify.rules import (
-    Outcome,
-    _assignment,
+from studybench.verify.rules import combine, expression
+from studybench.verify.rules.combine import (
     _offered_values,
-    _parse_compared,
-    _symbolic_zero,
     judge_alternatives,
     judge_answers,
     judge_atom,
-    judge_ex,
 )
+from studybench.verify.rules.expression import _symbolic_zero, judge_ex, parse_compared
+from studybench.verify.rules.matching import assignment
+from studybench.verify.rules.outcome import Outcome
 
 TOL = 0.01
 NV, EX, QL = AnswerType.NV, AnswerType.EX, AnswerType.QL
@@ -80,16 +79,16 @@ def test_an_unparseable_side_is_named(pred: str, gold: str, prefix: str) -> None
 
 def test_not_an_expression_names_the_side() -> None:
     with pytest.raises(UnparseableError) as caught:
-        _parse_compared("x", "[1, 2]")
+        parse_compared("x", "[1, 2]")
     assert (caught.value.reason, caught.value.side) == ("not_an_expression", 1)
     with pytest.raises(UnparseableError) as caught:
-        _parse_compared("(1, 2)", "x")
+        parse_compared("(1, 2)", "x")
     assert (caught.value.reason, caught.value.side) == ("not_an_expression", 0)
 
 
 def _inconclusive_sampling(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fewer than two sample points evaluate (``numerically_equal`` returns None)."""
-    monkeypatch.setattr(rules, "numerically_equal", lambda *args: None)
+    monkeypatch.setattr(expression, "numerically_equal", lambda *args: None)
 
 
 def test_simplify_decides_when_sampling_is_inconclusive(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,13 +110,13 @@ def test_an_identity_equals_its_closed_value() -> None:
 
 def _record_seeds(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     seeds: list[Any] = []
-    real = rules.numerically_equal
+    real = expression.numerically_equal
 
     def recording(a: Any, b: Any, tolerance: Any, seed: Any) -> bool | None:
         seeds.append(seed)
         return real(a, b, tolerance, seed)
 
-    monkeypatch.setattr(rules, "numerically_equal", recording)
+    monkeypatch.setattr(expression, "numerically_equal", recording)
     return seeds
 
 
@@ -198,7 +197,7 @@ def test_a_judgers_unparseable_error_is_a_rejection(monkeypatch: pytest.MonkeyPa
     def refusing(pred: str, gold: str, tolerance: float) -> Outcome:
         raise UnparseableError("too_large", 0)
 
-    monkeypatch.setitem(rules.JUDGERS, QL, refusing)
+    monkeypatch.setitem(combine.JUDGERS, QL, refusing)
     assert judge_atom("a", "b", QL, TOL) == Outcome(False, "unparseable:too_large")
 
 
@@ -206,7 +205,7 @@ def test_a_judgers_recursion_error_is_too_deep(monkeypatch: pytest.MonkeyPatch) 
     def recursing(pred: str, gold: str, tolerance: float) -> Outcome:
         raise RecursionError
 
-    monkeypatch.setitem(rules.JUDGERS, QL, recursing)
+    monkeypatch.setitem(combine.JUDGERS, QL, recursing)
     assert judge_atom("a", "b", QL, TOL) == Outcome(False, "unparseable:too_deep")
 
 
@@ -233,4 +232,4 @@ def test_offered_values_are_distinct_and_non_empty() -> None:
 
 
 def test_nothing_to_match_is_a_perfect_matching() -> None:
-    assert _assignment([], [], lambda p, g: False) is True
+    assert assignment([], [], lambda p, g: False) is True

@@ -1,4 +1,4 @@
-"""ALT decisions and their reasons (verify/rules.py ``judge_alternatives``), from its docstring:
+"""ALT decisions and their reasons (rules/combine.py ``judge_alternatives``), from its docstring:
 one alternative suffices, every value offered must be one of them. Found unchecked by mutation
 testing (issue 26): the reasons (``extra_guess`` for a wrong value beside others, the last
 rejection's reason for a lone wrong value), several values in one box, and the unit the
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from studybench.data.answer_types import AnswerType
-from studybench.verify.rules import judge_alternatives
+from studybench.verify.rules.combine import judge_alternatives
 from studybench.verify.units import parse_unit
 
 NV = AnswerType.NV

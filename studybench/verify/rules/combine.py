@@ -1,0 +1,140 @@
+"""Combining answers: the atomic judger for each answer type, and the selection rules of
+the composite ones (several golds matched one to one, TUP positions, ALT candidates).
+
+:func:`judge_answers` is what the verifier calls; it is pure and runs inside the verifier's
+worker processes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from studybench.data.answer_types import AnswerType
+from studybench.verify.normalize import normalize_answer
+from studybench.verify.parsing import UnparseableError
+from studybench.verify.relations import split_top
+from studybench.verify.rules.choice import judge_mc, judge_ql, judge_tf
+from studybench.verify.rules.equation import judge_eq
+from studybench.verify.rules.expression import judge_ex
+from studybench.verify.rules.interval import judge_in
+from studybench.verify.rules.matching import match_all
+from studybench.verify.rules.numeric_value import judge_nv
+from studybench.verify.rules.outcome import Outcome, accept, reject
+
+Judger = Callable[[str, str, float], Outcome]
+JUDGERS: dict[AnswerType, Judger] = {
+    AnswerType.NV: judge_nv,
+    AnswerType.EX: judge_ex,
+    AnswerType.EQ: judge_eq,
+    AnswerType.IN: judge_in,
+    AnswerType.MC: judge_mc,
+    AnswerType.TF: judge_tf,
+    AnswerType.QL: judge_ql,
+}
+
+
+def judge_atom(
+    pred: str,
+    gold: str,
+    answer_type: AnswerType,
+    tolerance: float,
+    requested: tuple[Any, ...] = (),
+) -> Outcome:
+    """One normalised predicted answer against one normalised gold answer of an atomic type.
+
+    ``requested``: the units the question asks for (see :mod:`studybench.verify.question`).
+    """
+    judger = JUDGERS.get(answer_type)
+    if judger is None:
+        return reject(f"unsupported_type:{answer_type.value}")
+    if pred == gold and answer_type is not AnswerType.TF:  # a TF gold must be a truth value
+        return accept("equal")
+    try:
+        if answer_type is AnswerType.NV:
+            return judge_nv(pred, gold, tolerance, requested)
+        return judger(pred, gold, tolerance)
+    except UnparseableError as exc:
+        return reject(f"unparseable:{exc.reason}")
+    except RecursionError:
+        return reject("unparseable:too_deep")
+
+
+_OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
+
+
+def _offered_values(preds: tuple[str, ...]) -> list[str]:
+    """The distinct final values of an ALT prediction (``2 or 3`` in one box is two)."""
+    values: list[str] = []
+    for pred in preds:
+        for part in (p.strip() for p in split_top(pred, _OR)):
+            if part and part not in values:
+                values.append(part)
+    return values
+
+
+def judge_alternatives(
+    preds: tuple[str, ...],
+    golds: tuple[str, ...],
+    type_sequence: tuple[AnswerType, ...],
+    tolerance: float,
+    requested: tuple[Any, ...] = (),
+) -> Outcome:
+    """ALT: one alternative suffices, but every value offered must be one of them.
+
+    Boxing several guesses (``\\boxed{2} \\boxed{3}`` for "1 s or 3 s") is wrong; boxing
+    several of the listed alternatives (both roots of a quadratic) is right.
+    """
+    matched: str | None = None
+    last = "wrong_value"
+    for value in _offered_values(preds):
+        hit = None
+        for g, kind in zip(golds, type_sequence, strict=True):
+            outcome = judge_atom(value, g, kind, tolerance, requested)
+            if outcome.correct:
+                hit = outcome
+                break
+            last = outcome.reason
+        if hit is None:
+            return reject("extra_guess" if matched or len(preds) > 1 else last)
+        matched = matched or hit.reason
+    return accept(f"alternative:{matched}") if matched else reject(last)
+
+
+def judge_answers(
+    preds: tuple[str, ...],
+    golds: tuple[str, ...],
+    answer_type: AnswerType,
+    type_sequence: tuple[AnswerType, ...],
+    tolerance: float,
+    requested: tuple[Any, ...] = (),
+) -> Outcome:
+    """Selected, normalised predictions against normalised golds, by answer type."""
+    if not preds:
+        return reject("no_answer")
+    if not golds:
+        return reject("gold_empty")
+    if answer_type is AnswerType.TUP:
+        if len(type_sequence) != len(golds):
+            return reject("gold_type_sequence_mismatch")
+        if len(preds) != len(golds):
+            return reject("wrong_count")
+        for position, (p, g, kind) in enumerate(zip(preds, golds, type_sequence, strict=True)):
+            outcome = judge_atom(p, g, kind, tolerance, requested)
+            if not outcome.correct:
+                return reject(f"element_{position}:{outcome.reason}")
+        return accept("tuple")
+    if answer_type is AnswerType.ALT:
+        if len(type_sequence) != len(golds):
+            return reject("gold_type_sequence_mismatch")
+        return judge_alternatives(preds, golds, type_sequence, tolerance, requested)
+    if len(golds) == 1:
+        return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested)
+    return match_all(
+        list(preds), list(golds), lambda p, g: judge_atom(p, g, answer_type, tolerance, requested)
+    )
+
+
+def normalize_all(answers: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(normalize_answer(a) for a in answers)

@@ -1,0 +1,152 @@
+"""EX: a symbolic or closed-form expression against the gold's.
+
+Also holds the parsing helpers the equation judger (:mod:`studybench.verify.rules.equation`)
+builds on: sides are parsed together (the last text is the gold) and every free symbol is
+re-declared positive, as physical magnitudes are.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from studybench.verify.chains import judge_chain
+from studybench.verify.parsing import UnparseableError, parse_expressions
+from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
+from studybench.verify.symbolic import (
+    closed_forms_equal,
+    evaluate,
+    numerically_equal,
+    relative_tolerance,
+    sample_points,
+    substitute_definitions,
+)
+
+
+def positive_symbols(*exprs: Any) -> list[Any]:
+    """Re-declare every free symbol as positive (physical magnitudes), consistently."""
+    import sympy
+
+    names = sorted({s.name for e in exprs for s in e.free_symbols})
+    mapping = {name: sympy.Symbol(name, positive=True) for name in names}
+    out = []
+    for expr in exprs:
+        out.append(expr.xreplace({s: mapping[s.name] for s in expr.free_symbols}))
+    return out
+
+
+def _varies(expr: Any, seed: str) -> bool:
+    """Whether ``expr`` takes clearly different values at two sample points: then it is no
+    constant, let alone zero (``simplify`` took 0.1-0.3 s to find that out)."""
+    values = [
+        evaluate(expr, point)
+        for point in sample_points(sorted(expr.free_symbols, key=str), seed, 3)
+    ]
+    known = [v for v in values if v is not None]
+    if len(known) < 2:
+        return False
+    scale = max(abs(v) for v in known)
+    spread = max(abs(v - known[0]) for v in known)
+    return bool(spread > 1e-6 * scale and spread > 1e-20)  # an exact identity leaves ~1e-60
+
+
+def _symbolic_zero(diff: Any) -> bool:
+    import sympy
+
+    if sympy.count_ops(diff) > 250:
+        return False
+    try:
+        return bool(sympy.simplify(diff) == 0)
+    except Exception:
+        return False
+
+
+def parse_compared(*texts: str) -> tuple[Any, ...]:
+    """Parse texts compared with each other (the last one is the gold) as expressions."""
+    import sympy
+
+    parsed = parse_expressions(*texts)
+    for side, expr in enumerate(parsed):
+        if not isinstance(expr, sympy.Expr):
+            raise UnparseableError("not_an_expression", side)
+    return parsed
+
+
+def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
+    """Every stated form of the prediction against the gold's forms (see
+    :mod:`studybench.verify.chains`: a chain ``A = B = C`` is right only when every side
+    that states an expression equals the gold; a side naming the asked quantity is a label)."""
+
+    def compare(side: str, form: str) -> tuple[bool, str]:
+        outcome = judge_ex_form(side, form, tolerance)
+        return outcome.correct, outcome.reason
+
+    correct, reason = judge_chain(pred, gold, compare, _ex_uncheckable)
+    return Outcome(correct, reason)
+
+
+# A number as written: digits, a power of ten, a unit in \mathrm / \text (never a bare letter:
+# ``2m`` beside the gold ``m`` is twice it, not two metres).
+_WRITTEN_NUMBER = re.compile(
+    r"^\s*[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)"
+    r"(?:\s*(?:\\times|\\cdot)\s*10\s*\^\s*(?:\{\s*[+-]?\d+\s*\}|\d))?"
+    r"(?:\s*(?:\\[,;:! ]|~)?\s*\\(?:mathrm|text|rm)\s*\{[^{}]*\})*\s*$"
+)
+
+
+def _ex_uncheckable(side: str, form: str, reason: str) -> bool:
+    """Only a number *written as a number* beside a symbolic gold form (``E = mc^2 =
+    9.0\\times10^{16}\\,\\mathrm J``, ``T = 2\\pi\\sqrt{l/g} = 2.0``: the problem's data
+    plugged in, which the verifier does not hold) cannot contradict it. It is no candidate for
+    a symbolic answer, so skipping it lets no chain hedge.
+
+    Every other side is checked (issue 32): a side in a symbol the gold lacks (``F = ma = 2ma
+    + Y``, ``E = \\tfrac12 mv^2 = p^2/2m``), a symbolic step beside a closed gold (``v =
+    \\sqrt{2gh}`` for ``\\sqrt 2``), an expression that evaluates to a number (``G = (G)^0``)
+    and a side beside a gold form the parser cannot read all claim an equality with the gold
+    that the verifier cannot show. Skipping them as "derivation steps" let a chain hedge
+    between candidates (``F = ma + mg\\sin\\theta = ma`` was accepted for ``ma``)."""
+    if reason.startswith(("gold_unparseable", "unparseable")) or not _WRITTEN_NUMBER.match(side):
+        return False
+    try:
+        (form_e,) = parse_compared(form)
+    except UnparseableError:
+        return False
+    return bool(form_e.free_symbols)
+
+
+def judge_ex_form(pred: str, gold: str, tolerance: float) -> Outcome:
+    if pred.replace(" ", "") == gold.replace(" ", ""):
+        return accept("equal")
+    try:
+        pred_e, gold_e = parse_compared(pred, gold)
+    except UnparseableError as exc:
+        return side_failure(exc, {1})
+    return _compare_expressions(pred_e, gold_e, tolerance, seed=pred + "\x00" + gold)
+
+
+def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> Outcome:
+    if pred_e == gold_e:
+        return accept("structural")
+    pred_e, gold_e = substitute_definitions(pred_e, gold_e)
+    if not pred_e.free_symbols and not gold_e.free_symbols:
+        same = closed_forms_equal(pred_e, gold_e, tolerance)
+        if same is None:
+            return reject("unparseable:not_a_number")
+        return accept("numeric") if same else reject("wrong_value")
+    pred_p, gold_p = positive_symbols(pred_e, gold_e)
+    if not pred_e.free_symbols or not gold_e.free_symbols:
+        # symbols on one side only: equal just when they cancel exactly (sin^2 + cos^2 against
+        # 1); sampling would also take a leftover small term (1 + 10^-4 x) for the constant
+        if _varies(pred_p - gold_p, seed):  # not a constant: no simplify needed to say so
+            return reject("wrong_value")
+        return accept("symbolic") if _symbolic_zero(pred_p - gold_p) else reject("wrong_value")
+    if pred_p == gold_p:
+        return accept("structural")
+    rel = relative_tolerance(pred_p, gold_p, tolerance)
+    numeric = numerically_equal(pred_p, gold_p, rel, seed)
+    if numeric is True:
+        return accept("symbolic_numeric")
+    if numeric is False:
+        return reject("wrong_value")
+    return accept("symbolic") if _symbolic_zero(pred_p - gold_p) else reject("inconclusive")
