@@ -159,7 +159,7 @@ _ELEMENT_SEPARATORS = (
     re.compile(r"\\text\s*\{\s*(?:and|,)\s*\}|\s+and\s+"),
 )
 _ENVIRONMENT = re.compile(
-    r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|align|array|gathered|gather|split|[pbvV]?matrix)"
+    r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|align|array|tabular|gathered|gather|split|[pbvV]?matrix)"
     r"\*?\s*\}(?:\s*\{[lcr|\s]*\})?"  # and an array's column spec: \begin{array}{ll}
 )
 # the brace that opens a system of equations: \left\{ ... \right.
@@ -177,13 +177,39 @@ def split_elements(text: str, count: int) -> tuple[str, ...] | None:
     body = _ENVIRONMENT.sub(" ", text)
     if has_environment(text):
         body = _SYSTEM_BRACE.sub(" ", body)
+    table = _HLINE.sub(" ", body)
     body = body.replace("&", " ").strip()
     for separator in _ELEMENT_SEPARATORS:
         parts = [p.strip(" ,") for p in split_top(body, separator)]
         parts = [p for p in parts if p]
         if len(parts) == count:
             return tuple(parts)
-    return None
+    return _table_cells(table, count)
+
+
+_HLINE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule)(?![a-zA-Z])")
+_CELL = re.compile(r"&")
+_ROW = re.compile(r"\\\\")
+_RELATION_START = re.compile(r"^(?:=|<|>|\\(?:approx|le|ge|leq|geq|neq|sim)(?![a-zA-Z]))")
+
+
+def _table_cells(body: str, count: int) -> tuple[str, ...] | None:
+    """The cells of a table (``a & b \\\\ c & d``, an ``array`` or ``tabular``) in row
+    order, when there are ``count`` of them: a tuple given as a table is the same values as
+    the list read row by row (a transposed table differs in its elements, so it is wrong).
+
+    Only a table whose every row has the same number of cells counts, and no cell may start
+    with a relation: ``x &= 1 \\\\ y &= 2`` is an aligned system (two rows), not four cells."""
+    if "&" not in body:
+        return None
+    rows = [row for row in split_top(body, _ROW) if row.strip()]
+    table = [[cell.strip(" ,") for cell in split_top(row, _CELL)] for row in rows]
+    if len({len(row) for row in table}) != 1:
+        return None
+    cells = [cell for row in table for cell in row]
+    if len(cells) != count or not all(cells) or any(_RELATION_START.match(c) for c in cells):
+        return None
+    return tuple(cells)
 
 
 def split_top(text: str, separator: re.Pattern[str]) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -59,8 +60,56 @@ _DEFINITIONS: tuple[tuple[str, Callable[[Callable[[str], Any]], Any]], ...] = (
 _REQUIRES = {"k": "epsilon_0"}
 
 
+# A partial derivative as the parser names it (parsing._derivative_name): the function, then
+# ``d`` and the variables sorted (u_{dxx}, psi_{dtx}); a subscript of single letters (u_{xx}).
+_DERIVATIVE_NAME = re.compile(r"([A-Za-z]+)_d([A-Za-z]+)")
+_LETTER_SUBSCRIPT = re.compile(r"([A-Za-z]+)_([A-Za-z]{1,4})")
+# accents the parsers spell as a subscript word (\dot x is x_dot): neither a derivative nor
+# variables (x_ddot would otherwise read as the derivative of x by d, o, t)
+_ACCENT_WORDS = frozenset({"dot", "ddot", "dddot", "hat", "tilde", "check", "mean", "vec"})
+
+
+def read_subscript_derivatives(a: Any, b: Any) -> tuple[Any, Any]:
+    """Read PDE subscript notation (``u_t``, ``u_{xx}``, ``u_{xt}``) as the partial
+    derivative, in one side, only where the other side writes that very derivative: the
+    derivative of the same function with respect to the same variables, with the same
+    multiplicity (mixed partials in either order).
+
+    Why only then: ``v_x`` is as often a component or an index as a derivative; beside
+    ``\\frac{\\partial u}{\\partial t}`` the subscript ``u_t`` can only mean that
+    derivative. A subscript with no matching derivative on the other side (``u_{tt}`` beside
+    ``\\partial_t u``, ``u_x`` beside ``\\partial_t u``) stays an ordinary subscript, so a
+    wrong order or variable is still a different quantity."""
+
+    def derivatives(expr: Any) -> dict[str, Any]:
+        found = {}
+        for symbol in expr.free_symbols:
+            name = canonical_name(symbol)
+            if _DERIVATIVE_NAME.fullmatch(name) and name.split("_", 1)[1] not in _ACCENT_WORDS:
+                found[name] = symbol
+        return found
+
+    def read(expr: Any, other: dict[str, Any]) -> Any:
+        mapping = {}
+        for symbol in expr.free_symbols:
+            match = _LETTER_SUBSCRIPT.fullmatch(canonical_name(symbol))
+            if match is None or match.group(2) in _ACCENT_WORDS:
+                continue
+            wanted = f"{match.group(1)}_d{''.join(sorted(match.group(2)))}"
+            if wanted in other:
+                mapping[symbol] = other[wanted]
+        return expr.xreplace(mapping) if mapping else expr
+
+    in_a, in_b = derivatives(a), derivatives(b)
+    if not in_a and not in_b:
+        return a, b
+    return read(a, in_b), read(b, in_a)
+
+
 def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
-    """Replace a constant that only one side names by its definition, in both sides."""
+    """Replace a constant that only one side names by its definition, in both sides, after
+    reading PDE subscripts beside written derivatives (:func:`read_subscript_derivatives`)."""
+    a, b = read_subscript_derivatives(a, b)
     for name, build in _DEFINITIONS:
         in_a = [s for s in a.free_symbols if canonical_name(s) == name]
         in_b = [s for s in b.free_symbols if canonical_name(s) == name]
@@ -79,6 +128,45 @@ def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
         target = (in_a or in_b)[0]
         a, b = a.xreplace({target: definition}), b.xreplace({target: definition})
     return a, b
+
+
+SUMMAND_OPS_LIMIT = 40  # larger summands are left to the numeric check (summation may stall)
+
+
+def sum_closed_forms(expr: Any) -> Any:
+    """Replace each infinite sum of numbers by its closed form, where sympy's summation finds
+    one: ``\\sum_{n\\ge1} 1/n^2`` becomes ``\\pi^2/6``, so the comparison is exact (40
+    digits) instead of the numeric series check (1e-12), which would take a wrong closed form
+    within 1e-12 of the true value (``\\pi^2/6 + 10^{-14}``) for the sum.
+
+    Soundness first: a closed form is used only when it is finite, free of any remaining sum
+    or case split, and agrees with the series summed numerically (mpmath) to 1e-12, so a wrong
+    result of summation can never make an answer right; otherwise the sum stays and the
+    numeric check decides as before. Sums with free parameters (``\\sum x^n/n!``) stay as
+    they are: sampling compares them. The pool's per-comparison time bound holds a slow
+    summation (a timeout is a rejection)."""
+    replacements = {}
+    for total in expr.atoms(sympy.Sum):
+        if total.free_symbols or len(total.limits) != 1:
+            continue
+        _, low, high = total.limits[0]
+        if not (low.is_infinite or high.is_infinite):
+            continue
+        if sympy.count_ops(total.function) > SUMMAND_OPS_LIMIT:
+            continue
+        try:
+            closed = total.doit()
+        except Exception:  # summation's own failures leave the numeric check in charge
+            continue
+        if closed.has(sympy.Sum, sympy.Piecewise) or closed.is_finite is not True:
+            continue
+        numeric, exact = evaluate(total, {}), evaluate(closed, {})
+        if numeric is None or exact is None:
+            continue
+        if abs(numeric - exact) > SERIES_TOLERANCE * max(abs(exact), _mp.mpf(1)):
+            continue
+        replacements[total] = closed
+    return expr.xreplace(replacements) if replacements else expr
 
 
 def has_float(expr: Any) -> bool:

@@ -39,7 +39,11 @@ from studybench.verify.rules import judge_answers, normalize_all
 # in a symbol the gold lacks, F = ma = 2ma + Y, is wrong; only a written number beside a
 # symbolic gold is the data plugged in); a function application in last place is no label
 # (M = Q(M)); a ratio of one quantity at two arguments (v(t)/v(0)) in first place is a label
-VERIFIER_VERSION = "1.4.1"
+# 1.5.0: a TUP given as a table (array, tabular, ``a & b \\ c & d``) is its cells in row
+# order; PDE subscripts (u_t, u_{xx}) are the partial derivative where the other side writes
+# that derivative; an infinite sum of numbers is replaced by sympy's closed form (checked
+# against the numeric series) and then compared exactly; rules split per answer type
+VERIFIER_VERSION = "1.5.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

@@ -20,6 +20,7 @@ from studybench.verify.symbolic import (
     relative_tolerance,
     sample_points,
     substitute_definitions,
+    sum_closed_forms,
 )
 
 
@@ -129,6 +130,7 @@ def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) 
     if pred_e == gold_e:
         return accept("structural")
     pred_e, gold_e = substitute_definitions(pred_e, gold_e)
+    pred_e, gold_e = sum_closed_forms(pred_e), sum_closed_forms(gold_e)
     if not pred_e.free_symbols and not gold_e.free_symbols:
         same = closed_forms_equal(pred_e, gold_e, tolerance)
         if same is None:
