@@ -14,6 +14,7 @@ the Lorentz factor) are substituted when one side uses the constant and the othe
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -133,6 +134,31 @@ def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
 SUMMAND_OPS_LIMIT = 40  # larger summands are left to the numeric check (summation may stall)
 
 
+@functools.lru_cache(maxsize=256)
+def _closed_form(total: Any) -> Any:
+    """The checked closed form of one infinite sum, or None (see :func:`sum_closed_forms`).
+    Cached per worker: the gold of a slot meets its k samples with the same sum."""
+    if total.free_symbols or len(total.limits) != 1:
+        return None
+    _, low, high = total.limits[0]
+    if not (low.is_infinite or high.is_infinite):
+        return None
+    if sympy.count_ops(total.function) > SUMMAND_OPS_LIMIT:
+        return None
+    try:
+        closed = total.doit()
+    except Exception:  # summation's own failures leave the numeric check in charge
+        return None
+    if closed.has(sympy.Sum, sympy.Piecewise) or closed.is_finite is not True:
+        return None
+    numeric, exact = evaluate(total, {}), evaluate(closed, {})
+    if numeric is None or exact is None:
+        return None
+    if abs(numeric - exact) > SERIES_TOLERANCE * max(abs(exact), _mp.mpf(1)):
+        return None
+    return closed
+
+
 def sum_closed_forms(expr: Any) -> Any:
     """Replace each infinite sum of numbers by its closed form, where sympy's summation finds
     one: ``\\sum_{n\\ge1} 1/n^2`` becomes ``\\pi^2/6``, so the comparison is exact (40
@@ -147,25 +173,9 @@ def sum_closed_forms(expr: Any) -> Any:
     summation (a timeout is a rejection)."""
     replacements = {}
     for total in expr.atoms(sympy.Sum):
-        if total.free_symbols or len(total.limits) != 1:
-            continue
-        _, low, high = total.limits[0]
-        if not (low.is_infinite or high.is_infinite):
-            continue
-        if sympy.count_ops(total.function) > SUMMAND_OPS_LIMIT:
-            continue
-        try:
-            closed = total.doit()
-        except Exception:  # summation's own failures leave the numeric check in charge
-            continue
-        if closed.has(sympy.Sum, sympy.Piecewise) or closed.is_finite is not True:
-            continue
-        numeric, exact = evaluate(total, {}), evaluate(closed, {})
-        if numeric is None or exact is None:
-            continue
-        if abs(numeric - exact) > SERIES_TOLERANCE * max(abs(exact), _mp.mpf(1)):
-            continue
-        replacements[total] = closed
+        closed = _closed_form(total)
+        if closed is not None:
+            replacements[total] = closed
     return expr.xreplace(replacements) if replacements else expr
 
 
