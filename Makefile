@@ -103,13 +103,18 @@ format: setup  ## apply ruff formatting and safe fixes
 # Every test, then the time budget of [tool.studybench-suite] (perf/suite_budget.py:
 # fails past budget + margin, prints the slowest files); the timing JSON is kept in build/.
 SUITE_TIMING ?= build/suite-timing.json
+# pytest-xdist workers for make test / test-fast (PYTEST_WORKERS=0: one serial process).
+# --dist loadfile is tests/tiers.py's scheduler: a unit per file or per xdist group (all vLLM
+# tests on one worker), longest first by the last timing file (the SUITE_TIMING kept in build/).
+PYTEST_WORKERS ?= 2
+PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile
 # The documentation site (docs/, mkdocs.yml): strict, so a broken link, a page missing from the
 # nav or a renamed command in the generated reference fails the build (and make test).
 docs: setup  ## build the documentation site strictly into build/site
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 test: setup vllm-env browser redis sandbox lint docs  ## setup + lint + docs + the test suite + its time budget
-	@status=0; $(BIN)/pytest --suite-timing=$(SUITE_TIMING) || status=$$?; \
+	@status=0; $(BIN)/pytest $(PYTEST_XDIST) --suite-timing=$(SUITE_TIMING) || status=$$?; \
 	  $(BIN)/python perf/suite_budget.py $(SUITE_TIMING) --tier full || \
 	  { [ $$status -ne 0 ] || status=1; }; exit $$status
 

@@ -38,6 +38,7 @@ class FixtureCost:
     baseid: str
     inclusive_s: float
     exclusive_s: float
+    worker: str = ""  # the xdist worker that paid it ("" in a serial session)
 
 
 @dataclass
@@ -48,6 +49,7 @@ class SuiteTimes:
     fixtures: list[FixtureCost] = field(default_factory=list)
     wall_s: float | None = None
     source: str = ""
+    workers: dict[str, str] = field(default_factory=dict)  # test -> xdist worker, when known
 
     def total(self, nodeid: str) -> float:
         return sum(self.phases[nodeid].values())
@@ -81,6 +83,8 @@ def _from_timing(raw: dict[str, object], path: Path) -> SuiteTimes:
         times.phases[nodeid] = {
             phase: float(entry[phase]) for phase in ("setup", "call", "teardown") if phase in entry
         }
+        if entry.get("worker"):
+            times.workers[nodeid] = str(entry["worker"])
     for fixture in raw.get("fixtures", []):  # type: ignore[attr-defined]
         times.fixtures.append(FixtureCost(**fixture))
     wall = raw.get("wall_s")
@@ -132,6 +136,17 @@ def by_key(times: SuiteTimes, key: str) -> list[tuple[str, float, int]]:
     return sorted(rows, key=lambda row: -row[1])
 
 
+def by_worker(times: SuiteTimes) -> list[tuple[str, float, int]]:
+    """(worker, busy seconds, tests) of a ``pytest -n`` session, busiest first: the wall time
+    is at least the busiest worker's, so a worker far above the others names a schedule (one
+    unit too large, or handed out last) rather than a slow test."""
+    groups: dict[str, list[float]] = defaultdict(list)
+    for nodeid, worker in times.workers.items():
+        groups[worker].append(times.total(nodeid))
+    rows = [(name, sum(values), len(values)) for name, values in groups.items()]
+    return sorted(rows, key=lambda row: -row[1])
+
+
 def by_fixture(times: SuiteTimes) -> list[tuple[str, str, float, float, int]]:
     """(fixture, scope, exclusive s, inclusive s, set-ups) summed per fixture and place."""
     groups: dict[tuple[str, str], list[FixtureCost]] = defaultdict(list)
@@ -173,6 +188,10 @@ def report(times: SuiteTimes, top: int) -> str:
     for key in ("file", "folder"):
         lines += ["", f"## Top {top} by {key}", "", f"| s | tests | {key} |", "|---:|---:|---|"]
         for name, seconds, count in by_key(times, key)[:top]:
+            lines.append(f"| {seconds:.1f} | {count} | `{name}` |")
+    if times.workers:
+        lines += ["", "## Per xdist worker", "", "| busy s | tests | worker |", "|---:|---:|---|"]
+        for name, seconds, count in by_worker(times):
             lines.append(f"| {seconds:.1f} | {count} | `{name}` |")
     if times.fixtures:
         lines += [

@@ -35,6 +35,11 @@ from studybench.processes import stop_group
 PASSWORD_FILE = "simple_auth_manager_passwords.json.generated"
 CHECKPOINT_DAG = "studybench_checkpoint_eval"
 GPU_POOL = "gpu"
+# How often a start polls for what it waits on (the API's health, the generated password, the
+# first parse of the checkpoint DAG): each is a local read or one loopback request, so a
+# short interval costs nothing and a start returns within half a second of being ready
+# (2 s polls added up to ~2 s per wait, three waits per start).
+POLL_S = 0.5
 
 
 class AirflowError(StudyBenchError):
@@ -138,7 +143,7 @@ def admin_password(home: Path, timeout_s: float = 0.0, username: str = "admin") 
         except (OSError, ValueError, KeyError):
             if time.monotonic() >= deadline:
                 raise AirflowError(f"{path}: no admin password (has Airflow started?)") from None
-            time.sleep(1.0)
+            time.sleep(POLL_S)
 
 
 def set_pool(env: Mapping[str, str], name: str = GPU_POOL, slots: int = 1) -> None:
@@ -217,7 +222,7 @@ class AirflowAPI:
             except AirflowError as exc:
                 if "HTTP 404" not in str(exc) or time.monotonic() > deadline:
                     raise
-                time.sleep(2.0)
+                time.sleep(POLL_S)
 
     def dag_runs(self, dag_id: str) -> list[dict[str, Any]]:
         reply = self._request("GET", f"/api/v2/dags/{dag_id}/dagRuns?limit=100")
@@ -308,7 +313,7 @@ def wait_healthy(
             raise AirflowError(f"airflow standalone exited ({process.returncode}); {log}:\n{tail}")
         if api.healthy():
             return
-        time.sleep(2.0)
+        time.sleep(POLL_S)
     raise AirflowError(f"Airflow API at {api.url} not healthy after {timeout_s:.0f} s; see {log}")
 
 

@@ -3,7 +3,6 @@ each started or built once (tiers and timing hooks: tests/tiers.py)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import shutil
@@ -112,20 +111,25 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cached_build(kind: str, key: str, build: Callable[[Path], None]) -> Path:
     """``build(path)`` once per machine, user and ``key`` (a content hash or the versions that
     decide the result), kept under the temp folder. Made in a private folder and renamed into
-    place, so parallel sessions never see a half-made file; the first complete one wins."""
+    place, so no reader ever sees a half-made result; under a file lock per key, so parallel
+    sessions and the workers of one ``pytest -n`` session build it once (the others wait for
+    the first, then read its result) instead of each paying for the build at once."""
+    from filelock import FileLock
+
     cache = Path(tempfile.gettempdir()) / f"studybench-{kind}-{os.getuid()}"
     target = cache / key
     if target.exists():
         return target
     cache.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
-    try:
-        build(building / "made")
-        # another session may have won the race: its result is the same content
-        with contextlib.suppress(OSError):
+    with FileLock(cache / f"{key}.lock"):
+        if target.exists():  # built by whoever held the lock before us
+            return target
+        building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
+        try:
+            build(building / "made")
             (building / "made").rename(target)
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
     return target
 
 
@@ -194,11 +198,36 @@ def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
-def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A training run of the tiny model (TRL SFT on the answered instruction layers, with the
-    ready-marker callback): ``checkpoint-0`` (untrained) and ``checkpoint-160``, which
-    reproduces its training answers. About 30 s on two cores."""
+def _trained_checkpoints_key() -> str:
+    """What the shared training run is made of: the tiny model's key, every source file of
+    the package (the recipe, the callbacks, the data loaders and the settings it reads; any
+    change retrains, so a cached run never hides a change), params.yaml, the instruction
+    files it trains on and the training libraries' versions."""
+    import trl
+
+    digest = hashlib.sha256(_tiny_model_key().encode())
+    for path in sorted((ROOT / "studybench").rglob("*.py")):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    settings = load_settings_for_training()
+    for path in [ROOT / "params.yaml", *settings]:
+        digest.update(str(path).encode() + b"\0" + path.read_bytes())
+    digest.update(f"trl=={trl.__version__}".encode())
+    return digest.hexdigest()[:16]
+
+
+def load_settings_for_training() -> list[Path]:
+    """The instruction files the shared training run reads (from params.yaml)."""
+    from studybench.config import load_settings
+
+    settings = load_settings(ROOT / "params.yaml", environ={})
+    return [
+        ROOT / settings.data.instructions_with_answer,
+        ROOT / settings.data.instructions_with_answer_multi,
+    ]
+
+
+def train_tiny_checkpoints(run: Path) -> None:
+    """A training run of the cached tiny model into ``run`` (see ``trained_checkpoints``)."""
     from studybench.benchmarks.studybench.memorisation import sft_examples, write_split
     from studybench.config import load_settings
     from studybench.data.loaders import load_parents
@@ -207,23 +236,29 @@ def trained_checkpoints(tiny_model: Path, tmp_path_factory: pytest.TempPathFacto
     settings = load_settings(ROOT / "params.yaml", environ={})
     # the demo profile's recipe (the tiny model memorises its answers), one checkpoint at 160
     tiny = load_settings(ROOT / "params.yaml", environ={}, profile="demo").training.sft
-    tiny = {**tiny.model_dump(), "save_steps": 160}
-    base = tmp_path_factory.mktemp("trained")
-    split = write_split(
-        [
-            ROOT / settings.data.instructions_with_answer,
-            ROOT / settings.data.instructions_with_answer_multi,
-        ],
-        base / "memorisation.json",
-    )
+    recipe = {**tiny.model_dump(), "save_steps": 160}
+    split_dir = run.parent / "split"
+    split_dir.mkdir(parents=True)
+    split = write_split(load_settings_for_training(), split_dir / "memorisation.json")
     examples = sft_examples(load_parents(split), settings.protocol.system_prompt)
-    run = base / "sft-test"
     train_sft(
-        tiny_model,
+        cached_tiny_model(),
         run,
         examples,
-        SFTRecipe(**tiny, save_initial=True, training_run="sft-test"),
+        SFTRecipe(**recipe, save_initial=True, training_run="sft-test"),
     )
+
+
+@pytest.fixture(scope="session")
+def trained_checkpoints(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A training run of the tiny model (TRL SFT on the answered instruction layers, with the
+    ready-marker callback): ``checkpoint-0`` (untrained) and ``checkpoint-160``, which
+    reproduces its training answers. Trained once per content (``_trained_checkpoints_key``;
+    about 30 s on two cores) from the cached tiny model, so the workers of a ``pytest -n``
+    session share one run; each session gets its own copy (tests may write beside it)."""
+    cached = cached_build("trained", _trained_checkpoints_key(), train_tiny_checkpoints)
+    run = tmp_path_factory.mktemp("trained") / "sft-test"
+    shutil.copytree(cached, run)
     return run
 
 

@@ -4,9 +4,11 @@ plateau is found and logged there."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +23,25 @@ from tests.conftest import ROOT
 from tests.dags.test_dags import run_dag_each, write_params
 
 METRIC = "memorisation/par_at_1_mean"
+
+
+class TieBroken:
+    """The verifier's reward (0 or 1) plus a tie-break below 0.01 from the completion's text
+    (a stable hash), so a group whose samples the verifier judges alike still has distinct
+    rewards: the verifier orders them first, the tie-break only among equals."""
+
+    __name__ = "verifier_tie_broken"
+
+    def __init__(self, reward: VerifierReward) -> None:
+        self.reward = reward
+        self.verdicts: list[float] = []
+
+    def __call__(self, prompts: Any, completions: Any, **kwargs: Any) -> list[float]:
+        verdicts = self.reward(prompts, completions, **kwargs)
+        self.verdicts += verdicts
+        texts = [json.dumps(c, sort_keys=True) for c in completions]
+        ties = [int(hashlib.sha256(t.encode()).hexdigest()[:6], 16) / 16**6 for t in texts]
+        return [v + 0.009 * tie for v, tie in zip(verdicts, ties, strict=True)]
 
 
 def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
@@ -39,26 +60,32 @@ def test_grpo_checkpoints_evaluated_by_the_dag_give_score_against_compute(
         settings.protocol.system_prompt,
     )
     base = trained_checkpoints / "checkpoint-160"  # answers its items: rewards are not all 0
-    # two prompts x eight samples per step at temperature 1.3 (about 60 % correct): a step
-    # updates the weights unless both groups agree throughout (p < 0.001); identical
-    # weights would be one checkpoint to the DAG
+    # two prompts x eight samples per step at temperature 1.5. How many samples the
+    # memorised model gets right, and how alike its samples are, depends on the machine's
+    # float kernels (on one machine: all sixteen right and alike at 1.3, one right at 1.7,
+    # none at 2.0). When every sample of both groups earns the same reward the advantages are
+    # zero, the weights stay put and the DAG would see one checkpoint twice. ``TieBroken``
+    # keeps the verifier's verdict and adds a sub-0.01 preference by completion text, so a
+    # step updates the weights whenever the samples differ at all.
     recipe = RLRecipe(
         steps=2,
         batch_size=16,
         num_generations=8,
         max_completion_length=40,
-        temperature=1.3,
+        temperature=1.5,
         save_steps=1,
         learning_rate=1e-4,
         training_run="grpo-e2e",
     )
     with Verifier(workers=2) as verifier:
-        folders = train_rl(base, tmp_path / "grpo-e2e", items, recipe, VerifierReward(verifier))
+        reward = TieBroken(VerifierReward(verifier))
+        folders = train_rl(base, tmp_path / "grpo-e2e", items, recipe, reward)
     assert [f.name for f in folders] == ["checkpoint-0", "checkpoint-1", "checkpoint-2"]
     logs = json.loads((folders[-1] / "trainer_state.json").read_text())["log_history"]
     steps = [row for row in logs if "grad_norm" in row]  # logging_steps=1: one row per step
     assert [row["step"] for row in steps] == [1, 2], logs
     assert all(row["grad_norm"] > 0 for row in steps), logs
+    assert reward.verdicts and set(reward.verdicts) <= {0.0, 1.0}  # the verifier decided
 
     params = write_params(
         tmp_path,

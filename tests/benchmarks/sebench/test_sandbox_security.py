@@ -156,8 +156,15 @@ def test_host_unix_sockets_are_unreachable(tmp_path: Path) -> None:
     assert all(received == [] for _, received in listeners)
 
 
-def _leftover_jobs() -> list[str]:
-    """Host processes still running a sandboxed job's program."""
+def _job_main() -> str:
+    """A program name of this test's own (``main-<pid>-<ns>.py``), so the leftover scan below
+    sees only this job's processes, not those of a sandboxed job that another pytest worker
+    (``pytest -n``) or session runs at the same time."""
+    return f"main-{os.getpid()}-{time.time_ns()}.py"
+
+
+def _leftover_jobs(main: str) -> list[str]:
+    """Host processes still running the sandboxed program ``/tmp/job/<main>``."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -165,7 +172,7 @@ def _leftover_jobs() -> list[str]:
                 cmdline = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if b"/tmp/job/main.py" in cmdline:
+            if f"/tmp/job/{main}".encode() in cmdline:
                 found.append(entry.name)
     return found
 
@@ -191,7 +198,8 @@ def test_fork_bomb_is_capped_and_cleaned_up() -> None:
         "print('CHILDREN', children, flush=True)\n"
     )
     started = time.monotonic()
-    result = run_python({"main.py": code}, CAPS)
+    main = _job_main()
+    result = run_python({main: code}, CAPS, main=main)
     assert time.monotonic() - started < CAPS.wall_s + 10
     assert result.status in ("ok", "timeout", "error")
     if result.caps.startswith("cgroup"):
@@ -199,9 +207,9 @@ def test_fork_bomb_is_capped_and_cleaned_up() -> None:
         assert out.startswith("CHILDREN") and int(out.split()[1]) < CAPS.processes, out
         assert result.peak_processes is not None and result.peak_processes <= CAPS.processes
     deadline = time.monotonic() + 5
-    while _leftover_jobs() and time.monotonic() < deadline:
+    while _leftover_jobs(main) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _leftover_jobs() == []
+    assert _leftover_jobs(main) == []
 
 
 def test_memory_bomb_across_children_is_capped() -> None:
@@ -222,13 +230,14 @@ def test_memory_bomb_across_children_is_capped() -> None:
         "killed = sum(os.waitpid(p, 0)[1] != 0 for p in pids)\n"
         "print('KILLED', killed)\n"
     )
-    result = run_python({"main.py": code}, CAPS.model_copy(update={"wall_s": 20.0}))
+    main = _job_main()
+    result = run_python({main: code}, CAPS.model_copy(update={"wall_s": 20.0}), main=main)
     assert result.status in ("ok", "memory", "error", "timeout")
     if result.caps.startswith("cgroup"):
         assert result.peak_memory_mb is not None and result.peak_memory_mb <= CAPS.total_memory_mb
         out = result.stdout.decode()
         assert result.status == "memory" or (out.startswith("KILLED") and int(out.split()[1]) > 0)
-    assert _leftover_jobs() == []
+    assert _leftover_jobs(main) == []
 
 
 def test_private_tmp_is_size_capped() -> None:
