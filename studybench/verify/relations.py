@@ -37,10 +37,36 @@ _BOUND = re.compile(
     r"\\(?:lesssim|gtrsim|leqslant|geqslant|leq|geq|le|ge|lt|gt|ll|gg)(?![a-zA-Z])|<=|>=|<|>"
 )
 
-# A trailing remark: ``\text{(downward)}``, ``\text{ directed north}``, ``(to the left)``.
+# A trailing remark: ``\\text{(downward)}``, ``\\text{ directed north}``, ``(to the left)``.
 _TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}\s*$")
 _PAREN_REMARK = re.compile(r"\(\s*([A-Za-z][A-Za-z\s,.-]*)\)\s*$")
 _WORD = re.compile(r"[A-Za-z]{2,}")
+# What a remark may hold: words and punctuation; a digit, an operator, a backslash command or
+# a bracket other than parentheses is content (``\\text{ times 2}``, ``\\mathrm{kg\\,m/s}``).
+_REMARK_TEXT = re.compile(r"^[A-Za-z\s,.;:()'\u2019-]*$")
+_LONE_HYPHEN = re.compile(r"(?<![A-Za-z])-|-(?![A-Za-z])")
+_REMARK_WORDS = re.compile(r"[A-Za-z]+")
+# Words that change a value when they follow it: numbers and multipliers, operators, signs,
+# relations, alternatives. A remark holding one of them is part of the answer, never dropped.
+_VALUE_WORDS = frozenset(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred hundreds thousand thousands million millions billion billions trillion
+    trillions dozen dozens score gross half halves halved double doubled twice triple tripled
+    thrice quadruple quadrupled third thirds quarter quarters fifth fifths tenth tenths
+    hundredth hundredths thousandth thousandths millionth percent per cent
+    times plus minus over divided multiplied product sum difference ratio squared cubed square
+    cube root roots power powers inverse reciprocal negative opposite reversed less more
+    greater smaller fewer larger than least most exceeding exceeds or nor either not no order
+    factor log ln exp sqrt sin cos tan""".split()
+)
+# Articles, prepositions and plain words that pint would read as units (``in``: inch, ``a``:
+# year, ``point``: a printer's point in "the highest point").
+_FUNCTION_WORDS = frozenset(
+    "a an the in at to of on as by is it its be and from with for this that into onto point"
+    " points".split()
+)
+_AXES = frozenset("xyz")
 
 
 def is_label(text: str) -> bool:
@@ -130,25 +156,83 @@ def strip_unit_annotation(text: str) -> str:
     return text
 
 
-def strip_remark(text: str) -> str:
-    """Drop a trailing natural-language remark from a mathematical answer.
+def is_remark(text: str) -> bool:
+    """Whether ``text`` is words that cannot change the value they follow (``(downward)``,
+    ``directed north``, ``approximately``), so dropping it leaves the claim as it was.
 
-    ``\\frac{mg}{k}\\ \\text{(downward)}`` -> ``\\frac{mg}{k}``. A text group whose words
-    are all units (``\\text{ m/s}``, ``\\text{ events / sec}``) is a unit, not a remark, and
-    stays. Runs on the raw box content, before ``\\text`` is unwrapped.
-    """
+    Not a remark: a digit, an operator, a command (``\\text{ times 2}``, ``\\mathrm{kg\\,m/s}``),
+    a word that multiplies, relates or offers another value (``thousand``, ``squared``, ``per``,
+    ``or``, ``less than``), a unit (``(radians)``, ``per second``; things counted, ``(photons)``,
+    are plain numbers and may stay) or a lone letter other than an axis (``k``)."""
+    from studybench.verify.units import counts_things, parse_unit
+
+    if not _REMARK_TEXT.match(text) or _LONE_HYPHEN.search(text):
+        return False
+    words = _REMARK_WORDS.findall(text)
+    if not any(len(word) > 1 and word not in _FUNCTION_WORDS for word in words):
+        return False  # ``\\text{ x}``, ``\\text{ a}``: a symbol, not words
+    for word in words:
+        lower = word.casefold()
+        if lower in _VALUE_WORDS:
+            return False
+        if word in _FUNCTION_WORDS or word in _AXES or counts_things(word):
+            continue  # lower case only: ``A`` is an ampere, ``a`` an article
+        if len(word) == 1 or parse_unit(word) is not None:
+            return False
+    return True
+
+
+def _unit_then_remark(content: str) -> str | None:
+    """The unit that opens a text group followed by a remark: ``km/s (to the right)`` ->
+    ``km/s``, ``T, to the right`` -> ``T``; None when the group is not a unit and a remark.
+
+    The remark goes, the unit never: dropping the whole group read ``3 km/s`` as 3 in the
+    gold's unit."""
     from studybench.verify.units import parse_unit
 
+    content = content.strip()
+    cuts = [m.start() for m in re.finditer(r"[\s(,;:]", content)]
+    for cut in reversed(cuts):  # the longest unit first
+        unit, rest = content[:cut].strip(), content[cut:].strip(" ,;:")
+        if unit and rest and parse_unit(unit) is not None and is_remark(rest):
+            return unit
+    return None
+
+
+def strip_remark(text: str) -> str:
+    """Drop trailing natural-language remarks from a mathematical answer.
+
+    ``\\frac{mg}{k}\\ \\text{(downward)}`` -> ``\\frac{mg}{k}``; ``3\\ \\text{km/s (to the
+    right)}`` -> ``3\\ \\text{km/s}``. Only a remark that cannot change the value is dropped
+    (:func:`is_remark`): ``\\text{ thousand}``, ``\\text{ per second}``, ``\\text{ or 7 s}``
+    and a unit stay, and the answer is judged with them. Runs on the raw box content, before
+    ``\\text`` is unwrapped.
+    """
     stripped = text.rstrip()
+    for _ in range(3):  # a remark after a remark: \text{ m}\ \text{(upward)}
+        shorter = _strip_one_remark(stripped)
+        if shorter == stripped:
+            break
+        stripped = shorter
+    return stripped if stripped != text.rstrip() else text
+
+
+def _strip_one_remark(text: str) -> str:
     for pattern in (_TEXT_GROUP, _PAREN_REMARK):
-        match = pattern.search(stripped)
-        if match is None or not stripped[: match.start()].strip():
+        match = pattern.search(text)
+        if match is None or not text[: match.start()].strip():
             continue
-        words = _WORD.findall(match.group(1))
+        content = match.group(1)
+        words = _WORD.findall(content)
         if pattern is _PAREN_REMARK and not (len(words) > 1 or any(len(w) > 3 for w in words)):
             continue  # f(xy) is a product, (to the left) a remark
-        if words and parse_unit(match.group(1)) is None:
-            return stripped[: match.start()].rstrip(" ,;:\\")
+        if is_remark(content):
+            return text[: match.start()].rstrip(" ,;:\\")
+        if pattern is _TEXT_GROUP:
+            unit = _unit_then_remark(content)
+            if unit is not None:
+                head = text[: match.start(1)]
+                return head + unit + "}"
     return text
 
 

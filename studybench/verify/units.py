@@ -50,6 +50,7 @@ _COUNT_WORDS = (
     "vibration", "swing", "image", "node", "antinode", "loop", "beat", "flash", "pulse",
     "person", "people",
 )  # fmt: skip
+_COUNTED = frozenset(_COUNT_WORDS) | {"people", "nucleus", "quantum"}
 _PLURALS = re.compile(r"\b(nucle)i\b|\b(quant)a\b")
 # Symbols that name two units; the reading with the gold's dimension is the one meant
 # (physics texts write 1.5 A for 1.5 angstrom).
@@ -140,6 +141,14 @@ def unit_readings(unit_text: str) -> tuple[Any, ...]:
             if other is not None and other not in readings:
                 readings.append(other)
     return tuple(readings)
+
+
+def counts_things(word: str) -> bool:
+    """Whether ``word`` names things counted (``photons``, ``nuclei``): a count is a plain
+    number, so naming it in a remark changes no value (``times`` is an operator, not a thing)."""
+    singular = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", word)
+    singular = singular.casefold()
+    return singular != "times" and (singular in _COUNTED or singular.removesuffix("s") in _COUNTED)
 
 
 def same_dimension(a: Any, b: Any) -> bool:
