@@ -10,8 +10,10 @@ splitting only at the top level (never inside braces or parentheses).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
-from studybench.verify.normalize import split_top_level
+from studybench.verify.normalize import normalize_answer, split_top_level
 
 # A label names the quantity: one letter or Greek letter, optionally accented, a vector,
 # with a subscript, primes, and the arguments of a function (F(t), v_x(t_1)).
@@ -133,27 +135,192 @@ def _split_bound(text: str) -> list[str]:
     return pieces
 
 
-# A unit set apart after an expression: ``2\\pi\\sqrt{l/g}\\,\\mathrm{s}``, ``x\\text{ (rad/s)}``.
-_SPACED_UNIT = (
-    re.compile(r"(?:\\[,;:! ]|\\q?quad|~|\s)\s*\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}\s*$"),
-    re.compile(r"\\(?:text|textrm|mbox)\s*\{(\s[^{}]*)\}\s*$"),
+# A unit set apart after a side of an EX/EQ answer: ``2\\pi\\sqrt{l/g}\\,\\mathrm{s}``,
+# ``x\\text{ (rad/s)}``, ``x = 0.382\\,\\mathrm{m}``; after a number no space is needed.
+_UNIT_GROUP = re.compile(
+    r"(?P<space>(?:\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\s)*)"
+    r"\\(?:text|textrm|mathrm|mbox|rm)\s*\{(?P<unit>[^{}]*)\}\s*$"
 )
+_NUMBER_END = re.compile(r"(?:\d|\d\s*\})\s*$")
+_SIDE_BREAK = re.compile(r"=|\\(?:approx|simeq|sim|cong|doteq|equiv)(?![a-zA-Z])")
+# Where a unit annotation stood: ``0.382 ⟦m⟧``. The pair of brackets survives normalisation,
+# so the unit can be compared with the gold's (:func:`resolve_unit_annotations`).
+MARK_OPEN, MARK_CLOSE = "\u27e6", "\u27e7"
+_MARKS = re.compile(r"\s*[\u27e6\u27e7]\s*")
+_MARKED = re.compile(r"^(?P<value>.*?)\s*\u27e6(?P<unit>[^\u27e7]*)\u27e7\s*$", re.DOTALL)
 
 
-def strip_unit_annotation(text: str) -> str:
-    """Drop a unit set apart after a symbolic answer (EX, EQ): the expression is what is
-    compared, and ``\\mathrm{s}`` read as a symbol would make it wrong."""
+def _side_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each side of ``A = B \\approx C`` at the top level."""
+    spans: list[tuple[int, int]] = []
+    depth = start = i = 0
+    while i < len(text):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and (char in "=\\") and (i == 0 or text[i - 1] not in "<>!"):
+            match = _SIDE_BREAK.match(text, i)
+            if match is not None:
+                spans.append((start, i))
+                start = i = match.end()
+                continue
+        i += 2 if char == "\\" and i + 1 < len(text) and not text[i + 1].isalpha() else 1
+    spans.append((start, len(text)))
+    return spans
+
+
+def mark_unit_annotations(text: str) -> str:
+    """Mark the unit set apart at the end of each side of an EX/EQ answer as ``⟦unit⟧``.
+
+    Read as symbols, ``\\mathrm{s}`` would make ``2\\pi\\sqrt{l/g}\\,\\mathrm{s}`` wrong;
+    dropped (as it was), ``\\Delta x = 3\\,\\mathrm{km}`` equalled ``\\Delta x =
+    3\\,\\mathrm{m}``. Marked, the unit is converted or compared with the gold's."""
     from studybench.verify.units import parse_unit
 
-    stripped = text.rstrip()
-    for pattern in _SPACED_UNIT:
-        match = pattern.search(stripped)
-        if match is None or not stripped[: match.start()].strip():
-            continue
-        unit = match.group(1).strip().strip("()[]").strip()
-        if unit and parse_unit(unit) is not None:
-            return stripped[: match.start()].rstrip()
+    out: list[str] = []
+    pos = 0
+    for start, end in _side_spans(text):
+        side = text[start:end]
+        match = _UNIT_GROUP.search(side.rstrip())
+        if match is not None and side[: match.start()].strip():
+            unit = match.group("unit").strip().strip("()[]").strip()
+            spaced = bool(match.group("space")) or match.group("unit")[:1] in (" ", "(")
+            numeric = _NUMBER_END.search(side[: match.start()]) is not None
+            if unit and (spaced or numeric) and parse_unit(normalize_answer(unit)) is not None:
+                out.append(text[pos : start + match.start()])
+                out.append(f" {MARK_OPEN}{unit}{MARK_CLOSE} ")
+                pos = start + match.end()
+                continue
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def unmark(text: str) -> str:
+    """A marked answer as plain normalised text (``0.382 ⟦m⟧`` -> ``0.382 m``), for display."""
+    return _MARKS.sub(" ", text).strip()
+
+
+def _latex_number(value: float) -> str:
+    text = f"{value:.12g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        return f"{mantissa}\\times10^{{{int(exponent)}}}"
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    value: str
+    number: float | None  # the value, when it is a plain number
+    units: tuple[Any, ...]  # the readings of the side's unit annotation (none: no annotation)
+    unit_text: str = ""
+
+
+def _read_side(text: str) -> _Side:
+    from studybench.verify.parsing import UnparseableError, parse_number
+    from studybench.verify.units import unit_readings
+
+    match = _MARKED.match(text)
+    value, units, unit_text = text.strip(), (), ""
+    if match is not None:
+        value, unit_text = match.group("value").strip(), match.group("unit").strip()
+        units = unit_readings(unit_text)
+    try:
+        number: float | None = parse_number(value) if value else None
+    except (UnparseableError, RecursionError):
+        number = None
+    return _Side(value, number, units, unit_text)
+
+
+def _in_units(side: _Side, targets: tuple[Any, ...]) -> float | None:
+    """The side's number in the first target one reading of its unit converts to."""
+    from studybench.verify.units import convert
+
+    assert side.number is not None
+    for target in targets:
+        for unit in side.units:
+            converted = convert(side.number, unit, target)
+            if converted is not None:
+                return converted
+    return None
+
+
+def _scaled(side: _Side) -> str | None:
+    """A symbolic side with its unit: the expression times the unit's SI factor (``\\,
+    \\mathrm{m/s}``: times 1, dropped; ``\\,\\%``: times 0.01); None for an offset scale."""
+    from studybench.verify.units import si_factor
+
+    factor = si_factor(side.units[0])
+    if factor is None:
+        return None
+    if abs(factor - 1.0) <= 1e-12:
+        return side.value
+    return rf"({side.value}) \cdot {_latex_number(factor)}"
+
+
+def resolve_unit_annotations(
+    pred: str, gold: str, requested: tuple[Any, ...] = ()
+) -> tuple[str, str] | str:
+    """Compare the marked units of an EX/EQ prediction with the gold's; the two texts with
+    every numeric side in the gold's unit and no marks left, or the reason they differ.
+
+    The NV rules, side by side: a number with a unit is converted to the gold's unit of that
+    dimension (``38.2 cm`` for ``0.382 m``), and is wrong in another dimension or beside a
+    unitless numeric gold, unless the question asks for that unit (then converted to it; a
+    dimensionless unit such as ``%`` is applied); a bare number is read in the gold's unit.
+    A unit after an expression scales it to SI (``\\mathrm{s}``: by one, ``\\%``: by 0.01), and
+    must share the dimension of the gold's unit when the gold has one. A number with a unit
+    beside a purely symbolic gold is the data plugged in, left for the chain rule to judge."""
+    from studybench.verify.units import same_dimension, to_base_dimensionless
+
+    if MARK_OPEN not in pred and MARK_OPEN not in gold:
+        return pred, gold
+    gold_sides = [_read_side(s) for s in split_top_level(gold, "=")]
+    references: list[Any] = []  # the gold's first unit of each dimension
+    for side in gold_sides:
+        if side.units and not any(same_dimension(side.units[0], r) for r in references):
+            references.append(side.units[0])
+    new_gold = []
+    for side in gold_sides:
+        if not side.units:
+            new_gold.append(side.value)
+        elif side.number is not None:
+            converted = _in_units(side, tuple(references))
+            new_gold.append(_latex_number(converted) if converted is not None else side.value)
+        else:
+            new_gold.append(_scaled(side) or side.value)
+    gold_numeric = any(side.number is not None for side in gold_sides)
+    new_pred = []
+    for side in (_read_side(s) for s in split_top_level(pred, "=")):
+        if not side.units:
+            new_pred.append(side.value)
+            continue
+        fits = [r for r in references if any(same_dimension(u, r) for u in side.units)]
+        if references and not fits:
+            return "unit_mismatch"
+        if side.number is None:
+            scaled = _scaled(side)
+            if scaled is None:
+                return "unparseable:unit"
+            new_pred.append(scaled)
+        elif fits:
+            new_pred.append(_latex_number(_in_units(side, tuple(fits)) or 0.0))
+        elif not gold_numeric:
+            new_pred.append(side.value)  # data beside a symbolic gold: the chain rule decides
+        else:
+            wanted = tuple(r for r in requested if any(same_dimension(u, r) for u in side.units))
+            if wanted:
+                new_pred.append(_latex_number(_in_units(side, wanted) or 0.0))
+            elif side.units[0].dimensionless:
+                plain = to_base_dimensionless(side.number, side.units[0])
+                if plain is None:
+                    return "unit_mismatch"
+                new_pred.append(_latex_number(plain))
+            else:
+                return "unit_mismatch" if requested else "unit_unrequested"
+    return " = ".join(new_pred), " = ".join(new_gold)
 
 
 def is_remark(text: str) -> bool:

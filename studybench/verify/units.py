@@ -171,6 +171,26 @@ def convert(value: float, unit: Any, target: Any) -> float | None:
         return None
 
 
+def si_factor(unit: Any) -> float | None:
+    """How many SI base units one ``unit`` is (``km``: 1000, ``%``: 0.01, ``m/s``: 1); None
+    for a scale with an offset (``degC``), which no factor converts."""
+    ureg = registry()
+    try:
+        return (
+            float(ureg.Quantity(1.0, unit).to_base_units().magnitude) if not _offset(unit) else None
+        )
+    except Exception:
+        return None
+
+
+def _offset(unit: Any) -> bool:
+    ureg = registry()
+    try:
+        return not ureg.Quantity(1.0, unit)._is_multiplicative
+    except Exception:
+        return True
+
+
 def to_base_dimensionless(value: float, unit: Any) -> float | None:
     """A dimensionless quantity (percent, degree) as a plain number (0.5, radians)."""
     ureg = registry()

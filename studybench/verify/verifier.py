@@ -23,7 +23,7 @@ from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import requested_units
-from studybench.verify.relations import strip_remark, strip_unit_annotation
+from studybench.verify.relations import mark_unit_annotations, strip_remark, unmark
 from studybench.verify.rules import judge_answers, normalize_all
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
@@ -119,12 +119,15 @@ def judge_inline(
     golds = normalize_all(_without_remarks(gold_boxes, kind, sequence, gold=True))
     extraction = boxed_answers(pred, strip_thinking=strip_think)
     if not extraction.answers:
-        return verdict(False, extraction.problem or "no_box", normalized_gold=golds)
+        return verdict(
+            False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
+        )
     chosen = select_answers(extraction.answers, kind, len(golds))
     selected = normalize_all(_without_remarks(chosen, kind, sequence))
     requested = requested_units(question) if question else ()
     outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested)
-    return verdict(outcome.correct, outcome.reason, extracted=selected, normalized_gold=golds)
+    shown, shown_gold = tuple(map(unmark, selected)), tuple(map(unmark, golds))
+    return verdict(outcome.correct, outcome.reason, extracted=shown, normalized_gold=shown_gold)
 
 
 _MATH_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ, AnswerType.IN})
@@ -155,7 +158,7 @@ def _clean(box: str, kind: AnswerType) -> str:
     if kind not in _MATH_TYPES:
         return box
     box = strip_remark(box)
-    return strip_unit_annotation(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
+    return mark_unit_annotations(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
 
 
 def warm_up() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from studybench.data.answer_types import AnswerType
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError
-from studybench.verify.relations import split_top
+from studybench.verify.relations import MARK_OPEN, resolve_unit_annotations, split_top, unmark
 from studybench.verify.rules.choice import judge_mc, judge_ql, judge_tf
 from studybench.verify.rules.equation import judge_eq
 from studybench.verify.rules.expression import judge_ex
@@ -51,6 +51,14 @@ def judge_atom(
         return reject(f"unsupported_type:{answer_type.value}")
     if pred == gold and answer_type is not AnswerType.TF:  # a TF gold must be a truth value
         return accept("equal")
+    if MARK_OPEN in pred or MARK_OPEN in gold:  # units set apart after EX/EQ sides
+        if answer_type not in (AnswerType.EX, AnswerType.EQ):
+            pred, gold = unmark(pred), unmark(gold)
+        else:
+            resolved = resolve_unit_annotations(pred, gold, requested)
+            if isinstance(resolved, str):
+                return reject(resolved)
+            pred, gold = resolved
     try:
         if answer_type is AnswerType.NV:
             return judge_nv(pred, gold, tolerance, requested)
