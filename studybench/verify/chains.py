@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from studybench.verify.normalize import split_top_level
+from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.relations import is_label
 
 Compare = Callable[[str, str], tuple[bool, str]]
@@ -84,6 +84,58 @@ def same_label(a: str, b: str) -> bool:
     return bool(label_key(a)) and label_key(a) == label_key(b)
 
 
+def contradicting_labels(a: str, b: str) -> bool:
+    """Two labels of one quantity's family that name different members of it: ``v_{\\max}``
+    and ``v_{\\min}``, ``x_2`` and ``x_1``. Renaming the asked quantity (``a`` for ``\\dot
+    v``) is fine; naming its sibling says the value belongs to another quantity."""
+    base_a, mark_a, sub_a = label_key(a).partition("_")
+    base_b, mark_b, sub_b = label_key(b).partition("_")
+    return bool(mark_a and mark_b and base_a) and base_a == base_b and sub_a != sub_b
+
+
+def _ratio_parts(text: str) -> tuple[str, str] | None:
+    match = _RATIO.match(text)
+    if match is not None:
+        return label_key(match.group("num")), label_key(match.group("den"))
+    if text.count("/") == 1:
+        num, den = text.split("/")
+        return label_key(num), label_key(den)
+    return None
+
+
+def reciprocal_label(pred: str, gold: str) -> bool:
+    """``\\frac{I(0)}{I(X)}`` beside the gold's label ``\\frac{I(X)}{I(0)}``: the same
+    quantity upside down, whose value is the reciprocal of the gold's."""
+    if not (ratio_label(pred) and ratio_label(gold)):
+        return False
+    pred_parts, gold_parts = _ratio_parts(pred), _ratio_parts(gold)
+    return pred_parts is not None and gold_parts is not None and pred_parts == gold_parts[::-1]
+
+
+def names_own_value(label: str, others: list[str]) -> bool:
+    """Whether a would-be label is a symbol of another side's expression (``g = 2\\pi
+    \\sqrt{l/g}``): then the side is a claim (g equals an expression in g), not a name.
+    Sides that read as a number with a unit are not read as expressions (``m = 5 m``)."""
+    from studybench.verify.parsing import UnparseableError, parse_expressions, parse_quantity
+
+    def numeric(side: str) -> bool:
+        try:
+            parse_quantity(side)
+        except UnparseableError:
+            return False
+        return True
+
+    symbolic = [side for side in others if not numeric(side)]
+    if not symbolic:
+        return False
+    try:
+        parsed = parse_expressions(label, *symbolic)
+    except UnparseableError:
+        return False
+    names: set[object] = set(getattr(parsed[0], "free_symbols", set()))
+    return any(names & set(getattr(expr, "free_symbols", set())) for expr in parsed[1:])
+
+
 @dataclass(frozen=True, slots=True)
 class GoldChain:
     """The gold's label (None when the gold is one form) and its value forms."""
@@ -100,13 +152,21 @@ def gold_chain(gold: str) -> GoldChain:
 
 
 def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
-    """The predicted sides that state a value, with their positions in the chain."""
+    """The predicted sides that state a value, with their positions in the chain.
+
+    A side that is not the gold's label is only a label when it cannot be a claim: a renamed
+    label that is a symbol of the value (``g = 2\\pi\\sqrt{l/g}``) claims an equation, and
+    a ratio that is not the gold's ratio label, nor its reciprocal (see :func:`judge_chain`),
+    is compared as a value."""
     parts = chain(pred)
     roles = []
     for position, part in enumerate(parts):
         label = gold_label is not None and same_label(part, gold_label)
         if not label and len(parts) > 1 and position == 0:
-            label = is_label(part) or ratio_label(part)
+            label = (is_label(part) and not names_own_value(part, parts[1:])) or (
+                ratio_label(part) and (gold_label is None or not ratio_label(gold_label))
+            )
+            label = label or (gold_label is not None and reciprocal_label(part, gold_label))
         roles.append(label)
     last = parts[-1]
     if len(parts) > 1 and not roles[-1] and is_label(last) and "(" not in last:
@@ -126,7 +186,16 @@ def judge_chain(
     pred: str, gold: str, compare: Compare, uncheckable: Uncheckable | None = None
 ) -> tuple[bool, str]:
     """Every value side of ``pred`` against the gold's forms (any form may match a side)."""
+    if is_negated(pred) and not is_negated(gold):
+        return False, "negated_relation"  # ``v \\neq 5`` says what the value is not
     gold_c = gold_chain(gold)
+    parts = chain(pred)
+    forms = gold_c.forms
+    if gold_c.label is not None and len(parts) > 1:
+        if is_label(parts[0]) and contradicting_labels(parts[0], gold_c.label):
+            return False, "wrong_label"  # v_{\\max} = ... for v_{\\min}
+        if reciprocal_label(parts[0], gold_c.label):  # the value is the gold's reciprocal
+            forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)
     values = value_sides(pred, gold_c.label)
     if not values:
         return False, "restated_question"
@@ -137,7 +206,7 @@ def judge_chain(
         hit: str | None = None
         failures: list[str] = []
         checkable = False
-        for form in reversed(gold_c.forms):  # the last, most explicit form first
+        for form in reversed(forms):  # the last, most explicit form first
             correct, reason = compare(side, form)
             if correct:
                 hit = reason

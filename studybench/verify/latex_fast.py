@@ -331,6 +331,8 @@ class _Parser:
         if name == "log" and self.tok.text == "_":
             self.take()
             base = self.group_or_atom()
+            if base == sympy.Symbol("e"):  # \log_e is the natural logarithm
+                base = None
         power = None
         if self.tok.text == "^":  # \sin^2\theta = (\sin\theta)^2
             self.take()

@@ -35,6 +35,18 @@ _CHAR_MAP = {
     "≈": "=",
     "≃": "=",
     "∼": "=",
+    # negated relations: one canonical token (see NEGATED)
+    "≠": r" \neq ",
+    "≉": r" \neq ",
+    "≄": r" \neq ",
+    "≁": r" \neq ",
+    "≇": r" \neq ",
+    "≢": r" \neq ",
+    "≮": r" \neq ",
+    "≯": r" \neq ",
+    "≰": r" \neq ",
+    "≱": r" \neq ",
+    "∉": r" \neq ",
     "≤": r"\le ",
     "≥": r"\ge ",
     "∞": r"\infty ",
@@ -49,11 +61,23 @@ _CHAR_TABLE = str.maketrans(_CHAR_MAP)
 
 # Commands removed as whole tokens (sizing and spacing only, no meaning).
 _DROP_COMMANDS = re.compile(
-    r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg|displaystyle|textstyle)"
-    r"(?![a-zA-Z])"
+    r"\\(?:left|right)\s*\.|"  # \left. and \right. are invisible delimiters, dot and all
+    r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg|displaystyle|textstyle"
+    r"|limits|nolimits)(?![a-zA-Z])"
 )
 _SPACES = re.compile(r"\\[,;:! ]|\\q?quad(?![a-zA-Z])|~")
 _FRAC_VARIANTS = re.compile(r"\\[dt]frac(?![a-zA-Z])")
+# A negated relation (``v \\not= 5``, ``\\not\\approx``, ``\\neq``, ``\\nsim``, ``!=``) states
+# what the value is NOT: it is never the value. All spellings become the one token NEGATED,
+# which no side can match (the ``\\approx`` -> ``=`` rewrite below used to leave ``v \\not``
+# as a side of its own, skipped as unparseable, and ``v \\not= 5`` was accepted for 5).
+NEGATED = r"\neq"
+_NEGATION = re.compile(
+    r"\\not\s*(?:\\[A-Za-z]+|[=<>~]|\{[^{}]*\})"
+    r"|\\(?:neq|ne|notin|nsim|ncong|napprox|nequiv|nleq|ngeq|nleqslant|ngeqslant|nless|ngtr"
+    r"|nsimeq|nparallel|nmid)(?![a-zA-Z])"
+    r"|!=|=/="
+)
 _APPROX = re.compile(r"\\(?:approx|simeq|sim|cong|doteq)(?![a-zA-Z])")
 _DEGREE = re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])")
 _PERCENT = re.compile(r"\\%")
@@ -69,6 +93,16 @@ _UNWRAP = (
     "mbox",
     "textnormal",
 )
+# A function name set upright (\\mathrm{ln}, \\text{exp}) is the function, not the letters.
+_UPRIGHT_FUNCTION = re.compile(
+    r"\\(?:mathrm|text|textrm|rm|operatorname)\s*\{\s*"
+    r"(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|ln|log|exp|arcsin|arccos|arctan)\s*\}"
+)
+# A subscript or superscript that is a \text/\mathrm group without braces (h_\text{min}):
+# the whole group is the subscript (unwrapped it left h_m followed by the letters i, n).
+_SCRIPT_WRAPPER = re.compile(
+    r"([_^])\s*(\\(?:mathrm|text|textrm|mathit|textit|mathbf|textbf|mathsf|mbox|rm)\s*\{)"
+)
 # Old-style font switches ({\rm w}, {\bf F}) change the look only.
 _FONT_SWITCH = re.compile(r"\\(?:rm|bf|it|sf|tt|cal|mathrm)(?![a-zA-Z{])\s*")
 # \operatorname{arcsinh} is the function \arcsinh.
@@ -81,6 +115,24 @@ _VECTOR = re.compile(
 _BOLD = re.compile(
     r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*(?=\{)"
     r"(?!\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\})"
+)
+# A function whose argument is written without parentheses and ended by a thin space:
+# ``\\ln 2\\, p_0V_0`` is ln(2) p_0 V_0 and ``\\tan\\theta\\, x`` is tan(theta) x. The thin space
+# is the only mark of where the argument ends, and it becomes a plain space below, so the
+# argument is braced first (the parser read ln(2 p_0 V_0)). Only arguments of letters, digits,
+# Greek letters and scripts are braced: ``\\sin\\theta\\cos\\phi\\,`` is left as it is.
+_FUNCTION_NAMES = "sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|ln|log|exp"
+_GREEK_LETTER = (
+    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda"
+    r"|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi"
+    r"|Pi|Sigma|Upsilon|Phi|Psi|Omega|hbar|ell)(?![a-zA-Z])"
+)
+_SCRIPT = r"[_^]\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+)"
+_THIN_SPACE = r"(?:\\[,;:! ]|\\q?quad(?![a-zA-Z])|~)"
+_BARE_ARGUMENT = re.compile(
+    r"(\\(?:" + _FUNCTION_NAMES + r")(?![a-zA-Z])\s*(?:\^\s*(?:\{[^{}]*\}|[0-9]))?)"
+    r"((?:\s*(?:[A-Za-z]|\d+(?:\.\d+)?|" + _GREEK_LETTER + r")(?:\s*" + _SCRIPT + r")*)+)"
+    r"(?=\s*" + _THIN_SPACE + r")"
 )
 _UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r")\s*\{")
 _MULTISPACE = re.compile(r"\s+")
@@ -114,6 +166,33 @@ def unwrap_command_groups(text: str) -> str:
         pos = i
 
 
+def _brace_scripts(text: str) -> str:
+    """``h_\\text{min}`` -> ``h_{\\text{min}}`` (brace-matched), before wrappers are unwrapped."""
+    out: list[str] = []
+    pos = 0
+    for match in _SCRIPT_WRAPPER.finditer(text):
+        if match.start() < pos:
+            continue
+        depth, i = 1, match.end()
+        while i < len(text) and depth:
+            if text[i] == "\\":
+                i += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.append(
+            text[pos : match.start()] + match.group(1) + "{" + text[match.start(2) : i] + "}"
+        )
+        pos = i
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def is_negated(text: str) -> bool:
+    """Whether a normalised answer states a negated relation (``v \\neq 5``)."""
+    return NEGATED in text
+
+
 def normalize_answer(text: str) -> str:
     """Canonical form of one box's content, for comparison and display.
 
@@ -126,11 +205,15 @@ def normalize_answer(text: str) -> str:
     text = _FRAC_VARIANTS.sub(r"\\frac", text)
     text = _DEGREE.sub(lambda _: r" ^{\circ} ", text)
     text = _PERCENT.sub(" % ", text)
+    text = _NEGATION.sub(" " + NEGATED.replace("\\", "\\\\") + " ", text)
     text = _APPROX.sub("=", text)
     text = _FONT_SWITCH.sub(" ", text)
     text = _OPERATORNAME.sub(lambda m: "\\" + m.group(1) + " ", text)
     text = _VECTOR.sub(lambda m: r"\vec{" + (m.group(1) or m.group(2)) + "}", text)
     text = _BOLD.sub(r"\\mathrm", text)  # bold expressions: just the expression
+    text = _UPRIGHT_FUNCTION.sub(lambda m: "\\" + m.group(1) + " ", text)
+    text = _brace_scripts(text)
+    text = _BARE_ARGUMENT.sub(lambda m: m.group(1) + "{" + m.group(2).strip() + "}", text)
     text = unwrap_command_groups(text)
     text = _SPACES.sub(" ", text)
     text = text.replace("\\\\", " ")

@@ -43,7 +43,6 @@ _BIG_EXPONENT = re.compile(r"\^\s*\{?\s*[+-]?\s*(\d{4,})")
 _BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
 _SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
 _SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
-_PRIME = re.compile(r"(?:\^\s*\{\s*\\prime\s*\}|\^\s*\\prime|')")
 _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])")
 _SPECIAL_SUBSCRIPTS = {r"\odot": "sun", r"\oplus": "earth", r"\star": "star", r"\ast": "star"}
 
@@ -103,68 +102,255 @@ _GREEK_BASE = (
     r"|mu|nu|xi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi"
     r"|Sigma|Upsilon|Phi|Psi|Omega)(?![A-Za-z])"
 )  # not \pi: \pi(x) is a product
+_ARGUMENTS = r"\(\s*(" + _ARGUMENT + r"(?:\s*,\s*" + _ARGUMENT + r")*)\s*\)"
 _APPLICATION = re.compile(
     r"(?<![\\A-Za-z])([A-Za-z]|" + _GREEK_BASE + r")"
-    r"(?:_(\{[A-Za-z0-9\s\\]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?\s*"
-    r"\(\s*(" + _ARGUMENT + r"(?:\s*,\s*" + _ARGUMENT + r")*)\s*\)"
+    r"(?:_(\{[A-Za-z0-9\s\\]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?\s*" + _ARGUMENTS
 )
 _NAME_NOISE = re.compile(r"[^A-Za-z0-9]")
+# The arguments of an opaque application, spelled with letters and digits only and without
+# losing their punctuation: ``x(t, 1)`` and ``x(t_1)`` both became ``x_{oft1}``, ``E(1, 0)``
+# and ``E(10)`` both ``E_{of10}``. Each mark is an escape that starts with Z (Z itself is ZZ).
+_ARGUMENT_ESCAPES = {"Z": "ZZ", ",": "Zc", "_": "Zs", "\\": "Zb", ".": "Zp"}
+
+
+def _argument_name(arguments: str) -> str:
+    spelled = "".join(_ARGUMENT_ESCAPES.get(char, char) for char in arguments)
+    return _NAME_NOISE.sub("", spelled)
 
 
 def _opaque_application(match: re.Match[str]) -> str:
     base, subscript, arguments = match.group(1), match.group(2) or "", match.group(3)
-    name = _NAME_NOISE.sub("", subscript) + "of" + _NAME_NOISE.sub("", arguments)
+    name = _NAME_NOISE.sub("", subscript) + "of" + _argument_name(arguments)
     return f"{base}_{{{name}}}"
 
 
-# Partial derivatives, in the notations physics uses, as one opaque quantity named by the
-# function and the variables (sorted, with multiplicity): \frac{\partial^2 u}{\partial x^2},
-# \partial_x^2 u and \partial^2_x u are all ``u_{dxx}``. Neither parser reads \partial.
-_FUNCTION = r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?"
+# Derivatives, in the notations physics uses, as one opaque quantity named by the function
+# and the variables (sorted, with multiplicity). Partial derivatives are ``u_{dxx}``:
+# \frac{\partial^2 u}{\partial x^2}, \partial_x^2 u, \partial^2_x u, \partial_{xx} u,
+# \partial_x\partial_x u, \partial^2 u/\partial x^2, \frac{\partial^2}{\partial x^2} u. Total
+# (Leibniz) derivatives are ``x_{Dtt}``: \frac{d^2x}{dt^2}, d^2x/dt^2, \frac{d^2}{dt^2}x. Read
+# as a ratio, \frac{dN}{dt} was (d N)/(d t) = N/t, so \frac{N}{t} was accepted for it. Neither
+# parser reads \partial, and an argument list (u(x,t)) after the function is dropped: the
+# derivative of u is the same quantity however u's arguments are written.
+_FUNCTION = (
+    r"(?:[A-Za-z]|\\(?!(?:partial|frac|sqrt|left|right|cdot|times|Delta)(?![A-Za-z]))[A-Za-z]+)"
+    r"(?:_\{?[A-Za-z0-9]+\}?)?"
+)
+_BRACED_FUNCTION = (
+    r"(?:\{\s*(" + _FUNCTION + r")\s*\}|\(\s*(" + _FUNCTION + r")\s*\)|(" + _FUNCTION + r"))"
+    r"(?:\s*\([A-Za-z0-9,\s\\_{}]*\))?"
+)
 _VARIABLE = r"(?:[A-Za-z]|\\[A-Za-z]+)"
+_ORDER = r"(?:\s*\^\s*\{?\s*(\d)\s*\}?)?"
+_PARTIAL_VARIABLE = r"\\partial\s*\{?\s*" + _VARIABLE + r"\s*\}?" + r"(?:\s*\^\s*\{?\s*\d\s*\}?)?"
 _PARTIAL_FRAC = re.compile(
-    r"\\frac\s*\{\s*\\partial\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*(" + _FUNCTION + r")\s*\}"
-    r"\s*\{((?:\s*\\partial\s*" + _VARIABLE + r"(?:\s*\^\s*\{?\s*\d\s*\}?)?)+)\s*\}"
+    r"\\frac\s*\{\s*\\partial" + _ORDER + r"\s*" + _BRACED_FUNCTION + r"\s*\}"
+    r"\s*\{((?:\s*" + _PARTIAL_VARIABLE + r")+)\s*\}"
+)
+_PARTIAL_SLASH = re.compile(
+    r"\\partial"
+    + _ORDER
+    + r"\s*"
+    + _BRACED_FUNCTION
+    + r"\s*/\s*((?:\s*"
+    + _PARTIAL_VARIABLE
+    + r")+)"
+)
+# \frac{\partial^2}{\partial x^2} u: the operator applied to what follows
+_PARTIAL_OPERATOR = re.compile(
+    r"\\frac\s*\{\s*\\partial" + _ORDER + r"\s*\}\s*\{((?:\s*" + _PARTIAL_VARIABLE + r")+)\s*\}"
+    r"\s*" + _BRACED_FUNCTION
 )
 _PARTIAL_SUB = re.compile(
-    r"\\partial\s*(?:\^\s*\{?\s*(\d)\s*\}?\s*)?_\s*\{?\s*(" + _VARIABLE + r")\s*\}?"
-    r"\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*(" + _FUNCTION + r")"
+    r"\\partial\s*(?:\^\s*\{?\s*(\d)\s*\}?\s*)?_\s*(\{\s*(?:"
+    + _VARIABLE
+    + r"\s*)+\}|"
+    + _VARIABLE
+    + r")"
+    r"\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*" + _BRACED_FUNCTION
 )
-_DENOMINATOR_VARIABLE = re.compile(r"\\partial\s*(" + _VARIABLE + r")(?:\s*\^\s*\{?\s*(\d)\s*\}?)?")
+_DENOMINATOR_VARIABLE = re.compile(
+    r"(?:\\partial|(?<![A-Za-z\\])d)\s*\{?\s*("
+    + _VARIABLE
+    + r")\s*\}?(?:\s*\^\s*\{?\s*(\d)\s*\}?)?"
+)
+_D = r"(?<![A-Za-z\\])d"
+_TOTAL_VARIABLE = _D + r"\s*\{?\s*" + _VARIABLE + r"\s*\}?(?:\s*\^\s*\{?\s*\d\s*\}?)?"
+_TOTAL_FRAC = re.compile(
+    r"\\frac\s*\{\s*" + _D + _ORDER + r"\s*" + _BRACED_FUNCTION + r"\s*\}"
+    r"\s*\{\s*(" + _TOTAL_VARIABLE + r")\s*\}"
+)
+_TOTAL_SLASH = re.compile(
+    _D + _ORDER + r"\s*" + _BRACED_FUNCTION + r"\s*/\s*(" + _TOTAL_VARIABLE + r")(?![A-Za-z0-9])"
+)
+_TOTAL_OPERATOR = re.compile(
+    r"\\frac\s*\{\s*"
+    + _D
+    + _ORDER
+    + r"\s*\}\s*\{\s*("
+    + _TOTAL_VARIABLE
+    + r")\s*\}\s*"
+    + _BRACED_FUNCTION
+)
+# (\partial U/\partial T)_V and \partial U/\partial T|_V: the variable held fixed is a note
+_HELD_FIXED = re.compile(
+    r"\(\s*([A-Za-z]+_\{[A-Za-z0-9]*[dD][A-Za-z]+\})\s*\)\s*_\s*\{?\s*[A-Za-z]\s*\}?"
+)
+_HELD_FIXED_BAR = re.compile(
+    r"([A-Za-z]+_\{[A-Za-z0-9]*[dD][A-Za-z]+\})\s*\|\s*_\s*\{?\s*[A-Za-z]\s*\}?"
+)
 
 
-def _derivative_name(function: str, variables: list[str]) -> str:
-    base, _, subscript = function.partition("_")
-    letters = "".join(sorted(v.lstrip("\\") for v in variables))
-    return f"{base}_{{{_NAME_NOISE.sub('', subscript)}d{letters}}}"
+class _Derivatives:
+    """Rewrites derivatives of one text as names; an operator applied to a derivative it
+    produced (\\partial_x \\partial_t u) adds its variables to that derivative."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, tuple[str, str, list[str]]] = {}  # name -> (function, kind, vars)
+
+    def name(self, function: str, variables: list[str], kind: str) -> str:
+        made = self.made.get(function.replace(" ", ""))
+        if made is not None and made[1] == kind:
+            function, variables = made[0], made[2] + variables
+        base, _, subscript = function.partition("_")
+        letters = "".join(sorted(v.lstrip("\\") for v in variables))
+        name = f"{base}_{{{_NAME_NOISE.sub('', subscript)}{kind}{letters}}}"
+        self.made[name] = (function, kind, variables)
+        return name
+
+    @staticmethod
+    def _variables(text: str) -> list[str]:
+        variables: list[str] = []
+        for variable in _DENOMINATOR_VARIABLE.finditer(text):
+            variables += [variable.group(1)] * int(variable.group(2) or 1)
+        return variables
+
+    @staticmethod
+    def _function(match: re.Match[str], first: int) -> str:
+        """The function of a match, written bare, braced or in parentheses (three groups)."""
+        return next(g for g in match.groups()[first - 1 : first + 2] if g)
+
+    def fraction(self, match: re.Match[str], kind: str) -> str:
+        order = int(match.group(1) or 1)
+        variables = self._variables(match.group(5))
+        if len(variables) != order:
+            return match.group(0)  # orders that do not add up: left to fail as written
+        return self.name(self._function(match, 2), variables, kind)
+
+    def operator(self, match: re.Match[str], kind: str) -> str:
+        order = int(match.group(1) or 1)
+        variables = self._variables(match.group(2))
+        if len(variables) != order:
+            return match.group(0)
+        return self.name(self._function(match, 3), variables, kind)
+
+    def subscript(self, match: re.Match[str]) -> str:
+        letters = re.findall(_VARIABLE, match.group(2).strip("{} "))
+        order = int(match.group(1) or match.group(3) or 1)
+        variables = letters * order if len(letters) == 1 else letters
+        if len(letters) > 1 and order != 1:
+            return match.group(0)
+        return self.name(self._function(match, 4), variables, "d")
+
+    def rewrite(self, text: str) -> str:
+        if "partial" in text:
+            for _ in range(4):  # nested operators, innermost first
+                before = text
+                text = _PARTIAL_FRAC.sub(lambda m: self.fraction(m, "d"), text)
+                text = _PARTIAL_SLASH.sub(lambda m: self.fraction(m, "d"), text)
+                text = _PARTIAL_OPERATOR.sub(lambda m: self.operator(m, "d"), text)
+                text = _PARTIAL_SUB.sub(self.subscript, text)
+                if text == before:
+                    break
+        if "d" in text:
+            text = _BRACED_D.sub("d", text)  # {\rm d}x: {d}x
+            for _ in range(3):
+                before = text
+                text = _TOTAL_FRAC.sub(lambda m: self.fraction(m, "D"), text)
+                text = _TOTAL_SLASH.sub(lambda m: self.fraction(m, "D"), text)
+                text = _TOTAL_OPERATOR.sub(lambda m: self.operator(m, "D"), text)
+                if text == before:
+                    break
+            text = _LEFT_DIFFERENTIAL.sub(r"\1d_{\2}", text)
+        if self.made:
+            text = _HELD_FIXED.sub(r"\1", text)
+            text = _HELD_FIXED_BAR.sub(r"\1", text)
+        return text
 
 
-def _partial_frac(match: re.Match[str]) -> str:
-    order = int(match.group(1) or 1)
-    variables = []
-    for variable in _DENOMINATOR_VARIABLE.finditer(match.group(3)):
-        variables += [variable.group(1)] * int(variable.group(2) or 1)
-    if len(variables) != order:
-        return match.group(0)  # orders that do not add up: left to fail as written
-    return _derivative_name(match.group(2), variables)
+# \Delta x is one quantity, the change in x (read as \Delta times x, \frac{\Delta p}{\Delta t}
+# cancelled to p/t): the symbol \Delta_{x}.
+_DELTA_SYMBOL = (
+    r"([A-Za-z]|" + _GREEK_BASE + r")\s*(?:_\s*(\{[A-Za-z0-9\s\\]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
+)
+_DELTA = re.compile(r"\\Delta\s*(?:\{\s*" + _DELTA_SYMBOL + r"\s*\}|" + _DELTA_SYMBOL + ")")
 
 
-def _partial_sub(match: re.Match[str]) -> str:
-    order = int(match.group(1) or match.group(3) or 1)
-    return _derivative_name(match.group(4), [match.group(2)] * order)
+def _delta(match: re.Match[str]) -> str:
+    symbol = (match.group(1) or match.group(3)).lstrip("\\")
+    subscript = match.group(2) or match.group(4) or ""
+    return r"\Delta_{" + symbol + _NAME_NOISE.sub("", subscript) + "}"
+
+
+# A Leibniz fraction no rule above could read (\frac{d}{dt}(mv), \frac{d(mv)}{dt}, d(mv)/dt):
+# the ``d t`` below is one symbol, so the d's never cancel into a ratio (mv/t).
+_LEFT_DIFFERENTIAL = re.compile(
+    r"(\\frac\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{\s*|/\s*)(?<![A-Za-z\\])d\s*("
+    + _VARIABLE
+    + r")(?![A-Za-z])"
+)
+_BRACED_D = re.compile(r"\{\s*d\s*\}(?=\s*[A-Za-z\\^])")
+# Primes: x' is x_{prime}, x'' x_{primeprime}, x_1' x_{1prime} (one subscript, so both
+# parsers read it; x_1_{prime} was a syntax error).
+_PRIMES = r"(?:'|\^\s*\{\s*\\prime\s*\}|\^\s*\\prime(?![A-Za-z]))+"
+_PRIMED = re.compile(
+    r"((?:[A-Za-z]|\\[A-Za-z]+))(?:_\s*(\{[A-Za-z0-9\s\\]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?\s*("
+    + _PRIMES
+    + r")(?:\s*\(\s*[A-Za-z]\s*\))?"  # x''(t): the derivative, whatever its argument is called
+)
+_ONE_PRIME = re.compile(r"'|\\prime")
+
+
+def _primed(match: re.Match[str]) -> str:
+    primes = len(_ONE_PRIME.findall(match.group(3)))
+    subscript = _NAME_NOISE.sub("", match.group(2) or "")
+    return f"{match.group(1)}_{{{subscript}{'prime' * primes}}}"
+
+
+# Sums written with a lower bound only: \sum_{n\ge1} is \sum_{n=1}^{\infty}.
+_SUM_FROM = re.compile(
+    r"\\sum\s*_\s*\{\s*([A-Za-z])\s*(?:\\geq?(?:slant)?(?![A-Za-z])|>=)\s*(-?\d+)\s*\}(?!\s*\^)"
+)
+# The Riemann zeta function at an even integer, which has a closed form (\zeta(2) = pi^2/6);
+# elsewhere \zeta(x) stays an opaque quantity (a damping ratio, a function of x).
+_ZETA = re.compile(r"\\zeta\s*\(\s*(\d{1,2})\s*\)")
+
+
+def _zeta(match: re.Match[str]) -> str:
+    n = int(match.group(1))
+    if n < 2 or n % 2:
+        return match.group(0)
+    import sympy
+
+    return "{" + str(sympy.latex(sympy.zeta(n))) + "}"
 
 
 def _prepare(text: str) -> str:
     """Rewrite notation the LaTeX parser misreads, without changing meaning."""
-    if "partial" in text:
-        text = _PARTIAL_FRAC.sub(_partial_frac, text)
-        text = _PARTIAL_SUB.sub(_partial_sub, text)
+    if "zeta" in text:
+        text = _ZETA.sub(_zeta, text)
+    if "sum" in text:
+        text = _SUM_FROM.sub(r"\\sum_{\1=\2}^{\\infty}", text)
+    text = _PRIMED.sub(_primed, text)
+    text = _Derivatives().rewrite(text)
+    if "Delta" in text:
+        text = _DELTA.sub(_delta, text)
     text = _APPLICATION.sub(_opaque_application, text)
     for command, name in _SPECIAL_SUBSCRIPTS.items():
         text = text.replace("_{" + command + "}", "_{" + name + "}")
         text = text.replace("_" + command, "_{" + name + "}")
     text = _GREEK_VARIANTS.sub(r"\\\1", text)
-    text = _PRIME.sub("_{prime}", text)
     text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)
     text = _SUBSCRIPT_CHAR.sub(r"_{\1}", text)
     text = text.replace("^{\\circ}", "\\cdot\\frac{\\pi}{180}")
@@ -203,8 +389,16 @@ _SLOW_VECTOR = re.compile(r"\\vec\s*\{([^{}]*)\}")
 _ACCENT_NAMES = {"widehat": "hat", "widetilde": "tilde", "bar": "mean", "overline": "mean"}
 
 
+_SLOW_FRAC_DIGITS = re.compile(r"\\frac\s*(\d)\s*(?:(\d)|(?=\{))")
+
+
 def _prepare_slow(text: str) -> str:
-    """Accents and vectors for latex2sympy2_extended, named as the fast parser names them."""
+    """Accents and vectors for latex2sympy2_extended, named as the fast parser names them;
+    ``\\frac1{n^2}`` braced (the grammar wants a group)."""
+    text = _SLOW_FRAC_DIGITS.sub(
+        lambda m: "\\frac{" + m.group(1) + "}" + ("{" + m.group(2) + "}" if m.group(2) else ""),
+        text,
+    )
     text = _SLOW_VECTOR.sub(r"\1", text)
     text = _SLOW_MEAN.sub(lambda m: m.group(1).lstrip("\\") + "_{mean}", text)
     return _SLOW_ACCENT.sub(

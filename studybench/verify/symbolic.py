@@ -107,10 +107,72 @@ def read_subscript_derivatives(a: Any, b: Any) -> tuple[Any, Any]:
     return read(a, in_b), read(b, in_a)
 
 
+# Dot and prime notation for a derivative, as the parsers name it (\\dot x_1 is x_dot_1, x_1'
+# is x_1prime, x'' x_primeprime), and a total derivative as parsing names it (\\frac{dx_1}{dt}
+# is x_1Dt: the function, its subscript, ``D`` and the variables).
+_DOTTED = re.compile(r"([A-Za-z]+)_(d+)ot(?:_([A-Za-z0-9]+))?")
+_PRIMED = re.compile(r"([A-Za-z]+)_([A-Za-z0-9]*?)((?:prime)+)")
+_APPLIED = re.compile(r"([A-Za-z]+)_of([a-z])")  # x(t): a function at a plain letter
+
+
+def read_derivative_notations(a: Any, b: Any) -> tuple[Any, Any]:
+    """Read Newton's and Lagrange's notation as the Leibniz derivative, in one side, only
+    where the other side writes that derivative: ``\\dot v`` is ``\\frac{dv}{dt}`` (dots are
+    time derivatives), ``v'`` and ``v''`` the first and second derivative by the one variable
+    the other side differentiates by. A function written with its argument (``x(t)``) is that
+    function where the other side writes it bare (``x``) and never applied.
+
+    Why only then (the rule of :func:`read_subscript_derivatives`): ``v'`` is as often a
+    second velocity as a derivative; beside ``dv/dt`` it can only be the derivative, and a
+    wrong order or function is still a different quantity."""
+
+    def names(expr: Any) -> dict[str, Any]:
+        return {canonical_name(symbol): symbol for symbol in expr.free_symbols}
+
+    def read(expr: Any, own: dict[str, Any], other: dict[str, Any]) -> Any:
+        mapping = {}
+        for name, symbol in own.items():
+            wanted: list[str] = []
+            dotted = _DOTTED.fullmatch(name)
+            primed = _PRIMED.fullmatch(name)
+            applied = _APPLIED.fullmatch(name)
+            if dotted is not None and set(dotted.group(2)) == {"d"}:
+                order = len(dotted.group(2))
+                wanted = [f"{dotted.group(1)}_{dotted.group(3) or ''}D{'t' * order}"]
+            elif primed is not None:
+                order = len(primed.group(3)) // len("prime")
+                stem = f"{primed.group(1)}_{primed.group(2)}D"
+                wanted = [
+                    n for n in other if n.startswith(stem) and _one_variable(n[len(stem) :], order)
+                ]
+                dots = f"{primed.group(1)}_{'d' * order}ot" + (
+                    f"_{primed.group(2)}" if primed.group(2) else ""
+                )
+                wanted += [dots] if dots in other else []
+            elif (
+                applied is not None
+                and applied.group(1) in other
+                and not any(n.startswith(applied.group(1) + "_of") for n in other)
+            ):
+                wanted = [applied.group(1)]
+            if len(wanted) == 1 and wanted[0] in other and wanted[0] not in own:
+                mapping[symbol] = other[wanted[0]]
+        return expr.xreplace(mapping) if mapping else expr
+
+    in_a, in_b = names(a), names(b)
+    return read(a, in_a, in_b), read(b, in_b, in_a)
+
+
+def _one_variable(letters: str, order: int) -> bool:
+    """``tt`` is one variable twice (order 2); ``xt`` is two variables."""
+    return len(letters) == order and len(set(letters)) == 1
+
+
 def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
     """Replace a constant that only one side names by its definition, in both sides, after
     reading PDE subscripts beside written derivatives (:func:`read_subscript_derivatives`)."""
     a, b = read_subscript_derivatives(a, b)
+    a, b = read_derivative_notations(a, b)
     for name, build in _DEFINITIONS:
         in_a = [s for s in a.free_symbols if canonical_name(s) == name]
         in_b = [s for s in b.free_symbols if canonical_name(s) == name]

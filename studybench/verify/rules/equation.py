@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from studybench.verify.chains import chain, is_restatement, same_label
-from studybench.verify.normalize import split_top_level
+from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
+from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.parsing import UnparseableError
 from studybench.verify.relations import is_label
 from studybench.verify.rules.expression import (
@@ -45,6 +45,8 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     A predicted chain ``A = B = C`` states the equations ``A = B`` and ``A = C``: each must be
     the gold's (``chain_link_k`` names the first that is not). Only the gold's left side, or
     only a name, restates the question."""
+    if is_negated(pred) and not is_negated(gold):
+        return reject("negated_relation")  # ``x \\neq 2`` is no equation for x
     gold_sides = _equation_sides(gold)
     if gold_sides is None:
         return judge_ex(pred, gold, tolerance)  # a gold without "=" is an expression
@@ -93,6 +95,8 @@ def _judge_equation(
     if outcome.correct:
         return outcome
     if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
+        if contradicting_labels(pred_sides[0], gold_sides[0]):
+            return reject("wrong_label")  # h_{\\max} = ... for h_{\\min} = ...
         renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance)
         labels = p_lhs.free_symbols | g_lhs.free_symbols
         if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
