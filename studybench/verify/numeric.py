@@ -16,6 +16,7 @@ The rules, in the order a physicist applies them:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,29 +27,43 @@ from studybench.verify.relations import bound_value
 from studybench.verify.units import (
     convert,
     is_dimensionless,
+    same_dimension,
     to_base_dimensionless,
     unit_readings,
 )
 
-ZERO_TOLERANCE = 1e-9
 _PLUS_MINUS = (r"\pm", r"\mp", "±", "∓")
+_PI = re.compile(r"\\pi(?![a-zA-Z])")
 
 Outcome = Any  # studybench.verify.rules.outcome.Outcome (kept import-free to avoid a cycle)
 MatchAll = Callable[[list[str], list[str], Callable[[str, str], Any]], Any]
 
 
 def close(pred: float, gold: float, tolerance: float) -> bool:
-    """Relative closeness; a zero gold needs an absolute match within ``ZERO_TOLERANCE``."""
+    """Relative closeness. A zero gold is matched by zero only: a stated non-zero quantity
+    (``1.6\\times10^{-19}\\,C``) is not zero, however small in the gold's unit."""
     if gold == 0.0:
-        return abs(pred) <= ZERO_TOLERANCE
+        return pred == 0.0
     return abs(pred - gold) <= tolerance * abs(gold) * (1 + 1e-9)
 
 
 def _readings(quantity: Quantity) -> tuple[Any, ...]:
+    """The units a quantity's unit text may mean: the usual reading, then the others."""
     if quantity.unit is None:
         return ()
     others = unit_readings(quantity.unit_text) if quantity.unit_text else ()
     return (quantity.unit, *(u for u in others if u != quantity.unit))
+
+
+def _gold_readings(gold: Quantity, requested: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The gold's unit in one reading: an ambiguous symbol (``A``: ampere or ångström) takes
+    the reading of the dimension the question asks for, else its usual one. Reading the gold
+    both ways accepted ``1.5\\,\\AA`` for a current of ``1.5\\,A``."""
+    readings = _readings(gold)
+    for reading in readings:
+        if any(same_dimension(reading, unit) for unit in requested):
+            return (reading,)
+    return readings[:1]
 
 
 def _convert_any(pred: Quantity, targets: tuple[Any, ...]) -> tuple[float, Any] | None:
@@ -61,32 +76,47 @@ def _convert_any(pred: Quantity, targets: tuple[Any, ...]) -> tuple[float, Any] 
     return None
 
 
+def _scale_reading(pred: Quantity, requested: tuple[Any, ...]) -> float | None:
+    """A dimensionless unit (``%``, ``ppm``, ``turn``, ``^\\circ``) against a unitless gold,
+    read one way: in the scale the question names (``percentage``: the gold is in percent),
+    else applied (``3\\,ppm`` is 3e-6, ``30^\\circ`` is 0.52 rad). Reading it both ways
+    accepted one box for two golds a factor apart."""
+    scales = tuple(unit for unit in requested if is_dimensionless(unit))
+    if scales:
+        hit = _convert_any(pred, scales)
+        if hit is not None:
+            return hit[0]
+    return to_base_dimensionless(pred.value, pred.unit)
+
+
 def quantity_candidates(
-    pred: Quantity, gold: Quantity, requested: tuple[Any, ...] = ()
+    pred: Quantity, gold: Quantity, requested: tuple[Any, ...] = (), radians: bool = False
 ) -> tuple[list[float], list[float], str]:
-    """Comparable (pred values, gold values) and the reason a match would have."""
+    """Comparable (pred values, gold values) and the reason a match would have.
+
+    ``requested``: the units the question asks for (dimensional ones convert a unitless gold,
+    dimensionless ones name the scale of one); ``radians``: the bare prediction is a multiple
+    of π, an angle in radians, so a gold in degrees is compared in radians."""
+    dimensional = tuple(unit for unit in requested if not is_dimensionless(unit))
     if gold.unit is not None and pred.unit is not None:
-        for gold_unit in _readings(gold):  # the gold's value in each reading of its unit
+        for gold_unit in _gold_readings(gold, dimensional):
             hit = _convert_any(pred, (gold_unit,))
             if hit is not None:
                 return [hit[0]], [gold.value], "unit_converted"
         return [], [], "unit_mismatch"
-    if gold.unit is not None:  # bare number: read in the gold's unit
-        golds = [gold.value]
-        if is_dimensionless(gold.unit):
+    if gold.unit is not None:  # bare number: read in the gold's unit (one reading)
+        if radians and is_dimensionless(gold.unit):
             plain = to_base_dimensionless(gold.value, gold.unit)
-            golds += [plain] if plain is not None else []
-        return [pred.value], golds, "numeric"
+            return [pred.value], [plain if plain is not None else gold.value], "numeric"
+        return [pred.value], [gold.value], "numeric"
     if pred.unit is not None:  # the gold carries no unit
         if is_dimensionless(pred.unit):
-            preds = [pred.value]
-            plain = to_base_dimensionless(pred.value, pred.unit)
-            preds += [plain] if plain is not None else []
-            return preds, [gold.value], "numeric"
-        hit = _convert_any(pred, requested)
+            value = _scale_reading(pred, requested)
+            return ([value] if value is not None else []), [gold.value], "numeric"
+        hit = _convert_any(pred, dimensional)
         if hit is not None:
             return [hit[0]], [gold.value], "unit_requested"
-        return [], [], "unit_mismatch" if requested else "unit_unrequested"
+        return [], [], "unit_mismatch" if dimensional else "unit_unrequested"
     return [pred.value], [gold.value], "numeric"
 
 
@@ -116,7 +146,8 @@ def nv_single(
         return False, f"unparseable:{exc.reason}"
     if pred_q.value == 0.0 and gold_q.value == 0.0:
         return True, "zero"  # zero is zero in every unit
-    preds, golds, reason = quantity_candidates(pred_q, gold_q, requested)
+    radians = _PI.search(pred) is not None
+    preds, golds, reason = quantity_candidates(pred_q, gold_q, requested, radians)
     if not preds:
         return False, reason
     if any(close(p, g, tolerance) for p in preds for g in golds):
@@ -134,18 +165,26 @@ def judge_nv_text(
     no: Callable[[str], Outcome],
     expression: Compare | None = None,
 ) -> Outcome:
-    """NV on normalised text; ``match_all`` is the one-to-one matcher of value lists."""
-    gold_parts = split_values(last_side(gold))
-    if len(gold_parts) > 1:
-        pred_parts = split_values(last_side(pred))
-        if len(pred_parts) != len(gold_parts):
-            return no("wrong_count")
+    """NV on normalised text; ``match_all`` is the one-to-one matcher of value lists.
 
-        def single(p: str, g: str) -> Outcome:
-            correct, reason = nv_single(p, g, tolerance, requested)
-            return ok(reason) if correct else no(reason)
+    A gold listing several values (``1 s, 3 s``) is one form like any other: every side of a
+    predicted chain must list them (``t = 7 s, 9 s = 1 s, 3 s`` is wrong), not just the last."""
+    if len(split_values(last_side(gold))) > 1:
 
-        return match_all(pred_parts, gold_parts, single)
+        def listed(side: str, form: str) -> tuple[bool, str]:
+            pred_parts, gold_parts = split_values(side), split_values(form)
+            if len(pred_parts) != len(gold_parts):
+                return False, "wrong_count"
+
+            def single(p: str, g: str) -> Outcome:
+                correct, reason = nv_single(p, g, tolerance, requested)
+                return ok(reason) if correct else no(reason)
+
+            outcome = match_all(pred_parts, gold_parts, single)
+            return outcome.correct, outcome.reason
+
+        correct, reason = judge_chain(pred, gold, listed)
+        return ok(reason) if correct else no(reason)
 
     def compare(side: str, form: str) -> tuple[bool, str]:
         correct, reason = nv_single(bound_value(side), bound_value(form), tolerance, requested)
@@ -157,6 +196,25 @@ def judge_nv_text(
     return ok(reason) if correct else no(reason)
 
 
+# A side that states a quantity: a number, then a space and a unit or a command
+# (``3.0 m/s``, ``2.5\times10^{3} kg``), or a decimal comma (``3{,}0``).
+_STATED = re.compile(
+    r"^\s*[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*\\times\s*10\s*\^\s*\{?[+-]?\d+\}?)?\s+[A-Za-z\\^%]"
+    r"|\d\s*(?:\{,\}|,)\s*\d"
+)
+
+
 def _uncheckable(side: str, form: str, reason: str) -> bool:
-    """A symbolic step inside a numeric chain (``F = 2mg = 19.6\\,N``): no number to check."""
-    return reason.startswith(("unparseable", "gold_unparseable"))
+    """A symbolic step inside a numeric chain (``v = \\sqrt{2gh} = 4.4\\,m/s``): no number to
+    check, so it is skipped. Only a side that reads as an expression in symbols is one: a
+    side that states a quantity the parser cannot read (``3{,}0\\,m/s``, ``\\SI{2}{m}``) or
+    that reads as nothing makes the chain wrong, as a wrong value would."""
+    from studybench.verify.parsing import parse_expressions
+
+    if not reason.startswith("unparseable") or _STATED.search(side):
+        return False
+    try:
+        (parsed,) = parse_expressions(side)
+    except (UnparseableError, RecursionError):
+        return False
+    return bool(getattr(parsed, "free_symbols", None))

@@ -33,6 +33,23 @@ _REQUESTS = tuple(
         rf"\b(?:unit|units)\s*:\s*{_UNIT}{_END}",
     )
 )
+# Dimensionless scales a question names: the unitless gold is then in that scale (a question
+# about a "percentage" has the gold 25 for 25 %), never a plain fraction.
+_SCALES = tuple(
+    (re.compile(pattern, re.IGNORECASE), unit)
+    for pattern, unit in (
+        (r"\bpercent(?:age)?s?\b|\\?%", "percent"),
+        (r"\bppm\b|\bparts\s+per\s+million\b", "ppm"),
+        (r"\bppb\b|\bparts\s+per\s+billion\b", "ppb"),
+        (
+            r"\bdegrees?\b(?!\s*(?:celsius|fahrenheit|kelvin|C\b|F\b))"
+            r"|(?:°|\^\s*\{?\s*\\circ\s*\}?)(?!\s*(?:\\mathrm\{|\\text\{)?\s*[CFK]\b)",
+            "degree",
+        ),
+        (r"\b(?:revolutions?|turns?|rotations?|cycles?|revs?)\b", "turn"),
+        (r"\bradians?\b", "radian"),
+    )
+)
 # English words that pint would read as units.
 _NOT_UNITS = {"a", "an", "the", "at", "in", "it", "is", "of", "on", "s?", "so", "per", "t"}
 
@@ -51,7 +68,8 @@ def _as_unit(raw: str) -> Any | None:
 
 @lru_cache(maxsize=1024)
 def requested_units(question: str | None) -> tuple[Any, ...]:
-    """The units ``question`` asks the answer in, in order of appearance, without repeats."""
+    """The units ``question`` asks the answer in, in order of appearance, without repeats;
+    then the dimensionless scales it names (``percentage``, ``degrees``, ``revolutions``)."""
     if not question:
         return ()
     text = question[:MAX_QUESTION_CHARS]
@@ -61,8 +79,12 @@ def requested_units(question: str | None) -> tuple[Any, ...]:
             unit = _as_unit(match.group(1))
             if unit is not None:
                 found.append((match.start(), unit))
+    for pattern, name in _SCALES:
+        scale = pattern.search(text)
+        if scale is not None:
+            found.append((len(text) + scale.start(), parse_unit(name)))  # after the dimensional
     units: list[Any] = []
     for _, unit in sorted(found, key=lambda pair: pair[0]):
-        if unit not in units:
+        if unit is not None and unit not in units:
             units.append(unit)
     return tuple(units)

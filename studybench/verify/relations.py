@@ -34,10 +34,18 @@ _FUNCTION_NAMES = {
     r"\sinh", r"\cosh", r"\tanh", r"\coth", r"\pi", r"\infty", r"\sqrt", r"\frac",
 }  # fmt: skip
 
-# Relations of a bound: the value is what the quantity is compared with.
+# Relations of a bound: the value is what the quantity is compared with (``\\lesssim``: at
+# most about). ``\\ll``, ``\\gg`` (much less / greater than) state no value: no bound
+# (``x \\gg 2.66\\,V`` was read as 2.66 V).
 _BOUND = re.compile(
-    r"\\(?:lesssim|gtrsim|leqslant|geqslant|leq|geq|le|ge|lt|gt|ll|gg)(?![a-zA-Z])|<=|>=|<|>"
+    r"\\(?:lesssim|gtrsim|leqslant|geqslant|leq|geq|le|ge|lt|gt)(?![a-zA-Z])|<=|>=|<|>"
 )
+# A relation that is no equality and no bound: a box holding one states no value.
+_NOT_A_VALUE = re.compile(
+    r"\\(?:ll|gg|lll|ggg|lnsim|gnsim|propto|neq|ne|not|nless|ngtr|nleq|ngeq)(?![a-zA-Z])"
+    r"|≪|≫|∝|≠"
+)
+
 
 # A trailing remark: ``\\text{(downward)}``, ``\\text{ directed north}``, ``(to the left)``.
 _TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}\s*$")
@@ -91,13 +99,18 @@ def sides(text: str) -> list[str]:
     return parts
 
 
+def is_inequality(text: str) -> bool:
+    """Whether ``text`` relates a quantity to a bound (``x < 2``, ``B \\le 0.8\\,T``)."""
+    return _BOUND.search(text) is not None
+
+
 def bound_value(text: str) -> str:
     """``B < 0.866 T`` -> ``0.866 T`` (and ``0.866 T > B``): a bound written as the answer.
 
     Only a two-sided relation with a label on one side is read this way; an interval such
     as ``1 < x < 2`` is left alone.
     """
-    if not _BOUND.search(text):
+    if not _BOUND.search(text) or _NOT_A_VALUE.search(text):
         return text
     pieces = _split_bound(text)
     if len(pieces) != 2:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from studybench.verify.numeric import ZERO_TOLERANCE, close, nv_single
+from studybench.verify.numeric import close, nv_single
 from studybench.verify.rules.numeric_value import judge_nv
 from studybench.verify.units import parse_unit
 
@@ -23,21 +23,23 @@ from studybench.verify.units import parse_unit
         (101.02, 100.0, 0.01, False),
         (-101.0, -100.0, 0.01, True),  # relative to |gold|
         (101.0, -100.0, 0.01, False),
-        (1e-9, 0.0, 0.01, True),  # a zero gold needs |pred| <= 1e-9
-        (-1e-9, 0.0, 0.5, True),
-        (2e-9, 0.0, 0.5, False),
+        (0.0, 0.0, 0.01, True),  # a zero gold is matched by zero only (issue 32): a stated
+        (1e-9, 0.0, 0.01, False),  # non-zero quantity (1.6e-19 C) is not zero
+        (-1e-30, 0.0, 0.5, False),
         (0.0, 1e-12, 0.01, False),  # a tiny non-zero gold is relative
         (5.0, 5.0, 0.0, True),  # tolerance 0: equal is close
         (5.000001, 5.0, 0.0, False),
     ],
 )
 def test_close(pred: float, gold: float, tolerance: float, expect: bool) -> None:
-    assert ZERO_TOLERANCE == 1e-9
     assert close(pred, gold, tolerance) is expect
 
 
 DAY = parse_unit("day")
 KG = parse_unit("kg")
+PERCENT = parse_unit("percent")
+DEGREE = parse_unit("degree")
+NM = parse_unit("nm")
 
 
 @pytest.mark.parametrize(
@@ -55,12 +57,23 @@ KG = parse_unit("kg")
         ("1.5 s", "1.5 m", (), (False, "unit_mismatch")),
         ("160 cm", "1.5 m", (), (False, "wrong_value")),
         ("1.5", "1.5 m", (), (True, "numeric")),  # a bare number is read in the gold's unit
-        ("0.5", "50%", (), (True, "numeric")),  # the gold's percent as a plain number
+        # one reading of a dimensionless scale, never both (issue 32: one box was right for
+        # two golds a factor apart): a bare number is in the gold's unit ...
+        ("0.5", "50%", (), (False, "wrong_value")),
         ("50", "50%", (), (True, "numeric")),
         ("0.3", "50%", (), (False, "wrong_value")),
-        ("50%", "0.5", (), (True, "numeric")),  # the prediction's percent as a number
-        ("50%", "50", (), (True, "numeric")),
+        (r"\frac{\pi}{4}", "45 degree", (), (True, "numeric")),  # ... a multiple of pi: radians
+        ("45", "45 degree", (), (True, "numeric")),
+        # ... and the prediction's scale is applied to a unitless gold, unless the question
+        # names the scale (then the gold is in it)
+        ("50%", "0.5", (), (True, "numeric")),
+        ("50%", "50", (), (False, "wrong_value")),
+        ("50%", "50", (PERCENT,), (True, "numeric")),
+        ("50%", "0.5", (PERCENT,), (False, "wrong_value")),
         ("180 degree", "3.14159", (), (True, "numeric")),  # degrees as radians
+        ("180 degree", "180", (), (False, "wrong_value")),
+        ("180 degree", "180", (DEGREE,), (True, "numeric")),
+        ("3.14159 rad", "180", (DEGREE,), (True, "numeric")),  # converted to the named scale
         ("72 h", "3", (DAY,), (True, "unit_requested")),
         ("3 kg", "3", (DAY,), (False, "unit_mismatch")),
         ("3 kg", "3", (), (False, "unit_unrequested")),
@@ -80,10 +93,17 @@ def test_an_ambiguous_symbol_is_read_in_the_other_side_s_dimension() -> None:
     unit mismatch while ``1.5 A`` against ``0.15 nm`` was right: NV was not symmetric."""
     assert nv_single("1.5 A", "0.15 nm", 0.01) == (True, "unit_converted")  # angstrom
     assert nv_single("1.5 A", "1500 mA", 0.01) == (True, "unit_converted")  # ampere
-    assert nv_single("0.15 nm", "1.5 A", 0.01) == (True, "unit_converted")  # gold angstrom
     assert nv_single("1500 mA", "1.5 A", 0.01) == (True, "unit_converted")
-    assert nv_single("0.16 nm", "1.5 A", 0.01) == (False, "wrong_value")
     assert nv_single("1.5 V", "1.5 A", 0.01) == (False, "unit_mismatch")
+
+
+def test_an_ambiguous_gold_unit_is_read_one_way() -> None:
+    """A gold in ``A`` is an ampere, or an angstrom where the question asks for a length
+    (issue 32: read both ways, ``1.5 angstrom`` was right for a current of ``1.5 A``)."""
+    assert nv_single("0.15 nm", "1.5 A", 0.01) == (False, "unit_mismatch")
+    assert nv_single("0.15 nm", "1.5 A", 0.01, (NM,)) == (True, "unit_converted")
+    assert nv_single("0.16 nm", "1.5 A", 0.01, (NM,)) == (False, "wrong_value")
+    assert nv_single("1500 mA", "1.5 A", 0.01, (NM,)) == (False, "unit_mismatch")
 
 
 @pytest.mark.parametrize(
@@ -98,8 +118,13 @@ def test_an_ambiguous_symbol_is_read_in_the_other_side_s_dimension() -> None:
         ("a = 3.1 = 3", "3.1", (False, "chain_link_2:wrong_value")),  # 3.2%: not
         ("x = 1.0 = 1.075", "1", (False, "chain_link_2:wrong_value")),
         ("x = 1.0 = 0.934", "1", (False, "chain_link_2:wrong_value")),
-        ("3 = q = 5", "3", (False, "chain_link_2:wrong_value")),  # an unparseable side is skipped
+        ("3 = q = 5", "3", (False, "chain_link_2:wrong_value")),  # a symbolic side is skipped
         ("3 = q", "3", (True, "numeric")),  # ... and never counts as the match
+        ("x = 3 = 3{,}5", "3", (False, "chain_link_2:unparseable:syntax")),  # a stated
+        ("x = 3 m = 3.0 mqz", "3 m", (False, "chain_link_2:unparseable:not_a_number")),  # value
+        ("t = 7 s, 9 s = 1 s, 3 s", "1 s, 3 s", (False, "chain_link_1:wrong_value")),  # lists
+        ("t = 1 s, 3 s", "3 s, 1 s", (True, "matched_all")),  # are chain sides too
+        (r"x \gg 7", "7", (False, "unparseable:syntax")),  # much greater: no bound, no value
         ("x = q", "3", (False, "unparseable:not_a_number")),
         ("a = 3.3 = 3", "3.3", (False, "chain_link_2:wrong_value")),
         ("a = 5 m = 500 cm", "5 m", (True, "unit_converted")),
@@ -125,9 +150,13 @@ def test_judge_nv_forms(pred: str, gold: str, expect: tuple[bool, str]) -> None:
     assert (outcome.correct, outcome.reason) == expect
 
 
-def test_an_earlier_prediction_form_can_match_when_the_last_does_not_parse() -> None:
+def test_a_side_that_reads_as_nothing_makes_the_chain_wrong() -> None:
+    """It was skipped, so an unreadable last side could hide any value (issue 32): only a
+    side that reads as an expression in symbols is a derivation step."""
     outcome = judge_nv(r"x = 7 = \frac{1}{", "7", 0.01)
-    assert (outcome.correct, outcome.reason) == (True, "numeric")
+    assert (outcome.correct, outcome.reason) == (False, "chain_link_2:unparseable:syntax")
+    step = judge_nv(r"v = \sqrt{2gh} = 7", "7", 0.01)
+    assert (step.correct, step.reason) == (True, "numeric")
     miss = judge_nv("x = 6", "7", 0.01)
     assert (miss.correct, miss.reason) == (False, "wrong_value")
 

@@ -117,22 +117,30 @@ def test_tup_counts_only_in_the_gold_order(n: int, data: st.DataObject) -> None:
 @FAST
 @given(values, st.sampled_from(["g", "sci"]))
 def test_percent_of_a_dimensionless_value_is_read_as_hundredths(value: float, style: str) -> None:
+    """One reading of a dimensionless scale, never both (issue 32): a percent prediction
+    against a unitless gold is applied (a share), a bare prediction against a percent gold
+    is read in percent, as a bare number is read in any gold's unit."""
     fraction = value / 1000  # 1e-7 .. 10: a share
     percent = f"\\boxed{{{latex_number(fraction * 100, style)}\\%}}"
     plain = boxed(fraction, style=style)
-    assert judge_inline(plain, percent, "NV").correct, (plain, percent)
     assert judge_inline(percent, plain, "NV").correct, (percent, plain)
+    assert judge_inline(boxed(fraction * 100, style=style), percent, "NV").correct
+    assert not judge_inline(plain, percent, "NV").correct, (plain, percent)
     assert not judge_inline(boxed(fraction * 10, style=style), percent, "NV").correct
 
 
 @FAST
 @given(st.integers(1, 179))
 def test_degrees_and_radians_of_one_angle_agree(degrees: int) -> None:
+    """Degrees applied to a unitless gold are radians; a bare prediction against a degree
+    gold is in degrees, unless it is a multiple of pi (a radian measure)."""
     gold = f"\\boxed{{{degrees}^\\circ}}"
     radians = boxed(math.radians(degrees))
-    assert judge_inline(radians, gold, "NV").correct, (radians, gold)
+    in_pi = f"\\boxed{{\\frac{{{degrees}\\pi}}{{180}}}}"
+    assert judge_inline(in_pi, gold, "NV").correct, (in_pi, gold)
+    assert judge_inline(boxed(degrees), gold, "NV").correct, (degrees, gold)
     assert judge_inline(gold, radians, "NV").correct, (gold, radians)
-    assert not judge_inline(boxed(-math.radians(degrees)), gold, "NV").correct
+    assert not judge_inline(f"\\boxed{{-\\frac{{{degrees}\\pi}}{{180}}}}", gold, "NV").correct
 
 
 @settings(max_examples=8, deadline=None)

@@ -14,7 +14,13 @@ from typing import Any
 from studybench.data.answer_types import AnswerType
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError
-from studybench.verify.relations import MARK_OPEN, resolve_unit_annotations, split_top, unmark
+from studybench.verify.relations import (
+    MARK_OPEN,
+    is_inequality,
+    resolve_unit_annotations,
+    split_top,
+    unmark,
+)
 from studybench.verify.rules.choice import judge_mc, judge_ql, judge_tf
 from studybench.verify.rules.equation import judge_eq
 from studybench.verify.rules.expression import judge_ex
@@ -92,13 +98,18 @@ def judge_alternatives(
     """ALT: one alternative suffices, but every value offered must be one of them.
 
     Boxing several guesses (``\\boxed{2} \\boxed{3}`` for "1 s or 3 s") is wrong; boxing
-    several of the listed alternatives (both roots of a quadratic) is right.
+    several of the listed alternatives (both roots of a quadratic) is right. Where one
+    alternative is an interval, an inequality is compared with the intervals only: read as a
+    bound's value, ``x < 2`` matched the alternative ``2`` of ``[2, \\infty)`` or ``2``.
     """
     matched: str | None = None
     last = "wrong_value"
+    intervals = AnswerType.IN in type_sequence
     for value in _offered_values(preds):
         hit = None
         for g, kind in zip(golds, type_sequence, strict=True):
+            if intervals and kind is AnswerType.NV and is_inequality(value):
+                continue  # beside an interval alternative, x < 2 is a set, not the value 2
             outcome = judge_atom(value, g, kind, tolerance, requested)
             if outcome.correct:
                 hit = outcome
