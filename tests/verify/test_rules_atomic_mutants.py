@@ -28,19 +28,30 @@ TOLERANCE = 0.01
     [
         ("R", [_Interval("-inf", "+inf", False, False)]),
         (r"\mathbb{R}", [_Interval("-inf", "+inf", False, False)]),
-        ("x < 3", [_Interval("-inf", "3", False, False)]),
-        (r"x \le 3", [_Interval("-inf", "3", False, True)]),
-        ("x > 3", [_Interval("3", "+inf", False, False)]),
-        (r"x \ge 3", [_Interval("3", "+inf", True, False)]),
-        ("3 > x", [_Interval("-inf", "3", False, False)]),
-        (r"3 \le x", [_Interval("3", "+inf", True, False)]),
+        ("x < 3", [_Interval("-inf", "3", False, False, "x")]),  # the bounded quantity kept
+        (r"x \le 3", [_Interval("-inf", "3", False, True, "x")]),
+        ("x > 3", [_Interval("3", "+inf", False, False, "x")]),
+        (r"x \ge 3", [_Interval("3", "+inf", True, False, "x")]),
+        ("3 > x", [_Interval("-inf", "3", False, False, "x")]),
+        (r"3 \le x", [_Interval("3", "+inf", True, False, "x")]),
+        (r"\omega > 100", [_Interval("100", "+inf", False, False, r"\omega")]),  # a Greek name
+        (r"x^2 < 3", [_Interval("-inf", "3", False, False, "x^2")]),  # a function of one
+        (r"3 > x^2", [_Interval("-inf", "3", False, False, "x^2")]),
+        (r"1 < x \lt 2", [_Interval("1", "2", False, False, "x")]),
+        ("0 < x \u2a7d 1", [_Interval("0", "1", False, True, "x")]),  # U+2A7D
+        (r"\theta \in [1, 2)", [_Interval("1", "2", True, False, r"\theta")]),
+        ("]0, 1]", [_Interval("0", "1", False, True)]),  # ISO: a bracket turned out is open
+        ("[0, 1[", [_Interval("0", "1", True, False)]),
+        (r"x \ge 1 and x < 2", [_Interval("1", "2", True, False, "x")]),  # a conjunction
+        (r"\{x : 1 \le x \le 2\}", [_Interval("1", "2", True, True, "x")]),  # set builder
+        (r"x \ge 1 and y < 2", None),  # two quantities: no interval
         (
             r"[1, 2) \cup (3, 4]",
             [_Interval("1", "2", True, False), _Interval("3", "4", False, True)],
         ),
     ],
 )
-def test_parse_intervals_reads_ends(text: str, expected: list[_Interval]) -> None:
+def test_parse_intervals_reads_ends(text: str, expected: list[_Interval] | None) -> None:
     assert parse_intervals(text) == expected
 
 

@@ -68,6 +68,8 @@ def judge_atom(
     try:
         if answer_type is AnswerType.NV:
             return judge_nv(pred, gold, tolerance, requested)
+        if answer_type is AnswerType.IN:
+            return judge_in(pred, gold, tolerance, requested)
         return judger(pred, gold, tolerance)
     except UnparseableError as exc:
         return reject(f"unparseable:{exc.reason}")

@@ -9,15 +9,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from studybench.verify.chains import same_label
 from studybench.verify.normalize import last_side, split_top_level
+from studybench.verify.relations import is_label, split_top
 from studybench.verify.rules.expression import judge_ex
 from studybench.verify.rules.matching import assignment
 from studybench.verify.rules.numeric_value import judge_nv_form
 from studybench.verify.rules.outcome import Outcome, accept, reject
 
 _CUP = re.compile(r"\\cup(?![a-zA-Z])|\s+U\s+|\\vee(?![a-zA-Z])")
-_RELATION = re.compile(r"(\\leqslant|\\geqslant|\\leq|\\geq|\\le|\\ge|<=|>=|<|>)")
+_RELATION = re.compile(
+    r"(\\leqslant|\\geqslant|\\leqq|\\geqq|\\leq|\\geq|\\le|\\ge|\\lt|\\gt)(?![a-zA-Z])"
+    r"|(<=|>=|\u2a7d|\u2a7e|\u2264|\u2265|<|>)"  # ⩽ ⩾ ≤ ≥
+)
+_LESS = ("<", "<=", "\u2a7d", "\u2264")
+_STRICT = ("<", ">", r"\lt", r"\gt")
+_MEMBER = re.compile(r"^(?P<variable>.+?)\s*(?:\\in(?![a-zA-Z])|\u2208)\s*(?P<set>.+)$")
+_SET_BUILDER = re.compile(r"^\\\{(?P<body>.*)\\\}$")
+_AND = re.compile(r"\s+and\s+|\\(?:land|wedge)(?![a-zA-Z])|,|;")
 _INF = {r"\infty", r"+\infty", "infty", "+infty", "inf", "+inf", "oo", "+oo", "\u221e", "+\u221e"}
 _NEG_INF = {r"-\infty", "-infty", "-inf", "-oo", "-\u221e"}  # U+221E: ∞
 
@@ -28,6 +39,7 @@ class _Interval:
     high: str
     low_closed: bool
     high_closed: bool
+    variable: str | None = None  # the quantity an inequality bounds (``x`` of ``x < 3``)
 
 
 def _bound(text: str) -> str:
@@ -39,77 +51,206 @@ def _bound(text: str) -> str:
     return text.strip()
 
 
-def _from_inequality(text: str) -> list[_Interval] | None:
-    pieces = _RELATION.split(text)
-    if len(pieces) not in (3, 5):
+def _split_relations(text: str) -> tuple[list[str], list[str]]:
+    """The sides of ``a < x \\le b`` and its relations, at the top level."""
+    values: list[str] = []
+    ops: list[str] = []
+    depth = start = i = 0
+    while i < len(text):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        match = _RELATION.match(text, i) if depth == 0 else None
+        if match is not None:
+            values.append(text[start:i])
+            ops.append(match.group(0))
+            start = i = match.end()
+            continue
+        i += 2 if char == "\\" and i + 1 < len(text) and not text[i + 1].isalpha() else 1
+    values.append(text[start:])
+    return values, ops
+
+
+def _is_number(text: str) -> bool:
+    from studybench.verify.parsing import UnparseableError, parse_quantity
+
+    if _bound(text) in ("+inf", "-inf"):
+        return True
+    try:
+        parse_quantity(text)
+    except (UnparseableError, RecursionError):
+        return False
+    return True
+
+
+def _variable_side(left: str, right: str, hint: str | None) -> bool:
+    """Whether the left side of ``left < right`` is the bounded quantity.
+
+    The side that names a quantity (``\\omega``, ``v_{\\max}``) is the variable, the other the
+    bound; of two names, the one the gold bounds (``hint``), else the left; of two
+    expressions, the one that is not a number (``x^2 < 3``: the variable is ``x^2``)."""
+    left_label, right_label = is_label(left), is_label(right)
+    if left_label != right_label:
+        return left_label
+    if left_label and hint is not None and same_label(right, hint) and not same_label(left, hint):
+        return False
+    return left_label or not _is_number(left) or _is_number(right)
+
+
+def _from_inequality(text: str, hint: str | None = None) -> list[_Interval] | None:
+    values, ops = _split_relations(text)
+    if len(values) not in (2, 3):
         return None
-    values, ops = pieces[0::2], pieces[1::2]
-    strict = [op in ("<", ">") for op in ops]
-    less = [op in ("<", "<=") or op.startswith(r"\le") for op in ops]
+    values = [v.strip() for v in values]
+    if not all(values):
+        return None
+    strict = [op in _STRICT for op in ops]
+    less = [op in _LESS or op.startswith((r"\le", r"\lt")) for op in ops]
     if len(set(less)) != 1:
         return None
     if len(values) == 3:
-        low, _, high = (v.strip() for v in values)
+        low, variable, high = values
         if not less[0]:
             low, high = high, low
             strict = strict[::-1]
-        return [_Interval(_bound(low), _bound(high), not strict[0], not strict[1])]
-    left, right = (v.strip() for v in values)
-    variable_left = bool(re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", left))
-    bound = right if variable_left else left
+        return [_Interval(_bound(low), _bound(high), not strict[0], not strict[1], variable)]
+    left, right = values
+    variable_left = _variable_side(left, right, hint)
+    variable, bound = (left, right) if variable_left else (right, left)
     upper = less[0] == variable_left  # "x < b" or "b > x": b is an upper bound
     if upper:
-        return [_Interval("-inf", _bound(bound), False, not strict[0])]
-    return [_Interval(_bound(bound), "+inf", not strict[0], False)]
+        return [_Interval("-inf", _bound(bound), False, not strict[0], variable)]
+    return [_Interval(_bound(bound), "+inf", not strict[0], False, variable)]
 
 
-def parse_intervals(text: str) -> list[_Interval] | None:
+def _conjunction(text: str, hint: str | None) -> list[_Interval] | None:
+    """``\\theta \\ge a \\text{ and } \\theta \\le b``: two one-sided bounds of one quantity,
+    one lower and one upper, are the interval between them."""
+    parts = [p.strip() for p in split_top(text, _AND) if p.strip()]
+    if len(parts) != 2:
+        return None
+    read = [_from_inequality(p, hint) for p in parts]
+    if any(r is None or len(r) != 1 for r in read):
+        return None
+    first, second = (r[0] for r in read if r is not None)
+    if first.variable is None or second.variable is None:
+        return None
+    if not same_label(first.variable, second.variable) and first.variable != second.variable:
+        return None
+    lower = [i for i in (first, second) if i.high == "+inf" and i.low != "-inf"]
+    upper = [i for i in (first, second) if i.low == "-inf" and i.high != "+inf"]
+    if len(lower) != 1 or len(upper) != 1:
+        return None
+    low, high = lower[0], upper[0]
+    return [_Interval(low.low, high.high, low.low_closed, high.high_closed, first.variable)]
+
+
+def _bracketed(part: str) -> _Interval | None:
+    """``[a, b)``, and the ISO forms ``]a, b]``, ``[a, b[`` (a bracket turned outwards is open)."""
+    if len(part) < 2 or part[0] not in "([]" or part[-1] not in ")][":
+        return None
+    bounds = split_top_level(part[1:-1], ",")
+    if len(bounds) != 2:
+        return None
+    low, high = (_bound(b) for b in bounds)
+    return _Interval(low, high, part[0] == "[", part[-1] == "]")
+
+
+def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | None:
+    """The intervals ``text`` states; ``hint``: the gold's variable, which decides which side of
+    ``x < L`` is the variable when both are names."""
     text = text.strip()
     if text.replace(" ", "") in (r"\mathbb{R}", "mathbb{R}", r"\mathbbR", "R"):
         return [_Interval("-inf", "+inf", False, False)]
-    if _RELATION.search(text) and not text.startswith(("(", "[")):
-        return _from_inequality(last_side(text) if "=" in text else text)
+    builder = _SET_BUILDER.match(text)
+    if builder is not None:  # \{\theta : a \le \theta \le b\}: the condition
+        body = builder.group("body")
+        condition = split_top(body, re.compile(r":|\\mid(?![a-zA-Z])|\|"))
+        text = condition[-1].strip()
+    member = _MEMBER.match(text)
+    if member is not None:  # \theta \in [a, b]
+        intervals = parse_intervals(member.group("set"))
+        variable = member.group("variable").strip()
+        if not intervals or any(i.variable is not None for i in intervals):
+            return None
+        return [_Interval(i.low, i.high, i.low_closed, i.high_closed, variable) for i in intervals]
+    if _RELATION.search(text) and not text.startswith(("(", "[", "]")):
+        joined = _conjunction(text, hint)
+        if joined is not None:
+            return joined
+        return _from_inequality(last_side(text) if "=" in text else text, hint)
     intervals = []
     for part in _CUP.split(text):
-        part = part.strip()
-        if len(part) < 2 or part[0] not in "([" or part[-1] not in ")]":
+        interval = _bracketed(part.strip())
+        if interval is None:
             return None
-        bounds = split_top_level(part[1:-1], ",")
-        if len(bounds) != 2:
-            return None
-        low, high = (_bound(b) for b in bounds)
-        intervals.append(_Interval(low, high, part[0] == "[", part[-1] == "]"))
+        intervals.append(interval)
     return intervals
 
 
-def _same_bound(pred: str, gold: str, tolerance: float) -> bool:
+def _same_bound(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...]) -> bool:
     if {pred, gold} & {"+inf", "-inf"}:  # _bound spelled every infinity one way
         return pred == gold
-    numeric = judge_nv_form(pred, gold, tolerance)  # numbers, with units or degrees
+    numeric = judge_nv_form(pred, gold, tolerance, requested)  # numbers, with units or degrees
     if numeric.correct or not numeric.reason.startswith(("unparseable", "gold_unparseable")):
         return numeric.correct
     return judge_ex(pred, gold, tolerance).correct
 
 
-def _same_interval(pred: _Interval, gold: _Interval, tolerance: float) -> bool:
+_RATIO = re.compile(
+    r"^\\frac\s*\{(?P<num>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*\{(?P<den>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}$"
+)
+
+
+def _names_quantity(text: str) -> bool:
+    """A name (``\\theta``, ``v_{\\max}``) or a ratio of two names (``m_1/m_2``): a quantity a
+    question may ask the range of. A power or a function of a name (``x^2``) is not."""
+    if is_label(text):
+        return True
+    ratio = _RATIO.match(text.strip())
+    parts = [ratio.group("num"), ratio.group("den")] if ratio else text.split("/")
+    return len(parts) == 2 and all(is_label(p) for p in parts) and not same_label(*parts)
+
+
+def _same_variable(pred: str | None, gold: str | None) -> bool:
+    """The quantity bounded must be the gold's (``0 < y \\le 2`` is not ``0 < x \\le 2``, nor
+    ``0 < x^2 \\le 2``); an interval written as brackets names none. Against a gold that names
+    none, the prediction may name any quantity, not a function of one (``x^2``)."""
+    if pred is None:
+        return True
+    if gold is None:
+        return _names_quantity(pred)
+    return pred.replace(" ", "") == gold.replace(" ", "") or same_label(pred, gold)
+
+
+def _same_interval(
+    pred: _Interval, gold: _Interval, tolerance: float, requested: tuple[Any, ...] = ()
+) -> bool:
     low_kind = gold.low == "-inf" or pred.low_closed == gold.low_closed
     high_kind = gold.high == "+inf" or pred.high_closed == gold.high_closed
     return (
         low_kind
         and high_kind
-        and _same_bound(pred.low, gold.low, tolerance)
-        and _same_bound(pred.high, gold.high, tolerance)
+        and _same_variable(pred.variable, gold.variable)
+        and _same_bound(pred.low, gold.low, tolerance, requested)
+        and _same_bound(pred.high, gold.high, tolerance, requested)
     )
 
 
-def judge_in(pred: str, gold: str, tolerance: float) -> Outcome:
+def judge_in(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] = ()) -> Outcome:
+    """``requested``: the units the question asks for, the unit of a unitless gold's bounds."""
     gold_i = parse_intervals(gold)
     if not gold_i:
         return reject("gold_unparseable:interval")
-    pred_i = parse_intervals(pred)
+    hint = next((i.variable for i in gold_i if i.variable is not None), None)
+    pred_i = parse_intervals(pred, hint)
     if not pred_i:
         return reject("unparseable:interval")
     if len(pred_i) != len(gold_i):
         return reject("wrong_interval")
-    matched = assignment(pred_i, gold_i, lambda p, g: _same_interval(p, g, tolerance))
+    if not all(_same_variable(p.variable, hint) for p in pred_i):
+        return reject("wrong_variable")
+    matched = assignment(pred_i, gold_i, lambda p, g: _same_interval(p, g, tolerance, requested))
     return accept("interval") if matched else reject("wrong_interval")

@@ -25,6 +25,8 @@ def judge_nv(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] 
     return outcome
 
 
-def judge_nv_form(pred: str, gold: str, tolerance: float) -> Outcome:
-    correct, reason = nv_single(pred, gold, tolerance)
+def judge_nv_form(
+    pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] = ()
+) -> Outcome:
+    correct, reason = nv_single(pred, gold, tolerance, requested)
     return Outcome(correct, reason)
