@@ -16,17 +16,28 @@ _MC_LEAD = re.compile(r"^\(?([A-Za-z])\s*[).:]\s*\S")
 _MC_MARKED = re.compile(r"(?:^|[\s,;/&])\(([A-Za-z])\)")
 
 
+# options named after the first colon: ", B: correct", "the answer is A", "option C"
+_MC_LATER = re.compile(
+    r"(?:^|[\s,;(])([A-Z])\s*[:)](?!\S*\d)|\b(?:answer|option|choice)\s+(?:is\s+)?\(?([A-Z])\)?(?![A-Za-z])"
+)
+
+
 def mc_letters(text: str) -> frozenset[str] | None:
+    """The options an answer selects: the letters before a colon (``B: 5 m/s``), and every
+    option named after it (``A: incorrect, B: correct`` names A and B, so it selects both:
+    reading only the first let a box that argues for another option pass)."""
     text = _MC_WORDS.sub("", text.strip())
     lead = _MC_LEAD.match(text)
+    later: set[str] = set()
     if ":" in text:  # "B: 5 m/s", "(A), (C): both": the letters are before the first colon
-        text = text.split(":", 1)[0]
+        text, rest = text.split(":", 1)
+        later = {(a or b).upper() for a, b in _MC_LATER.findall(rest)}
     tokens = [t.strip("()[]{}.") for t in re.split(r"[\s,;/&]+|\band\b", text) if t.strip()]
     if tokens and all(re.fullmatch(r"[A-Za-z]", t) for t in tokens):
-        return frozenset(t.upper() for t in tokens)
+        return frozenset({t.upper() for t in tokens} | later)
     if lead is not None:  # the lead and every other option the text names: none is dropped
         named = {letter.upper() for letter in _MC_MARKED.findall(text)}
-        return frozenset({lead.group(1).upper()} | named)
+        return frozenset({lead.group(1).upper()} | named | later)
     return None
 
 
@@ -65,8 +76,22 @@ def judge_tf(pred: str, gold: str, tolerance: float) -> Outcome:
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 
 
+# Signs, relations and operators change what a phrase says (``+x`` / ``-x``, ``T_1 < T_2``,
+# ``e^{+}``, ``spin 1/2``): each is kept as a word, never dropped as punctuation.
+_SYMBOLS = (("+", " plus "), ("<", " lt "), (">", " gt "), ("/", " over "), ("^", " pow "),
+            ("=", " eq "), ("±", " pm "), ("*", " times "))  # fmt: skip
+_COMPOUND_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # counter-clockwise
+_DECIMAL_POINT = re.compile(r"\.(?=\d)")
+
+
 def phrase_key(text: str) -> str:
-    text = text.casefold().replace("-", "")
+    """A phrase without what does not change it: case, articles, spacing, punctuation, the
+    hyphen of a compound word. A sign, a relation, an operator or a decimal point stays."""
+    text = _COMPOUND_HYPHEN.sub("", text.casefold())
+    text = text.replace("-", " minus ")
+    text = _DECIMAL_POINT.sub(" point ", text)
+    for symbol, word in _SYMBOLS:
+        text = text.replace(symbol, word)
     text = re.sub(r"[^\w\s]", " ", text)
     text = _ARTICLES.sub(" ", text)
     return re.sub(r"\s+", "", text)
