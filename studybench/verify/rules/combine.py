@@ -12,11 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from studybench.data.answer_types import AnswerType
+from studybench.verify.chains import chain, gold_chain, same_label
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError
 from studybench.verify.relations import (
     MARK_OPEN,
     is_inequality,
+    is_label,
     resolve_unit_annotations,
     split_top,
     unmark,
@@ -102,16 +104,21 @@ def judge_alternatives(
     Boxing several guesses (``\\boxed{2} \\boxed{3}`` for "1 s or 3 s") is wrong; boxing
     several of the listed alternatives (both roots of a quadratic) is right. Where one
     alternative is an interval, an inequality is compared with the intervals only: read as a
-    bound's value, ``x < 2`` matched the alternative ``2`` of ``[2, \\infty)`` or ``2``.
+    bound's value, ``x < 2`` matched the alternative ``2`` of ``[2, \\infty)`` or ``2``. A
+    value labelled as another alternative (``x_2 = 1`` where ``x_1 = 1``) is not that one.
     """
     matched: str | None = None
     last = "wrong_value"
     intervals = AnswerType.IN in type_sequence
+    labels = [gold_chain(g).label for g in golds]
     for value in _offered_values(preds):
         hit = None
-        for g, kind in zip(golds, type_sequence, strict=True):
+        for index, (g, kind) in enumerate(zip(golds, type_sequence, strict=True)):
             if intervals and kind is AnswerType.NV and is_inequality(value):
                 continue  # beside an interval alternative, x < 2 is a set, not the value 2
+            if _names_another(value, index, labels):
+                last = "wrong_label"
+                continue
             outcome = judge_atom(value, g, kind, tolerance, requested)
             if outcome.correct:
                 hit = outcome
@@ -121,6 +128,47 @@ def judge_alternatives(
             return reject("extra_guess" if matched or len(preds) > 1 else last)
         matched = matched or hit.reason
     return accept(f"alternative:{matched}") if matched else reject(last)
+
+
+def _label(pred: str, labels: list[str | None]) -> str | None:
+    """The name a predicted element gives itself (``x`` of ``x = 2``), if any."""
+    sides = chain(pred)
+    if len(sides) < 2:
+        return None
+    first = sides[0]
+    if is_label(first) or any(g is not None and same_label(first, g) for g in labels):
+        return first
+    return None
+
+
+def _names_another(pred: str, position: int, labels: list[str | None]) -> bool:
+    """Whether ``pred`` is labelled as another gold element or alternative than the one at
+    ``position`` (``y = 2`` where the gold says ``x = 2, y = 3``): its value is then a claim
+    about the other quantity, whatever it equals."""
+    name = _label(pred, labels)
+    own = labels[position]
+    if name is None or (own is not None and same_label(name, own)):
+        return False
+    return any(
+        other is not None and index != position and same_label(name, other)
+        for index, other in enumerate(labels)
+    )
+
+
+def _by_label(preds: tuple[str, ...], labels: list[str | None]) -> tuple[str, ...]:
+    """A tuple whose every element is labelled with the gold's labels, in another order
+    (``y = 3, x = 2`` for ``x = 2, y = 3``), in the gold's order; else as given."""
+    known = [label for label in labels if label is not None]
+    if len(known) != len(labels):
+        return preds
+    names = [_label(p, labels) for p in preds]
+    order = []
+    for label in known:
+        hits = [i for i, name in enumerate(names) if name is not None and same_label(name, label)]
+        if len(hits) != 1:
+            return preds
+        order.append(hits[0])
+    return tuple(preds[i] for i in order) if len(set(order)) == len(preds) else preds
 
 
 def judge_answers(
@@ -141,6 +189,11 @@ def judge_answers(
             return reject("gold_type_sequence_mismatch")
         if len(preds) != len(golds):
             return reject("wrong_count")
+        labels = [gold_chain(g).label for g in golds]
+        preds = _by_label(preds, labels)
+        for position, p in enumerate(preds):
+            if _names_another(p, position, labels):
+                return reject(f"element_{position}:wrong_label")
         for position, (p, g, kind) in enumerate(zip(preds, golds, type_sequence, strict=True)):
             outcome = judge_atom(p, g, kind, tolerance, requested)
             if not outcome.correct:
