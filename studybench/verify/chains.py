@@ -80,8 +80,8 @@ def ratio_label(text: str) -> bool:
     return bool(heads[0]) and heads[0] == heads[1]
 
 
-def same_label(a: str, b: str) -> bool:
-    return bool(label_key(a)) and label_key(a) == label_key(b)
+def same_label(a: str, b: str | None) -> bool:
+    return b is not None and bool(label_key(a)) and label_key(a) == label_key(b)
 
 
 def contradicting_labels(a: str, b: str) -> bool:

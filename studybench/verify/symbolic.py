@@ -52,13 +52,17 @@ _DEFINITIONS: tuple[tuple[str, Callable[[Callable[[str], Any]], Any]], ...] = (
     ("hbar", lambda s: s("h") / (2 * sympy.pi)),
     ("k_e", lambda s: 1 / (4 * sympy.pi * s("epsilon_0"))),
     ("k", lambda s: 1 / (4 * sympy.pi * s("epsilon_0"))),  # Coulomb's k, see _REQUIRES
+    ("beta", lambda s: s("v") / s("c")),  # the speed in units of c, see _REQUIRES
+    ("R", lambda s: s("N_A") * s("k_B")),  # the gas constant, see _REQUIRES
     ("c", lambda s: 1 / sympy.sqrt(s("mu_0") * s("epsilon_0"))),
 )
 
 
-# A name that is a constant only beside the constant it is defined by: ``k`` is Coulomb's
-# constant where the other side writes epsilon_0, and a spring constant everywhere else.
-_REQUIRES = {"k": "epsilon_0"}
+# A name that is a constant only beside the constants it is defined by: ``k`` is Coulomb's
+# constant where the other side writes epsilon_0, and a spring constant everywhere else;
+# ``R`` is the gas constant beside Boltzmann's k_B (elsewhere a resistance or a radius);
+# ``\\beta`` is v/c beside v and c (elsewhere an angle or 1/k_BT).
+_REQUIRES = {"k": ("epsilon_0",), "R": ("k_B",), "beta": ("v", "c")}
 
 
 # A partial derivative as the parser names it (parsing._derivative_name): the function, then
@@ -178,9 +182,8 @@ def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
         in_b = [s for s in b.free_symbols if canonical_name(s) == name]
         if bool(in_a) == bool(in_b):
             continue
-        required = _REQUIRES.get(name)
-        other = b if in_a else a
-        if required and not any(canonical_name(s) == required for s in other.free_symbols):
+        other_names = {canonical_name(s) for s in (b if in_a else a).free_symbols}
+        if not set(_REQUIRES.get(name, ())) <= other_names:
             continue
         present = {canonical_name(s): s for s in a.free_symbols | b.free_symbols}
 
@@ -200,7 +203,7 @@ SUMMAND_OPS_LIMIT = 40  # larger summands are left to the numeric check (summati
 def _closed_form(total: Any) -> Any:
     """The checked closed form of one infinite sum, or None (see :func:`sum_closed_forms`).
     Cached per worker: the gold of a slot meets its k samples with the same sum."""
-    if total.free_symbols or len(total.limits) != 1:
+    if len(total.limits) != 1:
         return None
     _, low, high = total.limits[0]
     if not (low.is_infinite or high.is_infinite):
@@ -211,14 +214,46 @@ def _closed_form(total: Any) -> Any:
         closed = total.doit()
     except Exception:  # summation's own failures leave the numeric check in charge
         return None
-    if closed.has(sympy.Sum, sympy.Piecewise) or closed.is_finite is not True:
+    if closed.has(sympy.Sum, sympy.Piecewise) or closed.is_finite is False:
         return None
-    numeric, exact = evaluate(total, {}), evaluate(closed, {})
-    if numeric is None or exact is None:
+    if not total.free_symbols:
+        if closed.is_finite is not True:
+            return None
+        numeric, exact = evaluate(total, {}), evaluate(closed, {})
+        if numeric is None or exact is None:
+            return None
+        return closed if _series_close(numeric, exact) else None
+    symbols = sorted(total.free_symbols, key=lambda s: s.name)
+    checked = 0
+    for point in sample_points(symbols, "series:" + str(total), count=2):
+        numeric, exact = _partial_series(total, point), evaluate(closed, point)
+        if numeric is None or exact is None or not _series_close(numeric, exact):
+            return None
+        checked += 1
+    return closed if checked == 2 else None
+
+
+def _series_close(numeric: Value, exact: Value) -> bool:
+    return bool(abs(numeric - exact) <= SERIES_TOLERANCE * max(abs(exact), _mp.mpf(1)))
+
+
+def _partial_series(total: Any, point: dict[Any, Any]) -> Value | None:
+    """A sum with parameters at one point, summed by mpmath (``Sum.evalf`` returned 1.0 for
+    ``\\sum x^n/n!`` at x = 0.8998: sympy's own series evaluation is wrong at non-integer
+    parameters)."""
+    index, low, high = total.limits[0]
+    summand = total.function.xreplace({s: sympy.Rational(v) for s, v in point.items()})
+    try:
+        term = sympy.lambdify(index, summand, modules="mpmath")
+        with mpmath.workdps(EXACT_DIGITS // 2):
+            bounds = [
+                mpmath.mpf(b) if b.is_finite else (mpmath.inf if b > 0 else -mpmath.inf)
+                for b in (low, high)
+            ]
+            value = mpmath.nsum(term, bounds)
+            return _mp.mpc(value)
+    except Exception:  # a series mpmath cannot sum is not checked, so not replaced
         return None
-    if abs(numeric - exact) > SERIES_TOLERANCE * max(abs(exact), _mp.mpf(1)):
-        return None
-    return closed
 
 
 def sum_closed_forms(expr: Any) -> Any:
@@ -230,9 +265,11 @@ def sum_closed_forms(expr: Any) -> Any:
     Soundness first: a closed form is used only when it is finite, free of any remaining sum
     or case split, and agrees with the series summed numerically (mpmath) to 1e-12, so a wrong
     result of summation can never make an answer right; otherwise the sum stays and the
-    numeric check decides as before. Sums with free parameters (``\\sum x^n/n!``) stay as
-    they are: sampling compares them. The pool's per-comparison time bound holds a slow
-    summation (a timeout is a rejection)."""
+    numeric check decides as before. A sum with free parameters (``\\sum x^n/n!``) takes its
+    closed form (``e^x``) when the series, summed by mpmath at two sample points, agrees with
+    it; otherwise it stays, and the comparison is inconclusive (sympy cannot evaluate it at
+    the sample points). The pool's per-comparison time bound holds a slow summation (a
+    timeout is a rejection)."""
     replacements = {}
     for total in expr.atoms(sympy.Sum):
         closed = _closed_form(total)
@@ -288,6 +325,150 @@ def relative_tolerance(a: Any, b: Any, tolerance: float) -> Any:
     return SERIES_TOLERANCE if a.has(sympy.Sum) or b.has(sympy.Sum) else EXACT_TOLERANCE
 
 
+# Atoms whose value can jump or bend anywhere (floor, min, |x|, cases): agreement at a few
+# points in [0.3, 3] says nothing about them (``x + \\lfloor x/10 \\rfloor`` equals ``x`` there,
+# ``\\min(x, 10)`` too). An expression holding one is only equal when proven so.
+_NON_ANALYTIC = (
+    sympy.floor,
+    sympy.ceiling,
+    sympy.Min,
+    sympy.Max,
+    sympy.Abs,
+    sympy.Piecewise,
+    sympy.sign,
+    sympy.Mod,
+    sympy.Heaviside,
+    sympy.frac,
+)
+PROOF_OPS_LIMIT = 250  # simplify above this size may stall; the answer is then not proven
+MAX_PROOF_DIGITS = 3000
+
+
+def has_non_analytic(*exprs: Any) -> bool:
+    return any(expr.has(*_NON_ANALYTIC) for expr in exprs)
+
+
+def proven_zero(diff: Any) -> bool:
+    """``simplify`` shows ``diff`` is zero (bounded in size; a failure proves nothing)."""
+    if diff == 0:
+        return True
+    if sympy.count_ops(diff) > PROOF_OPS_LIMIT:
+        return False
+    try:
+        return bool(sympy.simplify(diff) == 0)
+    except Exception:
+        return False
+
+
+def exactly_zero(diff: Any, seed: str) -> bool:
+    """Confirm that an exact difference (no decimals) that vanished to 40 digits is zero.
+
+    Why: 40 digits let a tiny term through (``\\sqrt2 + 10^{-45}``, ``F = ma + 10^{-50}``).
+    A rational function of its symbols is zero exactly when ``cancel`` says so; anything else
+    is evaluated again with 60 digits more than the magnitude of any number written in it
+    (10^{-45}: 105 digits; e^{-400}: 234), and must vanish there relative to its terms."""
+    if diff == 0:
+        return True
+    try:
+        if _plain_rational(diff) and sympy.count_ops(diff) <= PROOF_OPS_LIMIT:
+            return bool(sympy.cancel(sympy.together(diff)) == 0)
+    except Exception:
+        return False
+    digits = EXACT_DIGITS + _written_magnitude(diff)
+    if digits > MAX_PROOF_DIGITS:
+        return False  # a number too small (or large) to confirm: not proven equal
+    symbols = sorted(diff.free_symbols, key=lambda s: s.name)
+    terms = sympy.Add.make_args(diff)
+    bound = sympy.Float(10, digits) ** (EXACT_DIGITS // 2 - digits)
+    for point in sample_points(symbols, seed, count=1):
+        exact = {s: sympy.Rational(v) for s, v in point.items()}
+        try:
+            total = sympy.Abs(diff.xreplace(exact).evalf(digits))
+            scale = max(sympy.Abs(t.xreplace(exact).evalf(digits)) for t in terms)
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
+            continue
+        if total.is_Number and scale.is_Number and bool(total > bound * scale):
+            return False
+    return True
+
+
+def _written_magnitude(expr: Any) -> int:
+    """The largest number of decimal orders (either way) of a closed number in ``expr``."""
+    worst = 0.0
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Rational):  # (10^{300} - 1)/10^{300} needs 300 digits
+            worst = max(worst, math.log10(max(abs(node.p), node.q)))
+            continue
+        if not (node.is_number and (node.is_Atom or node.is_Pow or isinstance(node, sympy.exp))):
+            continue
+        try:
+            value = abs(complex(sympy.N(node, 15)))
+        except (TypeError, ValueError, OverflowError):
+            continue
+        if value not in (0.0, float("inf")):
+            worst = max(worst, abs(math.log10(value)))
+        elif value == float("inf"):
+            return MAX_PROOF_DIGITS
+    return int(worst) + 1
+
+
+def _plain_rational(expr: Any) -> bool:
+    """A rational function of symbols with rational coefficients (pi and e count as symbols):
+    ``cancel`` decides whether it is zero. Roots and functions can hide identities from it
+    (``\\sqrt{3+2\\sqrt2} = 1+\\sqrt2``)."""
+    if expr.atoms(sympy.Function) or has_float(expr):
+        return False
+    return all(power.exp.is_Integer for power in expr.atoms(sympy.Pow))
+
+
+def new_symbols(pred: Any, gold: Any) -> set[Any]:
+    """Symbols of ``pred`` the gold does not have (compared by name)."""
+    names = {canonical_name(s) for s in gold.free_symbols}
+    return {s for s in pred.free_symbols if canonical_name(s) not in names}
+
+
+def free_of(expr: Any, symbols: set[Any], seed: str) -> bool:
+    """Whether ``expr`` does not depend on ``symbols``: each derivative is exactly zero. A
+    term in a symbol the gold lacks is never absorbed by a tolerance (``f(1 + 0.002\\xi)``
+    is within 1% of ``f`` at the sample points), however small its coefficient."""
+    if sympy.count_ops(expr) > PROOF_OPS_LIMIT:
+        return False  # too large to show: the new symbol is not shown to cancel
+    try:
+        for symbol in symbols:
+            derivative = sympy.diff(expr, symbol)
+            if derivative == 0:
+                continue
+            if has_float(derivative) or not exactly_zero(derivative, seed):
+                return False
+    except Exception:  # sympy's own failures prove nothing
+        return False
+    return True
+
+
+def constant_ratio(a: Any, b: Any, seed: str) -> bool:
+    """Confirm that ``a / b``, equal at the sample points to 40 digits, is constant: its
+    values at two points agree to 60 digits more than any number written in it (``F = ma +
+    10^{-50}`` is no multiple of ``F = ma``)."""
+    digits = EXACT_DIGITS + _written_magnitude(a) + _written_magnitude(b)
+    if digits > MAX_PROOF_DIGITS:
+        return False
+    symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
+    values = []
+    for point in sample_points(symbols, seed + "\x00ratio", count=4):
+        exact = {s: sympy.Rational(v) for s, v in point.items()}
+        try:
+            va, vb = a.xreplace(exact).evalf(digits), b.xreplace(exact).evalf(digits)
+            if not (va.is_Number and vb.is_Number) or vb == 0:
+                continue
+            values.append(va / vb)
+        except Exception:  # undefined here: another point decides
+            continue
+        if len(values) == 2:
+            bound = sympy.Float(10, digits) ** (EXACT_DIGITS // 2 - digits)
+            return bool(sympy.Abs(values[0] - values[1]) <= bound * sympy.Abs(values[0]))
+    return False
+
+
 def numerically_equal(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
     """Equal at every sampled point; None when fewer than two points evaluate."""
     symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
@@ -317,7 +498,11 @@ def closed_forms_equal(pred: Any, gold: Any, tolerance: float) -> bool | None:
     bound = EXACT_TOLERANCE if exact else _mp.mpf(tolerance) * (1 + 1e-9)
     if exact and (pred.has(sympy.Sum) or gold.has(sympy.Sum)):
         bound = SERIES_TOLERANCE  # a series is summed numerically: not to 40 digits
-    return bool(abs(va - vb) <= bound * abs(vb))
+    if not abs(va - vb) <= bound * abs(vb):
+        return False
+    if exact and bound == EXACT_TOLERANCE:  # 40 digits: now exactly (\\sqrt2 + 10^{-45})
+        return exactly_zero(pred - gold, "")
+    return True
 
 
 def vanishes(expr: Any, tolerance: Any, seed: str, signed: bool = False) -> bool | None:

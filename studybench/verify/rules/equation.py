@@ -20,11 +20,20 @@ from studybench.verify.rules.expression import (
 )
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
+    EXACT_TOLERANCE,
+    PROOF_OPS_LIMIT,
+    canonical_name,
+    closed_forms_equal,
+    constant_ratio,
     evaluate,
+    exactly_zero,
+    free_of,
+    has_non_analytic,
+    new_symbols,
+    numerically_equal,
     relative_tolerance,
     sample_points,
     substitute_definitions,
-    vanishes,
 )
 
 SYMBOLIC_TOLERANCE = 1e-6
@@ -90,6 +99,7 @@ def _judge_equation(
         return side_failure(exc, {2, 3})
     gold_d, pred_d = positive_symbols(g_lhs - g_rhs, p_lhs - p_rhs)
     pred_d, gold_d = substitute_definitions(pred_d, gold_d)
+    read_pred, read_gold = _read_sides((p_lhs, p_rhs), (g_lhs, g_rhs))
     seed = pred + "\x00" + gold
     outcome = _proportional(pred_d, gold_d, seed)
     if outcome.correct:
@@ -101,42 +111,139 @@ def _judge_equation(
         labels = p_lhs.free_symbols | g_lhs.free_symbols
         if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
             return accept("renamed_label")
-    if _rearranged((p_lhs, p_rhs), (g_lhs, g_rhs), seed):
+    if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
     return outcome
 
 
-def _rearranged(pred: tuple[Any, Any], gold: tuple[Any, Any], seed: str) -> bool:
-    """One equation solved for a variable (``x = f(...)``, ``x`` not on the right) makes the
-    other hold: ``\\nu = (E_2 - E_1)/h`` and ``h\\nu = E_2 - E_1``, ``\\theta = \\arctan\\mu``
-    and ``\\tan\\theta = \\mu``.
-
-    Checked at points of both signs and without positivity assumptions, and refused when
-    the other equation is a polynomial of degree two or more in that variable: squaring
-    (``v^2 = 2gh`` for ``v = \\sqrt{2gh}``) adds a root, it does not rearrange.
-    """
-    pred_d, gold_d = pred[0] - pred[1], gold[0] - gold[1]
-    if pred_d == 0 or gold_d == 0:
-        return False
-    tolerance = relative_tolerance(pred_d, gold_d, SYMBOLIC_TOLERANCE)
-    for (lhs, rhs), target in ((gold, pred_d), (pred, gold_d)):
-        if not lhs.is_Symbol or lhs in rhs.free_symbols or lhs not in target.free_symbols:
-            continue
-        if _degree(target, lhs) > 1:
-            continue
-        if vanishes(target.subs(lhs, rhs), tolerance, seed, signed=True):
-            return True
-    return False
-
-
-def _degree(expr: Any, symbol: Any) -> int:
-    """Degree of ``expr`` as a polynomial in ``symbol``; 1 when it is not a polynomial."""
+def _read_sides(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]:
+    """Both equations' sides with definitions and derivative notations read, as for their
+    differences (:func:`substitute_definitions` decides from the symbols of both)."""
     import sympy
 
+    return substitute_definitions(sympy.Tuple(*pred), sympy.Tuple(*gold))
+
+
+SOLVE_OPS_LIMIT = 120  # larger equations are not solved (sympy's solve may stall)
+MAX_ASKED = 4  # at most this many candidate quantities are solved for
+
+
+def _rearranged(
+    pred: tuple[Any, Any], gold: tuple[Any, Any], seed: str, tolerance: float = SYMBOLIC_TOLERANCE
+) -> bool:
+    """The two equations have the same solution set for the asked quantity (issue 32 item 5):
+    ``\\nu = (E_2 - E_1)/h`` and ``h\\nu = E_2 - E_1``, ``PV = nRT`` and ``PV/T = nR``,
+    ``\\tan\\theta = \\mu`` and ``\\theta = \\arctan\\mu``.
+
+    ``pred`` and ``gold`` are (left, right) after definitions and notations are read. The asked
+    quantity is the gold's left side when it is one symbol, else each symbol of the gold's
+    left side (``PV``: P and V; ``\\cos\\theta_0``: theta_0). Both equations are solved for
+    it (sympy, the quantity real and unsigned, every other symbol a positive magnitude) and
+    the solution sets must agree at sample points, both ways. So squaring (``v^2 = 2gh``: two
+    roots), a hedge (``(v - a)(e^v - e^b) = 0``), applying cos to both sides (``\\cos\\theta =
+    \\cos\\alpha``: theta = +-alpha) and multiplying by the quantity (``x^2 = 2x``: x = 0)
+    change the set; dividing by a non-zero magnitude does not. A symbol the gold does not have
+    (``\\xi v = \\xi\\sqrt{2gh}``: any v when xi = 0) is never allowed, and a quantity that
+    cannot be solved for within the size bound decides nothing."""
+    import sympy
+
+    pred_d, gold_d = pred[0] - pred[1], gold[0] - gold[1]
+    if pred_d == 0 or gold_d == 0 or has_non_analytic(pred_d, gold_d):
+        return False
+    if sympy.count_ops(pred_d) + sympy.count_ops(gold_d) > 2 * SOLVE_OPS_LIMIT:
+        return False
+    extra = new_symbols(pred_d, gold_d)
+    if extra and free_of(pred_d, extra, seed):  # they cancel: any value will do
+        pred_d = sympy.simplify(pred_d.xreplace(dict.fromkeys(extra, sympy.Integer(1))))
+    elif extra and not _only_common_factors(pred_d, gold_d):
+        return False
+    decided = False
+    for asked in _asked_quantities(gold[0], gold_d)[:MAX_ASKED]:
+        same = _same_solutions(pred_d, gold_d, asked, tolerance, seed)
+        if same is False:
+            return False
+        decided = decided or same is True
+    return decided
+
+
+def _only_common_factors(pred_d: Any, gold_d: Any) -> bool:
+    """Whether the symbols ``pred_d`` has and ``gold_d`` lacks only multiply both sides
+    (``mg\\sin\\theta = \\mu mg\\cos\\theta`` for ``\\mu = \\tan\\theta``): the ratio of
+    the two equations is a power of each such symbol (a non-zero magnitude) times the rest.
+    A new symbol in a term (``v = \\sqrt{2gh} + \\xi``) is a different equation."""
+    import sympy
+
+    extra = new_symbols(pred_d, gold_d)
     try:
-        return int(sympy.Poly(expr, symbol).degree())
-    except (sympy.PolynomialError, sympy.GeneratorsNeeded):
-        return 1
+        ratio = sympy.factor(sympy.cancel(sympy.together(pred_d / gold_d)))
+    except Exception:
+        return False
+    for factor in sympy.Mul.make_args(ratio):
+        if not factor.free_symbols & extra:
+            continue
+        base = factor.base if factor.is_Pow and factor.exp.is_Rational else factor
+        if not (base.is_Symbol and base in extra):
+            return False
+    return True
+
+
+def _asked_quantities(lhs: Any, gold_d: Any) -> list[Any]:
+    names = {canonical_name(s) for s in gold_d.free_symbols}
+    if lhs.is_Symbol:
+        return [lhs]
+    return sorted((s for s in lhs.free_symbols if canonical_name(s) in names), key=lambda s: s.name)
+
+
+def _same_solutions(
+    pred_d: Any, gold_d: Any, asked: Any, tolerance: float, seed: str
+) -> bool | None:
+    """Whether ``pred_d = 0`` and ``gold_d = 0`` have the same solutions for ``asked``; None
+    when either cannot be solved."""
+    import sympy
+
+    name = canonical_name(asked)
+    variable = sympy.Symbol("solved_" + name, real=True)
+
+    def solutions(expr: Any) -> list[Any] | None:
+        others = {s: sympy.Symbol(s.name, positive=True) for s in expr.free_symbols}
+        target = next((s for s in expr.free_symbols if canonical_name(s) == name), None)
+        if target is None:
+            return None
+        others[target] = variable
+        plain = expr.xreplace(others).replace(sympy.sec, lambda u: 1 / sympy.cos(u))
+        plain = plain.replace(sympy.csc, lambda u: 1 / sympy.sin(u))
+        plain = plain.replace(sympy.cot, lambda u: sympy.cos(u) / sympy.sin(u))
+        try:  # sec, csc, cot as reciprocals: solve gives their roots on cos's branches
+            found = sympy.solve(plain, variable, rational=False)
+        except Exception:  # NotImplementedError and friends: undecided
+            return None
+        if not isinstance(found, list) or not found or any(isinstance(f, dict) for f in found):
+            return None
+        return [
+            f.xreplace({v: sympy.Symbol(k.name) for k, v in others.items() if k != target})
+            for f in found
+        ]
+
+    from_pred, from_gold = solutions(pred_d), solutions(gold_d)
+    if from_pred is None or from_gold is None:
+        return None
+
+    def covered(these: list[Any], those: list[Any]) -> bool:
+        return all(any(_same_value(a, b, tolerance, seed) for b in those) for a in these)
+
+    return covered(from_pred, from_gold) and covered(from_gold, from_pred)
+
+
+def _same_value(a: Any, b: Any, tolerance: float, seed: str) -> bool:
+    a, b = positive_symbols(a, b)
+    if a == b:
+        return True
+    if not a.free_symbols and not b.free_symbols:
+        return closed_forms_equal(a, b, tolerance) is True
+    rel = relative_tolerance(a, b, tolerance)
+    if numerically_equal(a, b, rel, seed) is not True:
+        return False
+    return rel > EXACT_TOLERANCE or exactly_zero(a - b, seed)
 
 
 def _proportional(a: Any, b: Any, seed: str) -> Outcome:
@@ -151,6 +258,8 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
 
     if a == 0 or b == 0:
         return accept("symbolic") if a == b else reject("wrong_equation")
+    if has_non_analytic(a, b):  # floor, min, |x|: sampled ratios prove nothing
+        return accept("proportional") if _proven_constant(a / b) else reject("wrong_equation")
     tolerance = relative_tolerance(a, b, SYMBOLIC_TOLERANCE)
     symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     ratios = []
@@ -162,6 +271,8 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
     if len(ratios) >= 2:
         first = ratios[0]
         same = all(abs(r - first) <= tolerance * abs(first) for r in ratios)
+        if same and tolerance <= EXACT_TOLERANCE:  # 40 digits; now exactly (F = ma + 10^{-50})
+            same = constant_ratio(a, b, seed)
         return accept("proportional") if same else reject("wrong_equation")
     if sympy.count_ops(a) + sympy.count_ops(b) > 250:
         return reject("inconclusive")
@@ -172,3 +283,16 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
     if not ratio.free_symbols and ratio != 0 and ratio.is_finite:
         return accept("proportional")
     return reject("wrong_equation")
+
+
+def _proven_constant(ratio: Any) -> bool:
+    """``simplify`` reduces ``ratio`` to a non-zero finite constant (bounded in size)."""
+    import sympy
+
+    if sympy.count_ops(ratio) > PROOF_OPS_LIMIT:
+        return False
+    try:
+        simple = sympy.simplify(ratio)
+    except Exception:
+        return False
+    return bool(not simple.free_symbols and simple != 0 and simple.is_finite)
