@@ -143,7 +143,8 @@ _BRACED_FUNCTION = (
 )
 _VARIABLE = r"(?:[A-Za-z]|\\[A-Za-z]+)"
 _ORDER = r"(?:\s*\^\s*\{?\s*(\d)\s*\}?)?"
-_PARTIAL_VARIABLE = r"\\partial\s*\{?\s*" + _VARIABLE + r"\s*\}?" + r"(?:\s*\^\s*\{?\s*\d\s*\}?)?"
+_BRACED_VARIABLE = r"(?:\{\s*" + _VARIABLE + r"\s*\}|" + _VARIABLE + ")"  # braces in pairs
+_PARTIAL_VARIABLE = r"\\partial\s*" + _BRACED_VARIABLE + r"(?:\s*\^\s*\{?\s*\d\s*\}?)?"
 _PARTIAL_FRAC = re.compile(
     r"\\frac\s*\{\s*\\partial" + _ORDER + r"\s*" + _BRACED_FUNCTION + r"\s*\}"
     r"\s*\{((?:\s*" + _PARTIAL_VARIABLE + r")+)\s*\}"
@@ -171,12 +172,11 @@ _PARTIAL_SUB = re.compile(
     r"\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*" + _BRACED_FUNCTION
 )
 _DENOMINATOR_VARIABLE = re.compile(
-    r"(?:\\partial|(?<![A-Za-z\\])d)\s*\{?\s*("
-    + _VARIABLE
-    + r")\s*\}?(?:\s*\^\s*\{?\s*(\d)\s*\}?)?"
+    r"(?:\\partial|(?<![A-Za-z\\])d)\s*(?:\{\s*(" + _VARIABLE + r")\s*\}|(" + _VARIABLE + r"))"
+    r"(?:\s*\^\s*\{?\s*(\d)\s*\}?)?"
 )
 _D = r"(?<![A-Za-z\\])d"
-_TOTAL_VARIABLE = _D + r"\s*\{?\s*" + _VARIABLE + r"\s*\}?(?:\s*\^\s*\{?\s*\d\s*\}?)?"
+_TOTAL_VARIABLE = _D + r"\s*" + _BRACED_VARIABLE + r"(?:\s*\^\s*\{?\s*\d\s*\}?)?"
 _TOTAL_FRAC = re.compile(
     r"\\frac\s*\{\s*" + _D + _ORDER + r"\s*" + _BRACED_FUNCTION + r"\s*\}"
     r"\s*\{\s*(" + _TOTAL_VARIABLE + r")\s*\}"
@@ -223,7 +223,7 @@ class _Derivatives:
     def _variables(text: str) -> list[str]:
         variables: list[str] = []
         for variable in _DENOMINATOR_VARIABLE.finditer(text):
-            variables += [variable.group(1)] * int(variable.group(2) or 1)
+            variables += [variable.group(1) or variable.group(2)] * int(variable.group(3) or 1)
         return variables
 
     @staticmethod

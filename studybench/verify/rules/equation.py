@@ -6,6 +6,7 @@ an expression, and a renamed label is decided by comparing the right sides.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
@@ -34,6 +35,7 @@ from studybench.verify.symbolic import (
     relative_tolerance,
     sample_points,
     substitute_definitions,
+    vanishes,
 )
 
 SYMBOLIC_TOLERANCE = 1e-6
@@ -143,8 +145,9 @@ def _rearranged(
     roots), a hedge (``(v - a)(e^v - e^b) = 0``), applying cos to both sides (``\\cos\\theta =
     \\cos\\alpha``: theta = +-alpha) and multiplying by the quantity (``x^2 = 2x``: x = 0)
     change the set; dividing by a non-zero magnitude does not. A symbol the gold does not have
-    (``\\xi v = \\xi\\sqrt{2gh}``: any v when xi = 0) is never allowed, and a quantity that
-    cannot be solved for within the size bound decides nothing."""
+    (``v = \\sqrt{2gh} + \\xi``) is never allowed unless it only multiplies both sides (a
+    non-zero magnitude), and a quantity that cannot be solved for within the size bound
+    decides nothing."""
     import sympy
 
     pred_d, gold_d = pred[0] - pred[1], gold[0] - gold[1]
@@ -157,28 +160,40 @@ def _rearranged(
         pred_d = sympy.simplify(pred_d.xreplace(dict.fromkeys(extra, sympy.Integer(1))))
     elif extra and not _only_common_factors(pred_d, gold_d):
         return False
-    decided = False
+    magnitude = not gold[0].is_Symbol  # a factor of a product on the left (PV, m dv/dt)
+    rel = relative_tolerance(pred_d, gold_d, tolerance)
     for asked in _asked_quantities(gold[0], gold_d)[:MAX_ASKED]:
-        same = _same_solutions(pred_d, gold_d, asked, tolerance, seed)
-        if same is False:
+        name = canonical_name(asked)
+        from_gold = _solutions(gold_d, name, magnitude)
+        if from_gold is None:
+            continue
+        # necessary, and cheap: the prediction holds at every solution of the gold
+        target = next((s for s in pred_d.free_symbols if canonical_name(s) == name), None)
+        if target is None:
             return False
-        decided = decided or same is True
-    return decided
+        for solution in from_gold:
+            if vanishes(pred_d.xreplace({target: solution}), rel, seed) is False:
+                return False
+        from_pred = _solutions(pred_d, name, magnitude)
+        if from_pred is None:
+            continue
+        # one quantity decides: the same solutions for it, at every value of the others,
+        # is the same relation between all of them
+        return _covered(from_pred, from_gold, tolerance, seed) and _covered(
+            from_gold, from_pred, tolerance, seed
+        )
+    return False
 
 
 def _only_common_factors(pred_d: Any, gold_d: Any) -> bool:
     """Whether the symbols ``pred_d`` has and ``gold_d`` lacks only multiply both sides
-    (``mg\\sin\\theta = \\mu mg\\cos\\theta`` for ``\\mu = \\tan\\theta``): the ratio of
-    the two equations is a power of each such symbol (a non-zero magnitude) times the rest.
-    A new symbol in a term (``v = \\sqrt{2gh} + \\xi``) is a different equation."""
+    (``mg\\sin\\theta = \\mu mg\\cos\\theta`` for ``\\mu = \\tan\\theta``): each is a power
+    of one such symbol (a non-zero magnitude) pulled out of the whole equation. A new symbol
+    in a term (``v = \\sqrt{2gh} + \\xi``) makes a different equation."""
     import sympy
 
     extra = new_symbols(pred_d, gold_d)
-    try:
-        ratio = sympy.factor(sympy.cancel(sympy.together(pred_d / gold_d)))
-    except Exception:
-        return False
-    for factor in sympy.Mul.make_args(ratio):
+    for factor in sympy.Mul.make_args(sympy.factor_terms(pred_d)):
         if not factor.free_symbols & extra:
             continue
         base = factor.base if factor.is_Pow and factor.exp.is_Rational else factor
@@ -188,50 +203,49 @@ def _only_common_factors(pred_d: Any, gold_d: Any) -> bool:
 
 
 def _asked_quantities(lhs: Any, gold_d: Any) -> list[Any]:
+    """The gold's bare left side, else the symbols of its left side, those outside any
+    function first (solving for them is cheap: PV, m dv/dt before theta in cos theta)."""
+    import sympy
+
     names = {canonical_name(s) for s in gold_d.free_symbols}
     if lhs.is_Symbol:
         return [lhs]
-    return sorted((s for s in lhs.free_symbols if canonical_name(s) in names), key=lambda s: s.name)
+    inside = {s for f in gold_d.atoms(sympy.Function) for s in f.free_symbols}
+    candidates = [s for s in lhs.free_symbols if canonical_name(s) in names]
+    return sorted(candidates, key=lambda s: (s in inside, s.name))
 
 
-def _same_solutions(
-    pred_d: Any, gold_d: Any, asked: Any, tolerance: float, seed: str
-) -> bool | None:
-    """Whether ``pred_d = 0`` and ``gold_d = 0`` have the same solutions for ``asked``; None
-    when either cannot be solved."""
+@functools.lru_cache(maxsize=512)
+def _solutions(expr: Any, name: str, magnitude: bool) -> tuple[Any, ...] | None:
+    """The solutions of ``expr = 0`` for the symbol called ``name`` (real; every other symbol
+    a positive magnitude), or None when sympy cannot give them. A ``magnitude`` (a symbol of
+    a compound left side, m in ``m\\frac{dv}{dt}``) is never zero: a root 0 gained by
+    multiplying both sides by it is no solution; a bare left side (x in ``x = 2``) may be 0.
+    Cached: the gold of a slot is solved once for its k samples."""
     import sympy
 
-    name = canonical_name(asked)
-    variable = sympy.Symbol("solved_" + name, real=True)
-
-    def solutions(expr: Any) -> list[Any] | None:
-        others = {s: sympy.Symbol(s.name, positive=True) for s in expr.free_symbols}
-        target = next((s for s in expr.free_symbols if canonical_name(s) == name), None)
-        if target is None:
-            return None
-        others[target] = variable
-        plain = expr.xreplace(others).replace(sympy.sec, lambda u: 1 / sympy.cos(u))
-        plain = plain.replace(sympy.csc, lambda u: 1 / sympy.sin(u))
-        plain = plain.replace(sympy.cot, lambda u: sympy.cos(u) / sympy.sin(u))
-        try:  # sec, csc, cot as reciprocals: solve gives their roots on cos's branches
-            found = sympy.solve(plain, variable, rational=False)
-        except Exception:  # NotImplementedError and friends: undecided
-            return None
-        if not isinstance(found, list) or not found or any(isinstance(f, dict) for f in found):
-            return None
-        return [
-            f.xreplace({v: sympy.Symbol(k.name) for k, v in others.items() if k != target})
-            for f in found
-        ]
-
-    from_pred, from_gold = solutions(pred_d), solutions(gold_d)
-    if from_pred is None or from_gold is None:
+    target = next((s for s in expr.free_symbols if canonical_name(s) == name), None)
+    if target is None:
         return None
+    variable = sympy.Symbol("solved_" + name, real=True)
+    others = {s: sympy.Symbol(s.name, positive=True) for s in expr.free_symbols if s != target}
+    plain = expr.xreplace({**others, target: variable})
+    plain = plain.replace(sympy.sec, lambda u: 1 / sympy.cos(u))  # roots on cos's branches
+    plain = plain.replace(sympy.csc, lambda u: 1 / sympy.sin(u))
+    plain = plain.replace(sympy.cot, lambda u: sympy.cos(u) / sympy.sin(u))
+    try:
+        found = sympy.solve(plain, variable, rational=False)
+    except Exception:  # NotImplementedError and friends: undecided
+        return None
+    if not isinstance(found, list) or not found or any(isinstance(f, dict) for f in found):
+        return None
+    back = {v: k for k, v in others.items()}
+    kept = tuple(f.xreplace(back) for f in found if not (magnitude and f == 0))
+    return kept or None
 
-    def covered(these: list[Any], those: list[Any]) -> bool:
-        return all(any(_same_value(a, b, tolerance, seed) for b in those) for a in these)
 
-    return covered(from_pred, from_gold) and covered(from_gold, from_pred)
+def _covered(these: tuple[Any, ...], those: tuple[Any, ...], tolerance: float, seed: str) -> bool:
+    return all(any(_same_value(a, b, tolerance, seed) for b in those) for a in these)
 
 
 def _same_value(a: Any, b: Any, tolerance: float, seed: str) -> bool:
