@@ -17,7 +17,16 @@ side its leading number (NV) or the whole expression (EX, EQ right sides):
 * ``exponent``: the first power's exponent raised by one (or the side squared);
 * ``text_number``: a number inside a text answer (QL) changed;
 * ``new_term``, ``new_factor``: a symbolic side (EX, EQ right sides) with a term or a factor
-  in a free symbol the gold does not have (``ma`` -> ``ma + Q``, ``Q ma``).
+  in a free symbol the gold does not have (``ma`` -> ``ma + Q``, ``Q ma``);
+* ``unit_swap``: a number's unit replaced by another unit of the same dimension, the number
+  kept (``3\\,\\mathrm{m}`` -> ``3\\,\\mathrm{km}``, ``45^\\circ`` -> ``45\\,\\mathrm{rad}``);
+* ``remark``: a remark that changes the value appended to a box (``\\text{ doubled}``,
+  ``\\text{ per second}``, ``\\text{ or 7}``): only a remark that cannot change the value
+  may be dropped;
+* ``negated``: the relation of a labelled box negated (``x = 3`` -> ``x \\neq 3``), and for
+  IN golds every inequality turned to its complement (``x < 3`` -> ``x \\ge 3``);
+* IN golds: ``bound`` (the first finite bound doubled, or 0 made 1), ``bracket`` (every finite
+  end opened or closed), ``variable`` (the bounded quantity squared: ``0 < x^{2} \\le 2``).
 
 Each changed side is also **appended** to the gold's own box (``where`` ``appended``, the
 new last side; the reason's position is not pinned, since a one-form gold's box then reads
@@ -46,7 +55,7 @@ from studybench.verify.chains import chain
 ROOT = Path(__file__).resolve().parents[2]
 GOLD_SOURCES = (ROOT / "data" / "sample", ROOT / "tests")
 EQUIVALENT_TABLE = Path(__file__).with_name("perturbation_equivalent.json")
-PERTURBED_TYPES = ("NV", "EX", "EQ", "TUP", "ALT", "QL")
+PERTURBED_TYPES = ("NV", "EX", "EQ", "TUP", "ALT", "QL", "IN")
 _SKIP_FILES = {"validation_cases.json"}  # invalid records on purpose (the validator's cases)
 
 
@@ -164,6 +173,45 @@ def _expression(side: str, kind: str) -> str | None:
 
 
 KINDS = ("sign", "factor_1.5", "factor_2", "plus_1", "exponent")
+_TRAILING_UNIT = re.compile(r"(?:\\[,;: ]|~|\s)*\\(?:mathrm|text|rm)\s*\{(?P<unit>[^{}]*)\}\s*$")
+_DEGREE_SIGN = re.compile(r"\^\s*\{?\s*\\circ\s*\}?\s*$")
+# Remarks that change the value they follow, one per box (chosen by the gold's text).
+REMARKS = (
+    r"\text{ doubled}", r"\text{ squared}", r"\text{ times 3}", r"\text{ per second}",
+    r"\text{ thousand}", r"\text{ or 7}", r"\text{ (negative)}", r"\text{ at least}",
+)  # fmt: skip
+
+
+def _unit_swapped(side: str) -> str | None:
+    """A numeric side with its unit replaced by another of the same dimension, the number
+    kept: a kilo- or milli- prefix on the unit (or the kilo dropped), degrees made radians."""
+    from studybench.verify.normalize import normalize_answer
+    from studybench.verify.units import parse_unit, same_dimension, si_factor
+
+    degree = _DEGREE_SIGN.search(side)
+    if degree is not None and _LEADING_NUMBER.match(side):
+        return side[: degree.start()] + r"\,\mathrm{rad}"
+    match = _TRAILING_UNIT.search(side)
+    if match is None or not _LEADING_NUMBER.match(side):
+        return None
+    unit = match.group("unit").strip()
+    original = parse_unit(normalize_answer(unit))
+    if original is None or original.dimensionless or si_factor(original) is None:
+        return None
+    candidates = [unit[1:]] if unit.startswith("k") else []
+    candidates += ["k" + unit, "m" + unit]
+    for candidate in candidates:
+        other = parse_unit(normalize_answer(candidate)) if candidate else None
+        factor, base = (
+            (si_factor(other), si_factor(original)) if other is not None else (None, None)
+        )
+        if other is None or not same_dimension(other, original) or not factor or not base:
+            continue
+        if abs(factor / base - 1) > 0.05:
+            return side[: match.start("unit")] + candidate + side[match.end("unit") :]
+    return None
+
+
 SYMBOLIC_KINDS = ("new_term", "new_factor")
 _FRESH = ("Q", "W", r"\xi", r"\varkappa")  # a symbol no gold side spells is the new one
 
@@ -200,6 +248,9 @@ def _side_variants(side: str, answer_type: str) -> Iterator[tuple[str, str]]:
         changed = _numeric(side, kind) if numeric else _expression(side, kind)
         if changed is not None and changed.strip() != side.strip():
             yield kind, changed
+    swapped = _unit_swapped(side) if numeric else None
+    if swapped is not None:
+        yield "unit_swap", swapped
     if not numeric:
         for kind in SYMBOLIC_KINDS:
             yield kind, _new_symbol(side, kind)
@@ -207,6 +258,19 @@ def _side_variants(side: str, answer_type: str) -> Iterator[tuple[str, str]]:
 
 def _box_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
     """(where, kind, changed box) for one box: the whole answer or each chain side."""
+    if answer_type == "IN":
+        yield from _interval_variants(box)
+        return
+    if answer_type in ("NV", "EX", "EQ"):
+        remark = REMARKS[sum(map(ord, box)) % len(REMARKS)]
+        yield "answer", "remark", rf"{box}\ {remark}"
+        sides = chain(box)
+        if len(sides) == 2 and not _LEADING_NUMBER.match(sides[0]) and "\\neq" not in box:
+            yield "answer", "negated", rf"{sides[0]} \neq {sides[1]}"
+    yield from _value_variants(box, answer_type)
+
+
+def _value_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
     if answer_type == "QL":
         for match in _ANY_NUMBER.finditer(box):
             changed = box[: match.start()] + _format(float(match.group(1)) + 1) + box[match.end() :]
@@ -229,6 +293,57 @@ def _box_variants(box: str, answer_type: str) -> Iterator[tuple[str, str, str]]:
         for kind, changed in _side_variants(sides[position], answer_type):
             yield where, kind, " = ".join([*sides[:position], changed, *sides[position + 1 :]])
             yield "appended", kind, " = ".join([*sides, changed])
+
+
+_RELATIONS_IN = re.compile(r"\\(?:leq|geq|le|ge)(?![a-zA-Z])|<|>")
+_COMPLEMENT = {r"\le": ">", r"\leq": ">", r"\ge": "<", r"\geq": "<", "<": r"\ge ", ">": r"\le "}
+_FINITE_NUMBER = re.compile(r"(?<![\w.^_\\])(\d+(?:\.\d+)?)(?![\w.])")
+
+
+def _interval_variants(box: str) -> Iterator[tuple[str, str, str]]:
+    """IN: the relation complemented, the first finite bound changed, the finite ends'
+    brackets turned, the bounded quantity squared."""
+    from studybench.verify.normalize import normalize_answer
+    from studybench.verify.rules.interval import parse_intervals
+
+    relations = list(_RELATIONS_IN.finditer(box))
+    if relations:
+        out, pos = [], 0
+        for match in relations:
+            out += [box[pos : match.start()], _COMPLEMENT[match.group(0)]]
+            pos = match.end()
+        yield "answer", "negated", "".join(out) + box[pos:]
+    number = _FINITE_NUMBER.search(box)
+    if number is not None:
+        value = float(number.group(1))
+        changed = "1" if value == 0 else _format(value * 2)
+        yield "answer", "bound", box[: number.start()] + changed + box[number.end() :]
+    intervals = parse_intervals(normalize_answer(box)) or []
+    if not relations and intervals and "\\in" not in box:
+        turned = _turned_brackets(box)
+        if turned is not None:
+            yield "answer", "bracket", turned
+    variable = next((i.variable for i in intervals if i.variable is not None), None)
+    if variable is not None and variable in box:
+        yield "answer", "variable", box.replace(variable, f"{{{variable}}}^{{2}}", 1)
+    elif intervals and not relations and "\\in" not in box:
+        yield "answer", "variable", rf"x^{{2}} \in {box}"
+
+
+def _turned_brackets(box: str) -> str | None:
+    """``[a, b)`` -> ``(a, b]`` at the finite ends (an infinite end is open either way)."""
+    swap = {"[": "(", "(": "[", "]": ")", ")": "]"}
+    chars = list(box)
+    changed = False
+    for match in re.finditer(r"[\[(]([^,\[\]()]*),([^,\[\]()]*)[\])]", box):
+        low, high = match.group(1), match.group(2)
+        if "infty" not in low and "\u221e" not in low:
+            chars[match.start()] = swap[box[match.start()]]
+            changed = True
+        if "infty" not in high and "\u221e" not in high:
+            chars[match.end() - 1] = swap[box[match.end() - 1]]
+            changed = True
+    return "".join(chars) if changed else None
 
 
 def _split_sides(box: str) -> list[str]:

@@ -7,7 +7,10 @@
   exponent in the whole answer, in each chain side, in each tuple element and in each
   alternative, a term or factor in a symbol the gold lacks, each also appended to the gold's
   own box as a new last side, and a changed number in a text answer, are all wrong, and the
-  reason names the place that differs (``element_1:...``, ``chain_link_2:...``). Provably equivalent
+  reason names the place that differs (``element_1:...``, ``chain_link_2:...``); so are a
+  number's unit swapped for another of its dimension, a value-changing remark appended, the
+  relation negated, and for IN golds a bound, a bracket or the bounded quantity changed.
+  Provably equivalent
   perturbations are listed with their proof in ``perturbation_equivalent.json``.
 
 In-process (``judge_inline``) so that mutation testing sees which code decided; about 5 s.
@@ -128,7 +131,8 @@ def test_the_perturbations_change_one_place_each() -> None:
     kinds = {p.kind for p in made}
     assert kinds == {
         "sign", "factor_1.5", "factor_2", "plus_1", "exponent", "text_number",
-        "new_term", "new_factor",
+        "new_term", "new_factor", "unit_swap", "remark", "negated", "bound", "bracket",
+        "variable",
     }  # fmt: skip
     appended = [p for p in made if p.where.split(":")[-1] == "appended" and _appended(p)]
     assert len(appended) > 1000, "the gold's own box with a wrong side appended"
