@@ -128,7 +128,7 @@ test: setup vllm-env browser redis sandbox  ## setup + lint + docs + the test su
 # beyond .venv; a guard refuses listening ports and the other tiers' tools.
 FAST_TIMING ?= build/suite-timing-fast.json
 test-fast: setup  ## the fast tier (no servers, no installs beyond .venv; budget 2 minutes)
-	@status=0; $(BIN)/pytest --fast-tier --suite-timing=$(FAST_TIMING) || status=$$?; \
+	@status=0; $(BIN)/pytest $(PYTEST_XDIST) --fast-tier --suite-timing=$(FAST_TIMING) || status=$$?; \
 	  $(BIN)/python perf/suite_budget.py $(FAST_TIMING) --tier fast || \
 	  { [ $$status -ne 0 ] || status=1; }; exit $$status
 
