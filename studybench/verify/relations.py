@@ -155,7 +155,10 @@ _UNIT_GROUP = re.compile(
     r"\\(?:text|textrm|mathrm|mbox|rm)\s*\{(?P<unit>[^{}]*)\}\s*$"
 )
 _NUMBER_END = re.compile(r"(?:\d|\d\s*\})\s*$")
-_SIDE_BREAK = re.compile(r"=|\\(?:approx|simeq|sim|cong|doteq|equiv)(?![a-zA-Z])")
+_SIDE_BREAK = re.compile(
+    r"=|\\(?:approx|simeq|sim|cong|doteq|equiv|q?quad)(?![a-zA-Z])|,|;"
+    r"|\\text\s*\{\s*(?:or|and)\s*\}"
+)
 # Where a unit annotation stood: ``0.382 ⟦m⟧``. The pair of brackets survives normalisation,
 # so the unit can be compared with the gold's (:func:`resolve_unit_annotations`).
 MARK_OPEN, MARK_CLOSE = "\u27e6", "\u27e7"
@@ -164,7 +167,8 @@ _MARKED = re.compile(r"^(?P<value>.*?)\s*\u27e6(?P<unit>[^\u27e7]*)\u27e7\s*$", 
 
 
 def _side_spans(text: str) -> list[tuple[int, int]]:
-    """The (start, end) of each side of ``A = B \\approx C`` at the top level."""
+    """The (start, end) of each side of ``A = B \\approx C`` at the top level (a list or an
+    ``\\text{ or }`` ends a side too: ``x = 1\\,m \\text{ or } x = 2\\,m``)."""
     spans: list[tuple[int, int]] = []
     depth = start = i = 0
     while i < len(text):
@@ -173,7 +177,7 @@ def _side_spans(text: str) -> list[tuple[int, int]]:
             depth += 1
         elif char in ")]}":
             depth = max(depth - 1, 0)
-        elif depth == 0 and (char in "=\\") and (i == 0 or text[i - 1] not in "<>!"):
+        elif depth == 0 and (char in "=\\,;") and (i == 0 or text[i - 1] not in "<>!"):
             match = _SIDE_BREAK.match(text, i)
             if match is not None:
                 spans.append((start, i))

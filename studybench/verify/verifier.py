@@ -131,6 +131,7 @@ def judge_inline(
 
 
 _MATH_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ, AnswerType.IN})
+_SYMBOLIC_TYPES = frozenset({AnswerType.EX, AnswerType.EQ})
 
 
 def _without_remarks(
@@ -145,6 +146,8 @@ def _without_remarks(
         kinds = sequence
     elif kind is AnswerType.ALT and len(set(sequence)) == 1:
         kinds = tuple(sequence[0] for _ in boxes)
+    elif kind is AnswerType.ALT and sequence and set(sequence) <= _SYMBOLIC_TYPES:
+        kinds = tuple(AnswerType.EX for _ in boxes)  # EX and EQ forms: units marked alike
     elif kind in (AnswerType.TUP, AnswerType.ALT):
         # an element of unknown position: remarks go, units stay (NV reads them)
         math = bool(sequence) and all(k in _MATH_TYPES for k in sequence)

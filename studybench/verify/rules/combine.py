@@ -80,15 +80,29 @@ def judge_atom(
 
 
 _OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
+# several values offered in one box: "1 s, 3 s", "1 s and 3 s", "1 s; 3 s", "\{1 s, 3 s\}"
+_LISTED = re.compile(r"\s+and\s+|,|;", re.IGNORECASE)
+_SET = re.compile(r"^(?:\\\{(?P<braces>.*)\\\}|\((?P<parens>.*)\))$", re.DOTALL)
+_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$")
 
 
-def _offered_values(preds: tuple[str, ...]) -> list[str]:
-    """The distinct final values of an ALT prediction (``2 or 3`` in one box is two)."""
+def _offered_values(preds: tuple[str, ...], listed: bool = False) -> list[str]:
+    """The distinct final values of an ALT prediction (``2 or 3`` in one box is two).
+
+    ``listed``: a box may also list values (``1 s, 3 s``, ``1 s and 3 s``, a set ``\\{1, 3\\}``):
+    each is offered, so each must be an alternative. Not where an alternative is an
+    interval or a tuple, which a comma or parentheses belong to."""
     values: list[str] = []
     for pred in preds:
         for part in (p.strip() for p in split_top(pred, _OR)):
-            if part and part not in values:
-                values.append(part)
+            pieces = [part]
+            if listed and not _THOUSANDS.match(part):
+                grouped = _SET.match(part)
+                inner = (grouped.group("braces") or grouped.group("parens")) if grouped else part
+                pieces = [p.strip() for p in split_top(inner or part, _LISTED)]
+            for piece in pieces:
+                if piece and piece not in values:
+                    values.append(piece)
     return values
 
 
@@ -111,7 +125,8 @@ def judge_alternatives(
     last = "wrong_value"
     intervals = AnswerType.IN in type_sequence
     labels = [gold_chain(g).label for g in golds]
-    for value in _offered_values(preds):
+    listed = not intervals and AnswerType.TUP not in type_sequence
+    for value in _offered_values(preds, listed):
         hit = None
         for index, (g, kind) in enumerate(zip(golds, type_sequence, strict=True)):
             if intervals and kind is AnswerType.NV and is_inequality(value):
@@ -147,8 +162,8 @@ def _names_another(pred: str, position: int, labels: list[str | None]) -> bool:
     about the other quantity, whatever it equals."""
     name = _label(pred, labels)
     own = labels[position]
-    if name is None or (own is not None and same_label(name, own)):
-        return False
+    if name is None or own is None or same_label(name, own):
+        return False  # an unlabelled gold form (``\\sqrt{2gh}`` beside ``v = \\sqrt{2gh}``)
     return any(
         other is not None and index != position and same_label(name, other)
         for index, other in enumerate(labels)
