@@ -172,7 +172,12 @@ def _rearranged(
         if target is None:
             return False
         for solution in from_gold:
-            if vanishes(pred_d.xreplace({target: solution}), rel, seed) is False:
+            # term by term, unevaluated: the size of x - 0.38 at 0.382 is that of its terms
+            at = sympy.Add(
+                *(t.xreplace({target: solution}) for t in sympy.Add.make_args(pred_d)),
+                evaluate=False,
+            )
+            if vanishes(at, rel, seed) is False:
                 return False
         from_pred = _solutions(pred_d, name, magnitude)
         if from_pred is None:
