@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
-from studybench.verify.relations import has_environment, split_elements
+from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
 
 MAX_INPUT_CHARS = 64 * 1024
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
+_LEADING_AND = re.compile(r"^(?:\\text\s*\{\s*and\s*\}|\\text\s*\{\s*and\s+|and\s+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,45 @@ def _unparenthesise(text: str) -> str:
     return text
 
 
+def _clean_element(part: str) -> str:
+    """An element cut from a list: without the spacing around its comma (``a\\ ,\\ b``) and
+    the "and" of the last one (``a, b, \\text{and } c``)."""
+    part = SPACING_ENDS.sub("", part)
+    without = _LEADING_AND.sub("", part)
+    if (
+        without != part
+        and part.startswith(r"\text")
+        and "}" not in part[: len(part) - len(without)]
+    ):
+        without = without.replace("}", "", 1)  # \text{and c}: the group's brace went with "and"
+    return SPACING_ENDS.sub("", without)
+
+
+def _named_tuple(box: str, count: int) -> tuple[str, ...] | None:
+    """``(T_B, T_C) = (2T_0, 4T_0)``: each element named (``T_B = 2T_0``); ``\\mathbf v = (a,
+    b)``: one name for the whole tuple, the elements as listed."""
+    sides = [s for s in split_top_level_commas(box)]  # a comma at the top level: no named tuple
+    if len(sides) != 1 or "=" not in box:
+        return None
+    from studybench.verify.normalize import split_top_level
+
+    halves = split_top_level(box, "=")
+    if len(halves) != 2:
+        return None
+    left, right = (h.strip() for h in halves)
+    values = split_top_level_commas(_unparenthesise(right))
+    if _unparenthesise(right) == _SIZING.sub("", right).strip() or len(values) != count:
+        return None
+    names = split_top_level_commas(_unparenthesise(left))
+    if len(names) == count and _unparenthesise(left) != left.strip():
+        if all(is_label(n) for n in names):
+            return tuple(f"{n.strip()} = {v.strip()}" for n, v in zip(names, values, strict=True))
+        return None
+    if is_label(_SIZING.sub("", left)) or is_label(left.replace(r"\mathbf", r"\vec")):
+        return tuple(v.strip() for v in values)
+    return None
+
+
 def select_answers(
     boxes: tuple[str, ...], answer_type: AnswerType, gold_count: int
 ) -> tuple[str, ...]:
@@ -137,13 +177,17 @@ def select_answers(
         elements = split_elements(boxes[-1], count)
         if elements is not None:
             return elements
+    if answer_type is AnswerType.TUP and count > 1:
+        named = _named_tuple(boxes[-1], count)
+        if named is not None:
+            return named
     if answer_type is AnswerType.TUP and count > 1 and not _THOUSANDS.fullmatch(boxes[-1]):
         # The final line may box the whole tuple even after boxing intermediate results.
         candidates = [boxes[-1]]
         if len(boxes) < count:  # "(a, b)" is a tuple only when nothing else is boxed
             candidates.append(_unparenthesise(boxes[-1]))
         for candidate in candidates:
-            parts = split_top_level_commas(candidate)
+            parts = [_clean_element(p) for p in split_top_level_commas(candidate)]
             if len(parts) == count and all(parts) and not _splits_angle_brackets(parts):
                 return tuple(parts)
         if len(boxes) < count:  # "a \quad b", cases rows, "a; b": one box, n elements

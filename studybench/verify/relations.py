@@ -420,18 +420,25 @@ def _strip_one_remark(text: str) -> str:
     return text
 
 
+_ROW_END = r"\\\\(?:\s*\[[^\]]*\])?"  # \\ and its optional spacing, \\[2pt]
 _ELEMENT_SEPARATORS = (
-    re.compile(r"\\\\"),  # rows of cases / aligned
+    re.compile(_ROW_END),  # rows of cases / aligned
     re.compile(r"\\q?quad(?![a-zA-Z])"),
     re.compile(r";"),
     re.compile(r"\\text\s*\{\s*(?:and|,)\s*\}|\s+and\s+"),
+    # a list ending in "and": "a, b \text{ and } c", "a, b, and c"
+    re.compile(r"(?:,\s*)?(?:\\text\s*\{\s*,?\s*and\s*\}|\band\s)\s*|,"),
 )
 _ENVIRONMENT = re.compile(
     r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|align|array|tabular|gathered|gather|split|[pbvV]?matrix)"
-    r"\*?\s*\}(?:\s*\{[lcr|\s]*\})?"  # and an array's column spec: \begin{array}{ll}
+    r"\*?\s*\}(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"  # an array's column spec: {ll}, {@{}cc@{}}
 )
-# the brace that opens a system of equations: \left\{ ... \right.
-_SYSTEM_BRACE = re.compile(r"\\left\s*\\\{|\\right\s*\.|\\[{}]")
+# the brace that opens a system of equations: \left\{ ... \right., and brackets around a table
+_SYSTEM_BRACE = re.compile(r"\\left\s*(?:\\\{|[(\[])|\\right\s*(?:\.|[)\]])|\\[{}]")
+_NESTED_ROW = re.compile(rf"{_ROW_END}|;")
+# spacing commands at the ends of a piece cut from a list (``a\\ ,\\ b``)
+SPACING_ENDS = re.compile(r"^(?:\\[,;:! ]|\s)+|(?:\\[,;:! ]|\s|\\(?=\s*$))+$")
+_GROUP = re.compile(r"^\s*[(\[](?P<inner>.*)[)\]]\s*$", re.DOTALL)
 
 
 def has_environment(text: str) -> bool:
@@ -441,7 +448,9 @@ def has_environment(text: str) -> bool:
 
 def split_elements(text: str, count: int) -> tuple[str, ...] | None:
     """A single box holding ``count`` elements: ``a \\quad b``, ``\\begin{cases} a \\\\ b
-    \\end{cases}``, ``a; b``, ``a and b``. None when no separator gives ``count`` parts."""
+    \\end{cases}``, ``a; b``, ``a and b``, ``a, b \\text{ and } c``, a table given as rows
+    (``(1, 2), (3, 4)``, ``[[1, 2], [3, 4]]``, ``1, 2 \\\\ 3, 4``). None when no separator
+    gives ``count`` parts."""
     body = _ENVIRONMENT.sub(" ", text)
     if has_environment(text):
         body = _SYSTEM_BRACE.sub(" ", body)
@@ -452,12 +461,37 @@ def split_elements(text: str, count: int) -> tuple[str, ...] | None:
         parts = [p for p in parts if p]
         if len(parts) == count:
             return tuple(parts)
-    return _table_cells(table, count)
+    return _table_cells(table, count) or _nested_cells(text, count)
+
+
+def _nested_cells(text: str, count: int) -> tuple[str, ...] | None:
+    """A table written as a list of rows, ``count`` cells in all, every row as long: the
+    cells in row order, as for a table (``(1, 2), (3, 4)``; rows split at ``\\\\``, ``;`` or
+    between bracketed groups)."""
+    outer = _GROUP.match(text)
+    candidates = [text]
+    if outer is not None and _GROUP.match(outer.group("inner").split(",")[0] + ")"):
+        candidates.append(outer.group("inner"))  # [[1, 2], [3, 4]]
+    for candidate in candidates:
+        rows = [r for r in split_top(candidate, _NESTED_ROW) if r.strip()]
+        if len(rows) < 2:
+            rows = [r for r in split_top(candidate, re.compile(",")) if r.strip()]
+            if not all(_GROUP.match(SPACING_ENDS.sub("", r)) for r in rows):
+                continue
+        rows = [SPACING_ENDS.sub("", row) for row in rows]
+        cells: list[list[str]] = []
+        for row in rows:
+            group = _GROUP.match(row)
+            inner = group.group("inner") if group is not None else row
+            cells.append([c.strip() for c in split_top(inner, re.compile(",")) if c.strip()])
+        if len(rows) > 1 and len({len(r) for r in cells}) == 1 and sum(map(len, cells)) == count:
+            return tuple(c for row in cells for c in row)
+    return None
 
 
 _HLINE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule)(?![a-zA-Z])")
 _CELL = re.compile(r"&")
-_ROW = re.compile(r"\\\\")
+_ROW = re.compile(_ROW_END)
 _RELATION_START = re.compile(r"^(?:=|<|>|\\(?:approx|le|ge|leq|geq|neq|sim)(?![a-zA-Z]))")
 
 
