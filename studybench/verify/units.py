@@ -16,6 +16,7 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
         (r"\\vec\{([^{}]*)\}", r" \1 "),
+        (r"(?i)\belectron[\s-]*volts?\b", " eV "),  # not a counted electron times a volt
         (r"\\sec(?![a-zA-Z])", " s "),
         (r"\^\{\\circ\}\s*K(?![a-zA-Z])", " K "),  # degrees kelvin, old style
         (r"\^\{\\circ\}\s*C(?![a-zA-Z])", " degC "),
