@@ -77,6 +77,14 @@ _FUNCTION_WORDS = frozenset(
     " points".split()
 )
 _AXES = frozenset("xyz")
+# Short words a remark may hold; any other token under four letters may be a unit symbol.
+_SHORT_WORDS = (
+    frozenset(
+        "up out off top far low net max due via all its old new end how way air sea gas ice hot car"
+        " rod arm rim hub dry wet red big".split()
+    )
+    - _VALUE_WORDS
+)
 
 
 def is_label(text: str) -> bool:
@@ -361,8 +369,10 @@ def is_remark(text: str) -> bool:
             return False
         if word in _FUNCTION_WORDS or word in _AXES or counts_things(word):
             continue  # lower case only: ``A`` is an ampere, ``a`` an article
-        if len(word) == 1 or parse_unit(word) is not None:
-            return False
+        if len(word) < 4 and lower not in _SHORT_WORDS:
+            return False  # ``kms``, ``kto``: a short token that is no word may be a unit
+        if word[1:] != word[1:].lower() or parse_unit(word) is not None:
+            return False  # ``kkW``: a capital inside is a unit's, not a word's
     return True
 
 

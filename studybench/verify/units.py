@@ -70,6 +70,7 @@ _EXTRA_DEFINITIONS = (
     "gauss_SI = 1e-4 tesla",
     "magnitude_astro = 1 = mag",
     "dex = 1",
+    "rev = turn",
     # Things counted: "12 drops", "3 events / s" are numbers of things, not dimensions.
     *(f"{word} = count" for word in _COUNT_WORDS),
 )
