@@ -12,6 +12,7 @@ are then re-computed instead of reused.
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -301,8 +302,27 @@ def default_verifier() -> Verifier:
     with _default_lock:
         if _default is None:
             _default = Verifier(workers=min(4, default_workers()))
-            atexit.register(_default.close)
+            atexit.register(_close_in_owner, _default, os.getpid())
         return _default
+
+
+def _close_in_owner(verifier: Verifier, owner: int) -> None:
+    """Close the default verifier at exit, only in the process that started its workers."""
+    if os.getpid() == owner:
+        verifier.close()
+
+
+def _forget_default_after_fork() -> None:
+    """A forked child (multiprocessing's fork context, a DataLoader worker, mutmut's
+    mutant runs) starts its own workers on demand instead of using its parent's through the
+    pipes it inherited: two processes on one pipe garble each other's messages, and a worker
+    the child killed on a timeout is reaped by the parent, which owns it."""
+    global _default, _default_lock
+    _default = None
+    _default_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_default_after_fork)
 
 
 def verify(
