@@ -33,6 +33,7 @@ _REQUESTS = tuple(
         rf"\b(?:unit|units)\s*:\s*{_UNIT}{_END}",
     )
 )
+_TURNS = r"(?:revolutions?|turns?|rotations?|cycles?|revs?)\b"
 # Dimensionless scales a question names: the unitless gold is then in that scale (a question
 # about a "percentage" has the gold 25 for 25 %), never a plain fraction.
 _SCALES = tuple(
@@ -46,7 +47,14 @@ _SCALES = tuple(
             r"|(?:°|\^\s*\{?\s*\\circ\s*\}?)(?!\s*(?:\\mathrm\{|\\text\{)?\s*[CFK]\b)",
             "degree",
         ),
-        (r"\b(?:revolutions?|turns?|rotations?|cycles?|revs?)\b", "turn"),
+        # a count of turns only where the answer is asked in them: "efficiency of the cycle"
+        # or "turns per second" in the data names no scale of the answer (40 % was read as
+        # 0.4 turn = 2.5 rad)
+        (
+            r"\b(?:in\s+(?:units\s+of\s+)?|how\s+many\s+(?:complete\s+|full\s+)?"
+            rf"|number\s+of\s+(?:complete\s+|full\s+)?){_TURNS}",
+            "turn",
+        ),
         (r"\bradians?\b", "radian"),
     )
 )
