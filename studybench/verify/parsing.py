@@ -336,6 +336,16 @@ def _zeta(match: re.Match[str]) -> str:
     return "{" + str(sympy.latex(sympy.zeta(n))) + "}"
 
 
+# A trigonometric function of a number of degrees written without parentheses: ``\sin 30^\circ``
+# is sin(30 degrees). Read as written, the degree sign converted the product ``\sin 30`` (sin
+# of 30 radians, times pi/180: -0.0172), so the right answer 0.5 was wrong and a gold near the
+# misreading would have been matched.
+_TRIG_DEGREES = re.compile(
+    r"(\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])(?:\s*\^\s*(?:\{[^{}]*\}|\d))?)"
+    r"\s*([+-]?\s*(?:\d+(?:\.\d*)?|\.\d+))\s*\^\s*\{\s*\\circ\s*\}"
+)
+
+
 def _prepare(text: str) -> str:
     """Rewrite notation the LaTeX parser misreads, without changing meaning."""
     if "zeta" in text:
@@ -353,6 +363,8 @@ def _prepare(text: str) -> str:
     text = _GREEK_VARIANTS.sub(r"\\\1", text)
     text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)
     text = _SUBSCRIPT_CHAR.sub(r"_{\1}", text)
+    if "circ" in text:
+        text = _TRIG_DEGREES.sub(r"\1(\2^{\\circ})", text)
     text = text.replace("^{\\circ}", "\\cdot\\frac{\\pi}{180}")
     text = re.sub(r"(?<!\\)%", r"\\cdot\\frac{1}{100}", text)
     return text

@@ -15,6 +15,7 @@ from studybench.verify.parsing import UnparseableError, parse_expressions
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
     EXACT_TOLERANCE,
+    canonical_name,
     closed_forms_equal,
     evaluate,
     exactly_zero,
@@ -92,20 +93,75 @@ def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
     return Outcome(correct, reason)
 
 
-# A number as written: digits, a power of ten, a unit in \mathrm / \text (never a bare letter:
-# ``2m`` beside the gold ``m`` is twice it, not two metres).
+# A number as written: digits and a power of ten, then perhaps a unit (``9.0\times10^{16}\,
+# \mathrm J``, ``9.8\,\text{m/s}^2``, ``3 kg m/s``, ``30^{\circ}``: the spelling of the unit
+# does not matter once normalised).
 _WRITTEN_NUMBER = re.compile(
     r"^\s*[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)"
     r"(?:\s*(?:\\times|\\cdot)\s*10\s*\^\s*(?:\{\s*[+-]?\d+\s*\}|\d))?"
-    r"(?:\s*(?:\\[,;:! ]|~)?\s*\\(?:mathrm|text|rm)\s*\{[^{}]*\})*\s*$"
 )
+_UNIT_WRAPPER = re.compile(
+    r"\\(?:mathrm|text|textrm|rm|mbox)\s*\{([^{}]*)\}|\\(?:mathrm|rm)(?![A-Za-z])"
+)
+_UNIT_SPACING = re.compile(r"\\[,;:! ]|~")
+_UNIT_SYMBOL = re.compile(r"\\[A-Za-z]+|[A-Za-z]")
+# Units a number is written with (pint's names, any SI prefix): never a physical constant
+# (``3mc^2`` is no "3 milli-speed-of-light squared", ``3c`` no three speeds of light).
+_COMMON_UNITS = frozenset(
+    {
+        "meter", "second", "gram", "ampere", "kelvin", "mole", "candela", "newton", "joule",
+        "watt", "pascal", "hertz", "coulomb", "volt", "ohm", "farad", "tesla", "henry",
+        "weber", "siemens", "electron_volt", "liter", "minute", "hour", "day", "year",
+        "radian", "degree", "steradian", "standard_atmosphere", "bar", "gauss_SI",
+        "angstrom", "AU", "light_year", "parsec", "degree_Celsius", "degree_Fahrenheit",
+        "calorie", "dalton", "unified_atomic_mass_unit", "becquerel", "gray", "sievert",
+        "turn", "revolutions_per_minute", "torr", "watt_hour", "barn", "lumen", "lux",
+    }
+)  # fmt: skip
+
+
+def _plain_unit(text: str) -> bool:
+    """Whether ``text`` is a unit made only of common units (see :data:`_COMMON_UNITS`)."""
+    from studybench.verify.units import parse_unit, registry
+
+    unit = parse_unit(text)
+    if unit is None:
+        return False
+    ureg = registry()
+    for name in unit._units:
+        readings = ureg.parse_unit_name(name)
+        if not readings or not all(base in _COMMON_UNITS for _, base, _ in readings):
+            return False
+    return True
+
+
+def written_number(side: str, form_names: set[str]) -> bool:
+    """Whether ``side`` is a number written as one, with perhaps a unit, beside a gold form
+    whose symbols are ``form_names``.
+
+    A unit spelled only with the gold's own symbols is read as those symbols: ``2 L`` beside
+    the gold ``L`` is twice it (else ``x = L = 2L`` would hedge), and ``2m`` beside ``m``
+    twice the mass. Any other common unit (``9 J`` beside ``mc^2``, ``9.8 m/s^2`` beside
+    ``g``) cannot be read as the gold's expression, so it is the data plugged in."""
+    match = _WRITTEN_NUMBER.match(side)
+    if match is None:
+        return False
+    rest = _UNIT_WRAPPER.sub(lambda m: " " + (m.group(1) or "") + " ", side[match.end() :])
+    rest = _UNIT_SPACING.sub(" ", rest).strip()
+    if not rest:
+        return True
+    if not _plain_unit(rest):
+        return False
+    symbols = {symbol.lstrip("\\") for symbol in _UNIT_SYMBOL.findall(rest)}
+    return not symbols <= form_names
 
 
 def _ex_uncheckable(side: str, form: str, reason: str) -> bool:
-    """Only a number *written as a number* beside a symbolic gold form (``E = mc^2 =
-    9.0\\times10^{16}\\,\\mathrm J``, ``T = 2\\pi\\sqrt{l/g} = 2.0``: the problem's data
-    plugged in, which the verifier does not hold) cannot contradict it. It is no candidate for
-    a symbolic answer, so skipping it lets no chain hedge.
+    """Only a number *written as a number* (with any unit, see :func:`written_number`) beside
+    a symbolic gold form (``E = mc^2 = 9.0\\times10^{16}\\,\\mathrm J``, ``T = 2\\pi\\sqrt{l/g}
+    = 2.0``: the problem's data plugged in, which the verifier does not hold) cannot
+    contradict it. It is no candidate for a symbolic answer, so skipping it lets no chain
+    hedge.
 
     Every other side is checked (issue 32): a side in a symbol the gold lacks (``F = ma = 2ma
     + Y``, ``E = \\tfrac12 mv^2 = p^2/2m``), a symbolic step beside a closed gold (``v =
@@ -119,7 +175,8 @@ def _ex_uncheckable(side: str, form: str, reason: str) -> bool:
         (form_e,) = parse_compared(form)
     except UnparseableError:
         return False
-    return bool(form_e.free_symbols)
+    names = {canonical_name(symbol) for symbol in form_e.free_symbols}
+    return bool(names) and written_number(side, names)
 
 
 def judge_ex_form(pred: str, gold: str, tolerance: float) -> Outcome:
