@@ -139,7 +139,7 @@ def judge_inline(
     chosen = select_answers(extraction.answers, kind, len(golds))
     selected = normalize_all(_without_remarks(chosen, kind, sequence))
     requested = requested_units(question) if question else ()
-    outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested)
+    outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question)
     shown, shown_gold = tuple(map(unmark, selected)), tuple(map(unmark, golds))
     return verdict(outcome.correct, outcome.reason, extracted=shown, normalized_gold=shown_gold)
 

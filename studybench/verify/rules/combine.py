@@ -49,10 +49,12 @@ def judge_atom(
     answer_type: AnswerType,
     tolerance: float,
     requested: tuple[Any, ...] = (),
+    question: str | None = None,
 ) -> Outcome:
     """One normalised predicted answer against one normalised gold answer of an atomic type.
 
-    ``requested``: the units the question asks for (see :mod:`studybench.verify.question`).
+    ``requested``: the units the question asks for (see :mod:`studybench.verify.question`);
+    ``question``: its text, whose words a QL answer may use as its subject.
     """
     judger = JUDGERS.get(answer_type)
     if judger is None:
@@ -72,6 +74,8 @@ def judge_atom(
             return judge_nv(pred, gold, tolerance, requested)
         if answer_type is AnswerType.IN:
             return judge_in(pred, gold, tolerance, requested)
+        if answer_type is AnswerType.QL and question:
+            return judge_ql(pred, gold, tolerance, question)
         return judger(pred, gold, tolerance)
     except UnparseableError as exc:
         return reject(f"unparseable:{exc.reason}")
@@ -112,6 +116,7 @@ def judge_alternatives(
     type_sequence: tuple[AnswerType, ...],
     tolerance: float,
     requested: tuple[Any, ...] = (),
+    question: str | None = None,
 ) -> Outcome:
     """ALT: one alternative suffices, but every value offered must be one of them.
 
@@ -134,7 +139,7 @@ def judge_alternatives(
             if _names_another(value, index, labels):
                 last = "wrong_label"
                 continue
-            outcome = judge_atom(value, g, kind, tolerance, requested)
+            outcome = judge_atom(value, g, kind, tolerance, requested, question)
             if outcome.correct:
                 hit = outcome
                 break
@@ -193,6 +198,7 @@ def judge_answers(
     type_sequence: tuple[AnswerType, ...],
     tolerance: float,
     requested: tuple[Any, ...] = (),
+    question: str | None = None,
 ) -> Outcome:
     """Selected, normalised predictions against normalised golds, by answer type."""
     if not preds:
@@ -210,18 +216,20 @@ def judge_answers(
             if _names_another(p, position, labels):
                 return reject(f"element_{position}:wrong_label")
         for position, (p, g, kind) in enumerate(zip(preds, golds, type_sequence, strict=True)):
-            outcome = judge_atom(p, g, kind, tolerance, requested)
+            outcome = judge_atom(p, g, kind, tolerance, requested, question)
             if not outcome.correct:
                 return reject(f"element_{position}:{outcome.reason}")
         return accept("tuple")
     if answer_type is AnswerType.ALT:
         if len(type_sequence) != len(golds):
             return reject("gold_type_sequence_mismatch")
-        return judge_alternatives(preds, golds, type_sequence, tolerance, requested)
+        return judge_alternatives(preds, golds, type_sequence, tolerance, requested, question)
     if len(golds) == 1:
-        return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested)
+        return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested, question)
     return match_all(
-        list(preds), list(golds), lambda p, g: judge_atom(p, g, answer_type, tolerance, requested)
+        list(preds),
+        list(golds),
+        lambda p, g: judge_atom(p, g, answer_type, tolerance, requested, question),
     )
 
 
