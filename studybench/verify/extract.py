@@ -74,11 +74,31 @@ def visible_text(text: str, *, strip_thinking: bool = True) -> tuple[str, bool]:
     return text, unterminated
 
 
+_FBOX = re.compile(r"\\(?:fbox|framebox)(?=\s*\{)")
+_INNER_BOX = re.compile(r"\\(?:boxed|fbox|framebox)\s*\{")
+
+
+def _unbox(content: str) -> str:
+    """A box inside a box is the same answer: ``\\boxed{\\boxed{14.5}}`` is ``14.5``, and
+    ``\\boxed{x = \\boxed{3}}`` is ``x = {3}``."""
+    content = content.strip()
+    while True:
+        inner = scan_boxes(content).contents
+        whole = _INNER_BOX.match(content)
+        if whole is None or len(inner) != 1 or not content.endswith("}"):
+            break
+        if content[whole.end() : -1].strip() != inner[0].strip():
+            break
+        content = inner[0].strip()
+    return _INNER_BOX.sub("{", content)
+
+
 def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
-    """Every non-empty box of the visible text, in order."""
+    """Every non-empty box of the visible text, in order (``\\fbox`` is a box too)."""
     visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
-    scan = scan_boxes(visible)
-    boxes = tuple(c.strip() for c in scan.contents if c.strip())
+    scan = scan_boxes(_FBOX.sub(r"\\boxed", visible))
+    boxes = tuple(_unbox(c) for c in scan.contents if c.strip())
+    boxes = tuple(b for b in boxes if b)
     if boxes:
         return Extraction(boxes)
     if unterminated:

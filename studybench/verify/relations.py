@@ -19,10 +19,15 @@ from studybench.verify.normalize import normalize_answer, split_top_level
 # with a subscript, primes, and the arguments of a function (F(t), v_x(t_1)).
 _LETTER = r"(?:[A-Za-z]|\\[A-Za-z]+)"
 _ACCENT = r"\\(?:dot|ddot|hat|widehat|bar|overline|tilde|widetilde|vec|check)\s*"
+# a letter in a font (\mathcal{E}, \mathbf F), and a change or variation of a quantity
+# (\Delta U, \delta x): one name, as the parser reads it
+_FONT = r"\\(?:mathcal|mathbf|boldsymbol|bm|mathscr|mathsf|mathit|mathrm)\s*"
+_ONE = rf"(?:{_ACCENT}|{_FONT})(?:\{{\s*{_LETTER}\s*\}}|{_LETTER})|{_LETTER}"
 _LABEL_CORE = (
-    rf"(?:{_ACCENT}(?:\{{\s*{_LETTER}\s*\}}|{_LETTER})|\\langle\s*{_LETTER}\s*\\rangle|{_LETTER})"
+    rf"(?:\\[Dd]elta\s*(?:\{{\s*(?:{_ONE})\s*\}}|{_ONE})|{_ONE}|\\langle\s*{_LETTER}\s*\\rangle)"
 )
-_SUBSCRIPT = r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
+# a subscript may hold one level of braces: U_{\mathrm{final}}, T_{\text{eq}}
+_SUBSCRIPT = r"(?:\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
 _PRIMES = r"(?:\s*(?:'|\^\s*\{?\s*\\prime\s*\}?))*"
 # the arguments of a function are names or numbers (F(t), I(0), u(x, t)); a parenthesis
 # holding an expression is a factor (``Q(\frac{v_0^2}{g})`` is Q times it, not a label)
@@ -68,7 +73,7 @@ _VALUE_WORDS = frozenset(
     times plus minus over divided multiplied product sum difference ratio squared cubed square
     cube root roots power powers inverse reciprocal negative opposite reversed less more
     greater smaller fewer larger than least most exceeding exceeds or nor either not no order
-    factor log ln exp sqrt sin cos tan""".split()
+    factor log ln exp sqrt sin cos tan masses radii luminosities units""".split()
 )
 # Articles, prepositions and plain words that pint would read as units (``in``: inch, ``a``:
 # year, ``point``: a printer's point in "the highest point").
@@ -92,7 +97,8 @@ def is_label(text: str) -> bool:
     if not _LABEL.match(text):
         return False
     head = text.strip().split("_")[0].split("(")[0].strip()
-    return head not in _FUNCTION_NAMES
+    changed = re.sub(r"^\\[Dd]elta\s*\{?\s*", "", head).strip()  # \Delta\sin names nothing
+    return head not in _FUNCTION_NAMES and changed not in _FUNCTION_NAMES
 
 
 def sides(text: str) -> list[str]:
@@ -363,6 +369,9 @@ def is_remark(text: str) -> bool:
     words = _REMARK_WORDS.findall(text)
     if not any(len(word) > 1 and word not in _FUNCTION_WORDS for word in words):
         return False  # ``\\text{ x}``, ``\\text{ a}``: a symbol, not words
+    pairs = (" ".join(words[i : i + 2]) for i in range(len(words) - 1))
+    if any(parse_unit(pair) is not None for pair in pairs):
+        return False  # a unit of two words: "solar radii", "degrees Celsius", "Earth years"
     for word in words:
         lower = word.casefold()
         if lower in _VALUE_WORDS:

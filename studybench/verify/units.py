@@ -16,6 +16,20 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
         (r"\\vec\{([^{}]*)\}", r" \1 "),
+        # temperature scales spelled out: "degrees Celsius" is no angle and no remark
+        (r"(?i)\b(?:deg(?:ree)?s?\s+)?(?:celsius|centigrade)\b", " degC "),
+        (r"(?i)\b(?:deg(?:ree)?s?\s+)?fahrenheit\b", " degF "),
+        (r"(?i)\b(?:deg(?:ree)?s?\s+)?kelvins?\b", " K "),
+        # solar and terrestrial units written with words: L_{\text{sun}}, M_{\rm Earth},
+        # "solar masses", "Earth years" (a year on Earth is the year)
+        (r"([MRL])_\s*\{?\s*(?:\\odot|\\astrosun|[Ss]un|solar)\s*\}?", r" solar_\1 "),
+        (r"([MR])_\s*\{?\s*(?:\\oplus|[Ee]arth)\s*\}?", r" earth_\1 "),
+        (r"(?i)\bsolar[\s_-]+mass(?:es)?\b", " solar_mass "),
+        (r"(?i)\bsolar[\s_-]+radi(?:us|i)\b", " solar_radius "),
+        (r"(?i)\bsolar[\s_-]+luminosit(?:y|ies)\b", " solar_luminosity "),
+        (r"(?i)\bearth[\s_-]+mass(?:es)?\b", " earth_mass "),
+        (r"(?i)\bearth[\s_-]+radi(?:us|i)\b", " earth_radius "),
+        (r"(?i)\bearth[\s-]+(years?|days?)\b", r" \1 "),
         (r"(?i)\belectron[\s-]*volts?\b", " eV "),  # not a counted electron times a volt
         (r"\\sec(?![a-zA-Z])", " s "),
         (r"\^\{\\circ\}\s*K(?![a-zA-Z])", " K "),  # degrees kelvin, old style
@@ -23,8 +37,6 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\^\{\\circ\}\s*F(?![a-zA-Z])", " degF "),
         (r"\^\{\\circ\}", " degree "),
         (r"%", " percent "),
-        (r"([MRL])_\{?\\odot\}?", r" solar_\1 "),
-        (r"([MR])_\{?\\oplus\}?", r" earth_\1 "),
         # physical constants written inside a unit: 3\,\mu_0 A/m, 2\,\hbar
         (r"\\mu_\{?0\}?", " mu_0 "),
         (r"\\(?:var)?epsilon_\{?0\}?", " epsilon_0 "),

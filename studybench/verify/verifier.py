@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -171,9 +172,43 @@ def _without_remarks(
     return tuple(_clean(box, k) for box, k in zip(boxes, kinds, strict=True))
 
 
+# Digits grouped in threes by a thin space, a space or ``{,}`` (SI: ``5\,540``, ``1\,000\,000``,
+# ``1{,}500``) are one number; read apart they were a product (``5\,540\,s`` was 2700 s).
+_GROUP_GAP = r"(?:\\[,;: ]|\\thinspace(?![a-zA-Z])|~|\{,\}|\s)\s*"
+_DIGIT_GROUPS = re.compile(
+    rf"(?<![\w.^_{{}}\\])(\d{{1,3}}(?:{_GROUP_GAP}\d{{3}})+(?:\.\d+)?"
+    rf"|\d+\.\d{{3}}(?:{_GROUP_GAP}\d{{3}})+)(?![\d.])"
+)
+_GAP = re.compile(_GROUP_GAP)
+
+
+def join_digit_groups(box: str) -> str:
+    """``5\\,540\\ \\text{s}`` -> ``5540\\ \\text{s}``; groups of exactly three digits only."""
+    return _DIGIT_GROUPS.sub(lambda m: _GAP.sub("", m.group(1)), box)
+
+
+# A unit written as a fraction of unit texts: \frac{\text{m}}{\text{s}^2} is the unit m/s^2 (a
+# fraction of bare letters, \frac{m}{s}, stays an expression in symbols).
+_TEXT_PIECE = r"\\(?:text|mathrm|rm|textrm)\s*\{(?P<%s>[^{}]*)\}(?P<%s>\s*\^\s*\{?\s*-?\d\s*\}?)?"
+_UNIT_FRACTION = re.compile(
+    r"\\[dt]?frac\s*\{\s*"
+    + _TEXT_PIECE % ("num", "num_power")
+    + r"\s*\}\s*\{\s*"
+    + _TEXT_PIECE % ("den", "den_power")
+    + r"\s*\}"
+)
+
+
+def _unit_fraction(match: re.Match[str]) -> str:
+    num = match.group("num").strip() + (match.group("num_power") or "")
+    den = match.group("den").strip() + (match.group("den_power") or "")
+    return rf"\text{{{num}/({den})}}"
+
+
 def _clean(box: str, kind: AnswerType) -> str:
     if kind not in _MATH_TYPES:
         return box
+    box = _UNIT_FRACTION.sub(_unit_fraction, join_digit_groups(box))
     box = strip_remark(box)
     return mark_unit_annotations(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
 
