@@ -174,8 +174,37 @@ def _named_tuple(box: str, count: int) -> tuple[str, ...] | None:
     return None
 
 
+# a phrase in parentheses after the last value: ``m = -6 \text{ (inverted)}``,
+# ``-6\ (\text{inverted})``
+_TRAILING_PHRASE = re.compile(
+    r"^(?P<head>.*?\S)\s*(?:\\text\s*\{\s*\((?P<a>[^{}()]*)\)\s*\}"
+    r"|\(\s*\\text\s*\{(?P<b>[^{}()]*)\}\s*\)|\\text\s*\{\s*\(\s*(?P<c>[^{}()]*)\}\s*\)"
+    r"|\((?P<d>[A-Za-z][A-Za-z\s-]*)\))\s*$",
+    re.DOTALL,
+)
+
+
+def _trailing_phrase(box: str, count: int) -> tuple[str, ...] | None:
+    """A tuple whose last element is a phrase (QL), written as a parenthetical after the
+    others: ``m = -6 \\text{ (inverted)}`` is (``m = -6``, ``inverted``)."""
+    match = _TRAILING_PHRASE.match(box)
+    if match is None:
+        return None
+    phrase = next(g for g in match.group("a", "b", "c", "d") if g is not None).strip()
+    head = SPACING_ENDS.sub("", match.group("head") + " ")
+    if not phrase or not head:
+        return None
+    if count == 2:
+        return (head, phrase)
+    rest = select_answers((head,), AnswerType.TUP, count - 1)
+    return (*rest, phrase) if len(rest) == count - 1 else None
+
+
 def select_answers(
-    boxes: tuple[str, ...], answer_type: AnswerType, gold_count: int
+    boxes: tuple[str, ...],
+    answer_type: AnswerType,
+    gold_count: int,
+    sequence: tuple[AnswerType, ...] = (),
 ) -> tuple[str, ...]:
     """The predicted boxes that are compared with the gold, by answer type.
 
@@ -186,6 +215,8 @@ def select_answers(
       when fewer than ``n`` boxes exist, since an element may itself be a point; so is a
       box whose elements are separated by ``\\quad``, ``;``, "and" or the rows of
       ``\\begin{cases}``.
+      When the last element is a phrase (``sequence`` ends with QL), one box may give it in
+      parentheses after the others (``m = -6 \\text{ (inverted)}``).
     * ALT: the last boxes, at most as many as the gold has alternatives, each a candidate.
       Capping the candidates keeps "box every guess" from earning a reward.
     """
@@ -214,4 +245,8 @@ def select_answers(
             elements = split_elements(boxes[-1], count)
             if elements is not None:
                 return elements
+            if len(sequence) == count and sequence[-1] is AnswerType.QL:
+                elements = _trailing_phrase(boxes[-1], count)
+                if elements is not None:
+                    return elements
     return boxes[-count:]

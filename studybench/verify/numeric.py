@@ -155,6 +155,33 @@ def nv_single(
     return False, "wrong_value"
 
 
+# The same quantity restated after the value, in another unit or form: ``5540 s (\approx 92
+# min)``, ``0.5 (50 %)``, ``245 K (\approx -28 ^{\circ} C)``, ``\frac12 (i.e., 50 %)``.
+_RESTATED = re.compile(
+    r"^(?P<main>.*?[^\s+\-*/^_=(\\])\s+\(\s*"
+    r"(?:(?:=|\\approx|\\simeq|\\sim|~|\\equiv)\s*|(?:i\.?\s*e\.?|that\s+is|or|about|approx\.?"
+    r"|approximately|roughly|about|equivalently)\s*,?\s*(?:=\s*)?)?"
+    r"(?P<inner>[^()=]+?)\s*\)\s*$",
+    re.DOTALL,
+)
+
+
+def restated_as_side(pred: str) -> str:
+    """A value restated in parentheses as one more side of the chain: ``5540 s (= 92 min)``
+    -> ``5540 s = 92 min``. The restatement is a claim like any side, so it must equal the
+    gold too (``0.5 (60 %)`` is wrong); it is never multiplied in (``0.5 (50 %)`` was read as
+    0.25). Only a parenthetical that reads as a number with an optional unit counts."""
+    match = _RESTATED.match(pred)
+    if match is None:
+        return pred
+    inner = match.group("inner").strip()
+    try:
+        parse_quantity(inner)
+    except (UnparseableError, RecursionError):
+        return pred
+    return f"{match.group('main').strip()} = {inner}"
+
+
 def judge_nv_text(
     pred: str,
     gold: str,
@@ -168,7 +195,9 @@ def judge_nv_text(
     """NV on normalised text; ``match_all`` is the one-to-one matcher of value lists.
 
     A gold listing several values (``1 s, 3 s``) is one form like any other: every side of a
-    predicted chain must list them (``t = 7 s, 9 s = 1 s, 3 s`` is wrong), not just the last."""
+    predicted chain must list them (``t = 7 s, 9 s = 1 s, 3 s`` is wrong), not just the last.
+    A value restated in parentheses is one more side (:func:`restated_as_side`)."""
+    pred = restated_as_side(pred)
     if len(split_values(last_side(gold))) > 1:
 
         def listed(side: str, form: str) -> tuple[bool, str]:

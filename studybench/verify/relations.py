@@ -354,6 +354,19 @@ def resolve_unit_annotations(
     return " = ".join(new_pred), " = ".join(new_gold)
 
 
+# An object named by its number in a remark ("to the right of lens 1", "from charge 2"):
+# the number names the object, it states no value. Only nouns of numbered objects, and only a
+# number that nothing follows but words.
+_NUMBERED_OBJECT = re.compile(
+    r"\b(lens|mirror|object|image|charge|block|ball|slit|plate|wire|loop|coil|resistor"
+    r"|capacitor|inductor|particle|body|cart|car|region|medium|part|step|source|sphere|string"
+    r"|spring|rod|pulley|planet|star|satellite|surface|case|stage|figure|fig|container|tank"
+    r"|box|bulb|battery|branch|junction|node|electrode|piston|gas|sample|layer|interface)"
+    r"\s*\d{1,2}\b(?!\s*[\d.,%^/*+=-])",
+    re.IGNORECASE,
+)
+
+
 def is_remark(text: str) -> bool:
     """Whether ``text`` is words that cannot change the value they follow (``(downward)``,
     ``directed north``, ``approximately``), so dropping it leaves the claim as it was.
@@ -364,6 +377,7 @@ def is_remark(text: str) -> bool:
     are plain numbers and may stay) or a lone letter other than an axis (``k``)."""
     from studybench.verify.units import counts_things, parse_unit
 
+    text = _NUMBERED_OBJECT.sub(r"\1", text)  # "to the left of lens 2": the lens's name
     if not _REMARK_TEXT.match(text) or _LONE_HYPHEN.search(text):
         return False
     words = _REMARK_WORDS.findall(text)
@@ -437,6 +451,29 @@ def _strip_one_remark(text: str) -> str:
                 head = text[: match.start(1)]
                 return head + unit + "}"
     return text
+
+
+# "and" / "or" written inside a unit's text group, between two values: ``8\ \text{V and }
+# 2\ \text{A}``, ``0.382 \text{ m or } 0.218 \text{ m}``.
+_CONNECTIVE_IN_TEXT = re.compile(
+    r"\\(?P<command>text|textrm|mathrm|mbox)\s*\{(?P<head>[^{}]*?)\s+(?P<word>and|or)\s*\}"
+)
+
+
+def split_unit_connectives(box: str) -> str:
+    """``\\text{ V and }`` -> ``\\text{ V} \\text{ and }``: the connective ends the element,
+    the unit stays with its value. Only where the rest of the group is a unit (or a unit and
+    a remark), so a phrase (``\\text{pulled in or }``) is left alone."""
+    from studybench.verify.units import parse_unit
+
+    def split(match: re.Match[str]) -> str:
+        head = match.group("head")
+        unit = normalize_answer(head.strip())
+        if not unit or (parse_unit(unit) is None and _unit_then_remark(head) is None):
+            return match.group(0)
+        return rf"\{match.group('command')}{{{head}}} \text{{ {match.group('word')} }}"
+
+    return _CONNECTIVE_IN_TEXT.sub(split, box)
 
 
 _ROW_END = r"\\\\(?:\s*\[[^\]]*\])?"  # \\ and its optional spacing, \\[2pt]

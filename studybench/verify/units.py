@@ -30,6 +30,8 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?i)\bearth[\s_-]+mass(?:es)?\b", " earth_mass "),
         (r"(?i)\bearth[\s_-]+radi(?:us|i)\b", " earth_radius "),
         (r"(?i)\bearth[\s-]+(years?|days?)\b", r" \1 "),
+        # "800 J per cycle": the amount in one cycle, not joules per 2 pi radians
+        (r"(?i)\s*(?:\bper\b|/)\s*(?:cycle|revolution|rev|oscillation|period|orbit)s?\b", " "),
         (r"(?i)\belectron[\s-]*volts?\b", " eV "),  # not a counted electron times a volt
         (r"\\sec(?![a-zA-Z])", " s "),
         (r"\^\{\\circ\}\s*K(?![a-zA-Z])", " K "),  # degrees kelvin, old style

@@ -25,7 +25,12 @@ from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import requested_units
-from studybench.verify.relations import mark_unit_annotations, strip_remark, unmark
+from studybench.verify.relations import (
+    mark_unit_annotations,
+    split_unit_connectives,
+    strip_remark,
+    unmark,
+)
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
@@ -137,7 +142,8 @@ def judge_inline(
         return verdict(
             False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
         )
-    chosen = select_answers(extraction.answers, kind, len(golds))
+    answers = tuple(split_unit_connectives(box) for box in extraction.answers)
+    chosen = select_answers(answers, kind, len(golds), sequence)
     selected = normalize_all(_without_remarks(chosen, kind, sequence))
     requested = requested_units(question) if question else ()
     outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question)

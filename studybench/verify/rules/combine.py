@@ -21,6 +21,7 @@ from studybench.verify.relations import (
     is_label,
     resolve_unit_annotations,
     split_top,
+    strip_remark,
     unmark,
 )
 from studybench.verify.rules.choice import judge_mc, judge_ql, judge_tf
@@ -83,6 +84,7 @@ def judge_atom(
         return reject("unparseable:too_deep")
 
 
+_VALUE_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ})
 _OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
 # several values offered in one box: "1 s, 3 s", "1 s and 3 s", "1 s; 3 s", "\{1 s, 3 s\}"
 _LISTED = re.compile(r"\s+and\s+|,|;", re.IGNORECASE)
@@ -90,12 +92,14 @@ _SET = re.compile(r"^(?:\\\{(?P<braces>.*)\\\}|\((?P<parens>.*)\))$", re.DOTALL)
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$")
 
 
-def _offered_values(preds: tuple[str, ...], listed: bool = False) -> list[str]:
+def _offered_values(preds: tuple[str, ...], listed: bool = False, math: bool = False) -> list[str]:
     """The distinct final values of an ALT prediction (``2 or 3`` in one box is two).
 
     ``listed``: a box may also list values (``1 s, 3 s``, ``1 s and 3 s``, a set ``\\{1, 3\\}``):
     each is offered, so each must be an alternative. Not where an alternative is an
-    interval or a tuple, which a comma or parentheses belong to."""
+    interval or a tuple, which a comma or parentheses belong to. ``math``: the alternatives
+    are values, so a remark after one (``t = 1 s (on the way up) and t = 3 s``) is dropped as
+    it is after a box (:func:`~studybench.verify.relations.strip_remark`)."""
     values: list[str] = []
     for pred in preds:
         for part in (p.strip() for p in split_top(pred, _OR)):
@@ -105,6 +109,7 @@ def _offered_values(preds: tuple[str, ...], listed: bool = False) -> list[str]:
                 inner = (grouped.group("braces") or grouped.group("parens")) if grouped else part
                 pieces = [p.strip() for p in split_top(inner or part, _LISTED)]
             for piece in pieces:
+                piece = strip_remark(piece) if math else piece
                 if piece and piece not in values:
                     values.append(piece)
     return values
@@ -131,7 +136,13 @@ def judge_alternatives(
     intervals = AnswerType.IN in type_sequence
     labels = [gold_chain(g).label for g in golds]
     listed = not intervals and AnswerType.TUP not in type_sequence
-    for value in _offered_values(preds, listed):
+    math = all(kind in _VALUE_TYPES for kind in type_sequence)
+    if len(preds) > 1 and len(_offered_values(preds[-1:], listed, math)) >= len(golds):
+        # the last box offers as many values as there are alternatives: it is the final
+        # answer, and a box before it an intermediate result (as for every other type, where
+        # only the last box counts); it must still hold alternatives only
+        preds = preds[-1:]
+    for value in _offered_values(preds, listed, math):
         hit = None
         for index, (g, kind) in enumerate(zip(golds, type_sequence, strict=True)):
             if intervals and kind is AnswerType.NV and is_inequality(value):

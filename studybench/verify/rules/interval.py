@@ -158,6 +158,29 @@ def _bracketed(part: str) -> _Interval | None:
     return _Interval(low, high, part[0] == "[", part[-1] == "]")
 
 
+_TRAILING_UNIT = re.compile(r"^(?P<body>[(\[\]].*[)\]\[])\s*(?P<unit>[^()\[\],=<>]+)$", re.DOTALL)
+
+
+def _with_unit(body: str, unit: str) -> list[_Interval] | None:
+    """The intervals of ``body`` with ``unit`` after every finite bound, when ``unit`` is one
+    (``(0, 20)\\ \\text{cm}``, ``[20.4, 69.6]^{\\circ}``); None otherwise."""
+    from studybench.verify.units import parse_unit
+
+    if parse_unit(unit.strip()) is None:
+        return None
+    intervals = parse_intervals(body)
+    if not intervals:
+        return None
+
+    def bound(value: str) -> str:
+        return value if value in ("+inf", "-inf") else f"{value} {unit.strip()}"
+
+    return [
+        _Interval(bound(i.low), bound(i.high), i.low_closed, i.high_closed, i.variable)
+        for i in intervals
+    ]
+
+
 def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | None:
     """The intervals ``text`` states; ``hint``: the gold's variable, which decides which side of
     ``x < L`` is the variable when both are names."""
@@ -181,6 +204,9 @@ def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | Non
         if joined is not None:
             return joined
         return _from_inequality(last_side(text) if "=" in text else text, hint)
+    united = _TRAILING_UNIT.match(text)
+    if united is not None:  # (0, 20)\ \text{cm}: the unit of both bounds
+        return _with_unit(united.group("body"), united.group("unit"))
     intervals = []
     for part in _CUP.split(text):
         interval = _bracketed(part.strip())
