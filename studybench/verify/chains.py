@@ -80,6 +80,41 @@ def ratio_label(text: str) -> bool:
     return bool(heads[0]) and heads[0] == heads[1]
 
 
+# Subscripts of one quantity's later and earlier values: a ratio of the later over the earlier
+# (``\\frac{v_f}{v_i}``, ``U'/U``, ``v/v_0``) is the factor by which the quantity changed.
+_LATER_EARLIER = frozenset(
+    {
+        ("f", "i"), ("final", "initial"), ("fin", "init"), ("after", "before"),
+        ("new", "old"), ("'", ""), ("", "0"),
+    }
+)  # fmt: skip
+
+
+def _subscript(label: str) -> tuple[str, str]:
+    """``v_f`` -> (``v``, ``f``); ``U'`` -> (``U``, ``'``); ``v`` -> (``v``, ``""``)."""
+    base, _, subscript = label.partition("_")
+    if not subscript and base.endswith("'"):
+        return base.rstrip("'"), "'"
+    return base, subscript
+
+
+def change_ratio(text: str) -> int:
+    """1 when ``text`` is one quantity's later value over its earlier value (``\\frac{U_f}
+    {U_i}``, ``v_{\\rm final}/v_{\\rm initial}``, ``v/v_0``), -1 for the earlier over the
+    later, else 0. Both parts must be plain labels of the same base quantity: the factor
+    asked by "by what factor does U change?", named. ``v_2/v_1`` is not read (which index is
+    the later one depends on the problem)."""
+    parts = _raw_ratio_parts(text)
+    if parts is None or not all(is_label(part) and "(" not in part for part in parts):
+        return 0
+    (base_n, sub_n), (base_d, sub_d) = (_subscript(label_key(part)) for part in parts)
+    if not base_n or base_n != base_d:
+        return 0
+    if (sub_n, sub_d) in _LATER_EARLIER:
+        return 1
+    return -1 if (sub_d, sub_n) in _LATER_EARLIER else 0
+
+
 def same_label(a: str, b: str | None) -> bool:
     return b is not None and bool(label_key(a)) and label_key(a) == label_key(b)
 
@@ -93,14 +128,19 @@ def contradicting_labels(a: str, b: str) -> bool:
     return bool(mark_a and mark_b and base_a) and base_a == base_b and sub_a != sub_b
 
 
-def _ratio_parts(text: str) -> tuple[str, str] | None:
+def _raw_ratio_parts(text: str) -> tuple[str, str] | None:
     match = _RATIO.match(text)
     if match is not None:
-        return label_key(match.group("num")), label_key(match.group("den"))
+        return match.group("num"), match.group("den")
     if text.count("/") == 1:
         num, den = text.split("/")
-        return label_key(num), label_key(den)
+        return num, den
     return None
+
+
+def _ratio_parts(text: str) -> tuple[str, str] | None:
+    parts = _raw_ratio_parts(text)
+    return None if parts is None else (label_key(parts[0]), label_key(parts[1]))
 
 
 def reciprocal_label(pred: str, gold: str) -> bool:
@@ -166,6 +206,11 @@ def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
             label = (is_label(part) and not names_own_value(part, parts[1:])) or (
                 ratio_label(part) and (gold_label is None or not ratio_label(gold_label))
             )
+            label = label or (
+                gold_label is None
+                and change_ratio(part) != 0
+                and not names_own_value(part, parts[1:])
+            )
             label = label or (gold_label is not None and reciprocal_label(part, gold_label))
         roles.append(label)
     last = parts[-1]
@@ -196,6 +241,8 @@ def judge_chain(
             return False, "wrong_label"  # v_{\\max} = ... for v_{\\min}
         if reciprocal_label(parts[0], gold_c.label):  # the value is the gold's reciprocal
             forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)
+    elif gold_c.label is None and len(parts) > 1 and change_ratio(parts[0]) == -1:
+        forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)  # U_i/U_f: the reciprocal
     values = value_sides(pred, gold_c.label)
     if not values:
         return False, "restated_question"

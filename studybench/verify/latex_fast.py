@@ -32,6 +32,7 @@ _GREEK = {
     "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",
     "Omega", "hbar", "ell", "nabla",
 }  # fmt: skip
+_LETTER_FONTS = frozenset({"mathcal", "mathscr", "mathbb", "mathfrak"})
 _GREEK_ALIASES = {"varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi", "varrho": "rho",
                   "varsigma": "sigma", "varpi": "pi"}  # fmt: skip
 _FUNCTIONS: dict[str, Any] = {
@@ -203,6 +204,7 @@ class _Parser:
                 or name in _GREEK_ALIASES
                 or name in _FUNCTIONS
                 or name in _ACCENTS
+                or name in _LETTER_FONTS
                 or name in ("frac", "sqrt", "pi", "infty", "log", "vec", "langle")
             )
         return tok.text in ("(", "[", "{")
@@ -290,6 +292,8 @@ class _Parser:
             return self._symbol(_GREEK_ALIASES.get(name, name))
         if name in _ACCENTS or name == "vec":
             return self.accented(name)
+        if name in _LETTER_FONTS:
+            return self.font_letter()
         if name == "langle":  # <v>: the mean, named as \bar v
             inner = self.expr()
             self.expect(r"\rangle")
@@ -357,6 +361,20 @@ class _Parser:
         ):
             factors.append(self.postfix())
         return sympy.Mul(*factors)
+
+    def font_letter(self) -> Any:
+        """``\\mathcal{E}`` (an emf), ``\\mathscr{L}``: one letter in a font, named as
+        latex2sympy2_extended names it (``math{E}``), so both parsers agree. Several letters
+        are left to that parser."""
+        braced = self.tok.text == "{"
+        if braced:
+            self.take()
+        tok = self.take()
+        if tok.kind != "ch" or not tok.text.isalpha():
+            raise FastParseError("unsupported font argument")
+        if braced:
+            self.expect("}")
+        return self._symbol(f"math{{{tok.text}}}")
 
     def _symbol(self, name: str) -> Any:
         """A symbol with its subscript and primes: ``v_0``, ``m_{e}``, ``x'``."""

@@ -137,6 +137,12 @@ _BARE_ARGUMENT = re.compile(
 _UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r")\s*\{")
 _MULTISPACE = re.compile(r"\s+")
 _TRAILING_PUNCT = re.compile(r"[\s.;,]+$")
+# A neutral lead-in before a factor: "a factor of \\kappa", "by a factor of 2". Only words
+# that claim no direction: "increases by a factor of 2" (or "decreases ...") is left as
+# written, since the question may ask for the factor of the other direction.
+_FACTOR_LEAD = re.compile(
+    r"^(?:(?:changes|changed)\s+)?(?:by\s+)?(?:a\s+)?factor\s+of\s+(?=\S)", re.I
+)
 _DOLLARS = re.compile(r"(?<!\\)\$")
 
 
@@ -218,6 +224,7 @@ def normalize_answer(text: str) -> str:
     text = _SPACES.sub(" ", text)
     text = text.replace("\\\\", " ")
     text = _MULTISPACE.sub(" ", text).strip()
+    text = _FACTOR_LEAD.sub("", text)
     text = _TRAILING_PUNCT.sub("", text)
     # A leading "=" is what remains of "\approx 3.2" or "= 3.2".
     return text.lstrip("= ").strip()

@@ -473,6 +473,18 @@ def _parse_fast_prepared(text: str) -> Any:
     return parse_fast(_prepare(text))
 
 
+def fast_readable(text: str) -> bool:
+    """Whether the fast parser reads ``text`` (a cheap test before the slow parser)."""
+    from studybench.verify.latex_fast import FastParseError
+
+    try:
+        guard(text)
+        _parse_fast_prepared(text)
+    except (FastParseError, UnparseableError):
+        return False
+    return True
+
+
 def parse_expressions(*texts: str) -> tuple[Any, ...]:
     """Parse several texts that will be compared with each other.
 

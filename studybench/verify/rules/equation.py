@@ -7,6 +7,7 @@ an expression, and a renamed label is decided by comparing the right sides.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
@@ -14,10 +15,13 @@ from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.parsing import UnparseableError
 from studybench.verify.relations import is_label
 from studybench.verify.rules.expression import (
+    Definitions,
+    definition_problem,
     judge_ex,
     judge_ex_form,
-    parse_compared,
+    parse_defined,
     positive_symbols,
+    split_definitions,
 )
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
@@ -61,23 +65,31 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     gold_sides = _equation_sides(gold)
     if gold_sides is None:
         return judge_ex(pred, gold, tolerance)  # a gold without "=" is an expression
+    whole = pred
+    pred, definitions = split_definitions(pred)
+    if definitions:  # q(t) = C\\varepsilon(1 - e^{-t/\\tau}), \\tau = RC
+        problem = definition_problem(pred, definitions, gold)
+        if problem is not None:
+            return reject(problem)
     pred_parts = chain(pred)
     if len(pred_parts) < 2:
         if same_label(pred, gold_sides[0]) or is_restatement(pred, gold):
             return reject("restated_question")
         if is_label(gold_sides[0]):
-            outcome = judge_ex(pred, gold_sides[1], tolerance)
+            outcome = judge_ex(whole, gold_sides[1], tolerance)
             return accept("rhs_only") if outcome.correct else outcome
         return reject("not_an_equation")
     if len(pred_parts) == 2:
-        return _judge_equation((pred_parts[0], pred_parts[1]), gold_sides, pred, gold, tolerance)
+        return _judge_equation(
+            (pred_parts[0], pred_parts[1]), gold_sides, pred, gold, tolerance, definitions
+        )
     held: Outcome | None = None
     for link in range(1, len(pred_parts)):
         # every link is checked: a link in symbols the gold lacks (``h = v^2/2g`` beside
         # ``h = 5``, ``F = ma + Y`` beside ``F = ma``) is not the gold's equation. Skipping it
         # as a derivation step let a chain hedge between candidates (issue 32).
         outcome = _judge_equation(
-            (pred_parts[0], pred_parts[link]), gold_sides, pred, gold, tolerance
+            (pred_parts[0], pred_parts[link]), gold_sides, pred, gold, tolerance, definitions
         )
         if not outcome.correct:
             return reject(f"chain_link_{link}:{outcome.reason}")
@@ -91,12 +103,14 @@ def _judge_equation(
     pred: str,
     gold: str,
     tolerance: float,
+    definitions: Definitions = (),
 ) -> Outcome:
-    """One predicted equation ``lhs = rhs`` against the gold's."""
+    """One predicted equation ``lhs = rhs`` against the gold's, the prediction's defined
+    symbols read as defined."""
     if same_label(pred_sides[1], gold_sides[0]) and same_label(pred_sides[0], gold_sides[0]):
         return reject("restated_question")
     try:
-        p_lhs, p_rhs, g_lhs, g_rhs = parse_compared(*pred_sides, *gold_sides)
+        p_lhs, p_rhs, g_lhs, g_rhs = parse_defined((*pred_sides, *gold_sides), definitions, 2)
     except UnparseableError as exc:
         return side_failure(exc, {2, 3})
     gold_d, pred_d = positive_symbols(g_lhs - g_rhs, p_lhs - p_rhs)
@@ -109,7 +123,7 @@ def _judge_equation(
     if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
         if contradicting_labels(pred_sides[0], gold_sides[0]):
             return reject("wrong_label")  # h_{\\max} = ... for h_{\\min} = ...
-        renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance)
+        renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
         labels = p_lhs.free_symbols | g_lhs.free_symbols
         if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
             return accept("renamed_label")
@@ -161,33 +175,206 @@ def _rearranged(
     elif extra and not _only_common_factors(pred_d, gold_d):
         return False
     magnitude = not gold[0].is_Symbol  # a factor of a product on the left (PV, m dv/dt)
+    asked_all = _asked_quantities(gold[0], gold_d)
+    if _scaled_by_magnitudes(pred_d, gold_d, {canonical_name(s) for s in asked_all}):
+        return True
     rel = relative_tolerance(pred_d, gold_d, tolerance)
-    for asked in _asked_quantities(gold[0], gold_d)[:MAX_ASKED]:
+    for asked in asked_all[:MAX_ASKED]:
         name = canonical_name(asked)
+        target = next((s for s in pred_d.free_symbols if canonical_name(s) == name), None)
+        branch = _principal_branch(pred_d, gold_d, name) if target is not None else None
+        if branch is not None:
+            decided = _principal_by_linear_forms(pred_d, gold_d, name, branch, tolerance, seed)
+            if decided is not None:
+                return decided
         from_gold = _solutions(gold_d, name, magnitude)
         if from_gold is None:
             continue
-        # necessary, and cheap: the prediction holds at every solution of the gold
-        target = next((s for s in pred_d.free_symbols if canonical_name(s) == name), None)
         if target is None:
             return False
-        for solution in from_gold:
-            # term by term, unevaluated: the size of x - 0.38 at 0.382 is that of its terms
-            at = sympy.Add(
-                *(t.xreplace({target: solution}) for t in sympy.Add.make_args(pred_d)),
-                evaluate=False,
-            )
-            if vanishes(at, rel, seed) is False:
-                return False
+        # necessary, and cheap: the prediction holds at every solution of the gold (on the
+        # principal branch, only at the gold's solution on it: see _principal_branch)
+        if branch is None and not _holds_at(pred_d, target, from_gold, rel, seed):
+            return False
         from_pred = _solutions(pred_d, name, magnitude)
         if from_pred is None:
             continue
         # one quantity decides: the same solutions for it, at every value of the others,
         # is the same relation between all of them
-        return _covered(from_pred, from_gold, tolerance, seed) and _covered(
+        if _covered(from_pred, from_gold, tolerance, seed) and _covered(
             from_gold, from_pred, tolerance, seed
+        ):
+            return True
+        return branch is not None and _same_principal_solution(
+            from_pred, from_gold, branch[1], tolerance, seed
         )
     return False
+
+
+def _scaled_by_magnitudes(pred_d: Any, gold_d: Any, asked: set[str]) -> bool:
+    """Whether ``pred_d`` is ``gold_d`` times a product of powers of magnitudes other than the
+    asked quantities (``g = \\omega^2R\\cos\\theta_0`` for ``\\cos\\theta_0 =
+    g/(\\omega^2R)``): both sides multiplied by a non-zero magnitude, so every solution set
+    is the same, with no need to solve (sympy's solve took 0.1-0.3 s on such trigonometric
+    equations). ``cancel`` reduces the ratio, functions taken as opaque; bounded in size."""
+    import sympy
+
+    if sympy.count_ops(pred_d) + sympy.count_ops(gold_d) > SOLVE_OPS_LIMIT:
+        return False
+    try:
+        ratio = sympy.cancel(sympy.together(pred_d / gold_d))
+    except Exception:  # sympy's own failures decide nothing
+        return False
+    for factor in sympy.Mul.make_args(ratio):
+        if factor.is_Number:
+            if factor == 0 or not factor.is_finite:
+                return False
+            continue
+        base = factor.base if factor.is_Pow and factor.exp.is_Rational else factor
+        if not base.is_Symbol or canonical_name(base) in asked:
+            return False
+    return True
+
+
+def _holds_at(pred_d: Any, target: Any, solutions: tuple[Any, ...], rel: Any, seed: str) -> bool:
+    """``pred_d`` vanishes at every one of ``solutions`` for ``target``."""
+    import sympy
+
+    for solution in solutions:
+        # term by term, unevaluated: the size of x - 0.38 at 0.382 is that of its terms
+        at = sympy.Add(
+            *(t.xreplace({target: solution}) for t in sympy.Add.make_args(pred_d)),
+            evaluate=False,
+        )
+        if vanishes(at, rel, seed) is False:
+            return False
+    return True
+
+
+def _principal_branch(pred_d: Any, gold_d: Any, name: str) -> tuple[Any, tuple[Any, Any]] | None:
+    """The one inverse trigonometric function and its principal range (arccos: [0, pi],
+    arcsin: [-pi/2, pi/2]) that the two equations use, when exactly one kind is used and
+    never of the asked quantity; else None.
+
+    The rule (physics convention): ``\\theta_0 = \\arccos\\frac{g}{\\omega^2R}`` is how
+    the solution of ``\\cos\\theta_0 = \\frac{g}{\\omega^2R}`` is written, the angle being
+    taken on the inverse function's principal branch; by writing the inverse the answer
+    fixes that branch. So the two equations are equivalent when the one in inverse form has a
+    single solution, on the branch, and it is the only solution of the other equation on the
+    branch (:func:`_same_principal_solution`). The other branch (``\\theta = \\pi -
+    \\arcsin x`` for ``\\sin\\theta = x``), a wrong argument, a second root (``(\\theta -
+    \\arccos x)(\\theta - 5) = 0``) and equations without an inverse function (``\\cos\\theta
+    = \\cos\\alpha`` for ``\\theta = \\alpha``) stay different."""
+    import sympy
+
+    ranges = {
+        sympy.acos: (sympy.Integer(0), sympy.pi),
+        sympy.asin: (-sympy.pi / 2, sympy.pi / 2),
+    }
+    used = {
+        kind
+        for expr in (pred_d, gold_d)
+        for kind in ranges
+        for call in expr.atoms(kind)
+        if not any(canonical_name(s) == name for s in call.free_symbols)
+    }
+    if len(used) != 1:
+        return None
+    kind = used.pop()
+    return kind, ranges[kind]
+
+
+def _linear_in(expr: Any, atom: Any, name: str) -> tuple[Any, Any] | None:
+    """``(A, B)`` with ``expr = A*atom + B``, neither holding the symbol called ``name``
+    (A not zero), or None."""
+    import sympy
+
+    slot = sympy.Dummy("slot")
+    replaced = expr.xreplace({atom: slot})
+    if any(canonical_name(s) == name for s in replaced.free_symbols):
+        return None
+    slope = sympy.diff(replaced, slot)
+    if slope == 0 or slope.has(slot):
+        return None
+    return slope, replaced.xreplace({slot: sympy.Integer(0)})
+
+
+def _principal_by_linear_forms(
+    pred_d: Any,
+    gold_d: Any,
+    name: str,
+    branch: tuple[Any, tuple[Any, Any]],
+    tolerance: float,
+    seed: str,
+) -> bool | None:
+    """The principal-branch rule (:func:`_principal_branch`) without sympy's solve, where
+    both equations are linear: one in the angle (``\\theta - \\arccos c``: its single
+    solution), the other in the angle's cosine (sine for arcsin) with the angle nowhere else
+    (``\\omega^2R\\cos\\theta - g``: on arccos's branch, where cos is one-to-one, its only
+    solution is ``\\arccos(g/\\omega^2R)``). None when the forms are not these (solve
+    decides)."""
+    import sympy
+
+    kind, _ = branch
+    function = {sympy.acos: sympy.cos, sympy.asin: sympy.sin}[kind]
+    for single, other in ((pred_d, gold_d), (gold_d, pred_d)):
+        angle = next((s for s in single.free_symbols if canonical_name(s) == name), None)
+        other_angle = next((s for s in other.free_symbols if canonical_name(s) == name), None)
+        if angle is None or other_angle is None:
+            return None
+        solved = _linear_in(single, angle, name)
+        trig = _linear_in(other, function(other_angle), name)
+        if solved is None or trig is None:
+            continue
+        solution = -solved[1] / solved[0]
+        on_branch = kind(-trig[1] / trig[0])
+        return _same_value(solution, on_branch, tolerance, seed)
+    return None
+
+
+BRANCH_POINTS = 8  # sample points that place a solution on or off the principal branch
+
+
+def _same_principal_solution(
+    from_pred: tuple[Any, ...],
+    from_gold: tuple[Any, ...],
+    branch: tuple[Any, Any],
+    tolerance: float,
+    seed: str,
+) -> bool:
+    """One side has a single solution, on ``branch``, and it is the only solution of the
+    other side on the branch (see :func:`_principal_branch`)."""
+    for single, other in ((from_pred, from_gold), (from_gold, from_pred)):
+        if len(single) != 1 or _on_branch(single[0], branch, seed) is not True:
+            continue
+        placed = [_on_branch(solution, branch, seed) for solution in other]
+        if None in placed:
+            return False  # a solution both on and off the branch: undecided
+        kept = tuple(s for s, on in zip(other, placed, strict=True) if on)
+        return len(kept) == 1 and _same_value(single[0], kept[0], tolerance, seed)
+    return False
+
+
+def _on_branch(solution: Any, branch: tuple[Any, Any], seed: str) -> bool | None:
+    """True when ``solution`` is real and within ``branch`` at every sample point where it is
+    real (at least two), False when outside at each of them, None when mixed or unknown.
+    Placing a value needs no 60 digits: 30 and a margin of 1e-20 (the bounds are exact)."""
+    low, high = (float(bound) for bound in branch)
+    symbols = sorted(solution.free_symbols, key=lambda s: s.name)
+    inside: set[bool] = set()
+    for point in sample_points(symbols, seed + "\x00branch", count=BRANCH_POINTS):
+        try:
+            value = complex(solution.xreplace(point).evalf(30))
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+            continue
+        if not math.isfinite(value.real) or abs(value.imag) > 1e-20 * max(abs(value.real), 1):
+            continue
+        inside.add(low - 1e-20 <= value.real <= high + 1e-20)
+        if len(inside) > 1:
+            return None
+    if len(inside) != 1:
+        return None
+    return inside.pop()
 
 
 def _only_common_factors(pred_d: Any, gold_d: Any) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from studybench.verify.chains import judge_chain
-from studybench.verify.parsing import UnparseableError, parse_expressions
+from studybench.verify.chains import chain, judge_chain
+from studybench.verify.normalize import split_top_level
+from studybench.verify.parsing import UnparseableError, fast_readable, parse_expressions
+from studybench.verify.relations import is_label
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
     EXACT_TOLERANCE,
@@ -73,6 +75,11 @@ def parse_compared(*texts: str) -> tuple[Any, ...]:
     """Parse texts compared with each other (the last one is the gold) as expressions."""
     import sympy
 
+    for side, text in enumerate(texts):
+        # a list (``a, b``) is never one expression; the slow parser took 0.3-1.5 s to read
+        # it as a set, which is then refused anyway (``1,000`` is read by the fast parser)
+        if len(split_top_level(text, ",")) > 1 and not fast_readable(text):
+            raise UnparseableError("not_an_expression", side)
     parsed = parse_expressions(*texts)
     for side, expr in enumerate(parsed):
         if not isinstance(expr, sympy.Expr):
@@ -83,14 +90,121 @@ def parse_compared(*texts: str) -> tuple[Any, ...]:
 def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
     """Every stated form of the prediction against the gold's forms (see
     :mod:`studybench.verify.chains`: a chain ``A = B = C`` is right only when every side
-    that states an expression equals the gold; a side naming the asked quantity is a label)."""
+    that states an expression equals the gold; a side naming the asked quantity is a label).
+    Symbols the answer defines after its value (``v_0e^{-t/\\tau}, \\tau = RC``) are read
+    as defined (:func:`split_definitions`)."""
+    pred, definitions = split_definitions(pred)
+    if definitions:
+        problem = definition_problem(pred, definitions, gold)
+        if problem is not None:
+            return reject(problem)
 
     def compare(side: str, form: str) -> tuple[bool, str]:
-        outcome = judge_ex_form(side, form, tolerance)
+        outcome = judge_ex_form(side, form, tolerance, definitions)
         return outcome.correct, outcome.reason
 
     correct, reason = judge_chain(pred, gold, compare, _ex_uncheckable)
     return Outcome(correct, reason)
+
+
+Definitions = tuple[tuple[str, str], ...]
+_LIST_SEPARATORS = (",", ";")
+_DEFINITION_LEAD = re.compile(r"^(?:where|with|and|in\s+which)\s+", re.IGNORECASE)
+MAX_DEFINITIONS = 4
+
+
+def split_definitions(text: str) -> tuple[str, Definitions]:
+    """``v(t) = v_0e^{-t/\\tau},\\ \\tau = \\frac{mR}{B^2L^2}``: the value, then the
+    definitions of symbols it uses, as (symbol, expression) pairs; ``(text, ())`` when the
+    parts after the first are not all definitions of one plain symbol each.
+
+    Why: a model names a combination (a time constant, a frequency) and defines it beside the
+    value. A defined symbol is no free symbol: the value means the definition substituted, and
+    that is what is compared with the gold, so a wrong definition is a wrong value. Read as
+    one expression, the list was not even parsed (and took the slow parser 1-2 s to refuse)."""
+    parts = [text]
+    for separator in _LIST_SEPARATORS:
+        parts = [piece.strip() for part in parts for piece in split_top_level(part, separator)]
+    if len(parts) < 2 or len(parts) > MAX_DEFINITIONS + 1 or not parts[0]:
+        return text, ()
+    definitions = []
+    for part in parts[1:]:
+        sides = chain(_DEFINITION_LEAD.sub("", part))
+        if len(sides) != 2 or "(" in sides[0] or not is_label(sides[0]):
+            return text, ()
+        definitions.append((sides[0], sides[1]))
+    return parts[0], tuple(definitions)
+
+
+def definition_problem(value: str, definitions: Definitions, gold: str) -> str | None:
+    """Why definitions cannot be read as such, or None. A definition of a symbol the gold
+    itself uses (the question's given ``\\tau``) claims something about a given quantity
+    that the verifier cannot check (``unchecked_definition``); one that no side of the value
+    uses is a second answer, not a definition (``unused_definition``); one in terms of its
+    own symbol (``\\tau = 2\\tau``) defines nothing."""
+    texts = [*chain(value), *(name for name, _ in definitions), *(e for _, e in definitions)]
+    try:
+        parsed = parse_compared(*texts, *chain(gold))
+    except UnparseableError:
+        return None  # left to the comparison, which names the side it cannot read
+    count = len(chain(value))
+    names = parsed[count : count + len(definitions)]
+    bodies = parsed[count + len(definitions) : count + 2 * len(definitions)]
+    gold_names = {
+        canonical_name(s) for e in parsed[count + 2 * len(definitions) :] for s in e.free_symbols
+    }
+    used = {canonical_name(s) for e in parsed[:count] for s in e.free_symbols}
+    for name, body in zip(names, bodies, strict=True):
+        if not name.is_Symbol:
+            return "unparseable:definition"
+        key = canonical_name(name)
+        if key in gold_names:
+            return "unchecked_definition"
+        if key not in used and not any(
+            key in {canonical_name(s) for s in b.free_symbols} for b in bodies
+        ):
+            return "unused_definition"
+        if key in {canonical_name(s) for s in body.free_symbols}:
+            return "unparseable:definition"
+    return None
+
+
+def _substitute(expr: Any, names: tuple[Any, ...], bodies: tuple[Any, ...]) -> Any:
+    """``expr`` with each defined symbol replaced by its definition (nested ones too)."""
+    by_name = {canonical_name(name): body for name, body in zip(names, bodies, strict=True)}
+    for _ in range(len(by_name)):
+        mapping = {
+            s: by_name[canonical_name(s)] for s in expr.free_symbols if canonical_name(s) in by_name
+        }
+        if not mapping:
+            break
+        expr = expr.xreplace(mapping)
+    return expr
+
+
+def parse_defined(
+    texts: tuple[str, ...], definitions: Definitions, gold_count: int
+) -> tuple[Any, ...]:
+    """Parse ``texts`` (the last ``gold_count`` are the gold's) together with the definitions,
+    and substitute the definitions into the prediction's texts."""
+    if not definitions:
+        return parse_compared(*texts)
+    names = tuple(name for name, _ in definitions)
+    bodies = tuple(body for _, body in definitions)
+    own = len(texts) - gold_count
+    try:
+        parsed = parse_compared(*texts[:own], *names, *bodies, *texts[own:])
+    except UnparseableError as exc:
+        side = exc.side
+        if side is None or side < own:
+            raise
+        if side < own + 2 * len(names):
+            raise UnparseableError("definition", 0) from None
+        raise UnparseableError(exc.reason, side - 2 * len(names)) from None
+    defined_names = parsed[own : own + len(names)]
+    defined_bodies = parsed[own + len(names) : own + 2 * len(names)]
+    pred = tuple(_substitute(e, defined_names, defined_bodies) for e in parsed[:own])
+    return (*pred, *parsed[own + 2 * len(names) :])
 
 
 # A number as written: digits and a power of ten, then perhaps a unit (``9.0\times10^{16}\,
@@ -179,11 +293,11 @@ def _ex_uncheckable(side: str, form: str, reason: str) -> bool:
     return bool(names) and written_number(side, names)
 
 
-def judge_ex_form(pred: str, gold: str, tolerance: float) -> Outcome:
+def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitions = ()) -> Outcome:
     if pred.replace(" ", "") == gold.replace(" ", ""):
         return accept("equal")
     try:
-        pred_e, gold_e = parse_compared(pred, gold)
+        pred_e, gold_e = parse_defined((pred, gold), definitions, 1)
     except UnparseableError as exc:
         return side_failure(exc, {1})
     return _compare_expressions(pred_e, gold_e, tolerance, seed=pred + "\x00" + gold)
