@@ -143,13 +143,33 @@ def _ratio_parts(text: str) -> tuple[str, str] | None:
     return None if parts is None else (label_key(parts[0]), label_key(parts[1]))
 
 
+def label_ratio(text: str) -> bool:
+    """A ratio of two labels (``\\frac{m_1}{m_2}``, ``v_2/v_1``, ``\\frac{I(X)}{I(0)}``)."""
+    parts = _raw_ratio_parts(text)
+    return parts is not None and all(is_label(part) for part in parts)
+
+
 def reciprocal_label(pred: str, gold: str) -> bool:
-    """``\\frac{I(0)}{I(X)}`` beside the gold's label ``\\frac{I(X)}{I(0)}``: the same
-    quantity upside down, whose value is the reciprocal of the gold's."""
-    if not (ratio_label(pred) and ratio_label(gold)):
+    """``\\frac{I(0)}{I(X)}`` beside the gold's label ``\\frac{I(X)}{I(0)}``, ``m_2/m_1``
+    beside ``m_1/m_2``: the same ratio upside down, whose value is the reciprocal of the
+    gold's (skipped as a symbolic step, ``\\frac{m_2}{m_1} = 3`` was right for
+    ``\\frac{m_1}{m_2} = 3``)."""
+    if not (label_ratio(pred) and label_ratio(gold)):
         return False
     pred_parts, gold_parts = _ratio_parts(pred), _ratio_parts(gold)
     return pred_parts is not None and gold_parts is not None and pred_parts == gold_parts[::-1]
+
+
+def wrong_label(side: str, gold_label: str) -> bool:
+    """Whether a predicted side names a quantity other than the gold's label: a sibling of
+    its family (``v_{\\max}`` for ``v_{\\min}``), or a ratio of labels that is neither the
+    gold's ratio nor its reciprocal (``m_2/m_3`` for ``m_1/m_2``). Any side counts, not only
+    the first: ``v_{\\min} = v_{\\max} = 11.2`` and ``11.2 = v_{\\max}`` name the sibling too."""
+    if is_label(side):
+        return contradicting_labels(side, gold_label)
+    if label_ratio(side) and label_ratio(gold_label):
+        return not same_label(side, gold_label) and not reciprocal_label(side, gold_label)
+    return False
 
 
 def names_own_value(label: str, others: list[str]) -> bool:
@@ -237,7 +257,7 @@ def judge_chain(
     parts = chain(pred)
     forms = gold_c.forms
     if gold_c.label is not None and len(parts) > 1:
-        if is_label(parts[0]) and contradicting_labels(parts[0], gold_c.label):
+        if any(wrong_label(part, gold_c.label) for part in parts):
             return False, "wrong_label"  # v_{\\max} = ... for v_{\\min}
         if reciprocal_label(parts[0], gold_c.label):  # the value is the gold's reciprocal
             forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)

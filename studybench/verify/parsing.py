@@ -44,6 +44,9 @@ _BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
 _SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
 _SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
 _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])")
+# A prime after a number is a unit, feet or arcminutes (4.5', 30''): both parsers dropped it,
+# so 4.5' was 4.5 in the gold's unit. Neither reading is taken: the number is refused.
+_NUMBER_PRIME = re.compile(r"(?<![\w.{])(?:\d+(?:\.\d*)?|\.\d+)\s*(?:'|\^\s*\{?\s*\\prime)")
 _SPECIAL_SUBSCRIPTS = {r"\odot": "sun", r"\oplus": "earth", r"\star": "star", r"\ast": "star"}
 
 
@@ -499,6 +502,8 @@ def parse_expressions(*texts: str) -> tuple[Any, ...]:
             guard(text)
         except UnparseableError as exc:
             raise UnparseableError(exc.reason, side) from None
+        if _NUMBER_PRIME.search(text):
+            raise UnparseableError("unit", side)
     try:
         return tuple(_parse_fast_prepared(text) for text in texts)
     except FastParseError:

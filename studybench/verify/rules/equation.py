@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from typing import Any
 
 from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
@@ -123,13 +124,24 @@ def _judge_equation(
     if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
         if contradicting_labels(pred_sides[0], gold_sides[0]):
             return reject("wrong_label")  # h_{\\max} = ... for h_{\\min} = ...
-        renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
-        labels = p_lhs.free_symbols | g_lhs.free_symbols
-        if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
-            return accept("renamed_label")
+        if not (_PLAIN_NAME.match(gold_sides[0]) and _PLAIN_NAME.match(pred_sides[0])):
+            renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
+            labels = p_lhs.free_symbols | g_lhs.free_symbols
+            if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
+                return accept("renamed_label")
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
     return outcome
+
+
+# A plain name: a letter or Greek letter with a subscript, perhaps at arguments (x(0)).
+# Another plain name for a plain name is another quantity (\\omega for T, v_0 for v, x(0)
+# for x); only where one label is compound (\\dot v, \\ddot x, a derivative, a ratio) may
+# the other rename it (``a = g/7`` for ``\\dot v = g/7``).
+_PLAIN_NAME = re.compile(
+    r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
+    r"\s*(?:\([^()]*\))?\s*$"
+)
 
 
 def _read_sides(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]:
@@ -141,6 +153,7 @@ def _read_sides(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]
 
 
 SOLVE_OPS_LIMIT = 120  # larger equations are not solved (sympy's solve may stall)
+FACTOR_OPS_LIMIT = 60  # larger sums are not factored when looking for a hedging factor
 MAX_ASKED = 4  # at most this many candidate quantities are solved for
 
 
@@ -182,7 +195,11 @@ def _rearranged(
     for asked in asked_all[:MAX_ASKED]:
         name = canonical_name(asked)
         target = next((s for s in pred_d.free_symbols if canonical_name(s) == name), None)
+        if target is not None and _hedging_factor(pred_d, name):
+            return False  # (v - \\sqrt{2gh})(h - 1) = 0 also holds at h = 1, whatever v is
         branch = _principal_branch(pred_d, gold_d, name) if target is not None else None
+        if branch is None and _periodic_in(name, pred_d, gold_d):
+            return False  # solve lists one solution of tan's family: tan x = tan a, x = a
         if branch is not None:
             decided = _principal_by_linear_forms(pred_d, gold_d, name, branch, tolerance, seed)
             if decided is not None:
@@ -236,6 +253,46 @@ def _scaled_by_magnitudes(pred_d: Any, gold_d: Any, asked: set[str]) -> bool:
     return True
 
 
+def _hedging_factor(expr: Any, name: str) -> bool:
+    """Whether ``expr`` has a factor free of the asked quantity that may vanish (``h - 1``):
+    the equation then also holds wherever that factor is zero, whatever the asked quantity
+    is, and sympy's solve for the quantity drops that factor. A magnitude, or a sum of
+    magnitudes (``m_1 + m_2``), is never zero."""
+    import sympy
+
+    if sympy.count_ops(expr) > SOLVE_OPS_LIMIT:
+        return False
+    (positive,) = positive_symbols(expr)
+    try:
+        factored = sympy.factor_terms(positive)
+        if factored.is_Add and sympy.count_ops(factored) <= FACTOR_OPS_LIMIT:
+            factored = sympy.factor(factored)
+    except Exception:  # sympy's own failures: no factor found
+        return False
+    for factor in sympy.Mul.make_args(factored):
+        if factor.is_Pow and factor.exp.is_negative:
+            continue  # a denominator never makes the equation hold
+        base = factor.base if factor.is_Pow and factor.exp.is_Rational else factor
+        if any(canonical_name(s) == name for s in base.free_symbols) or base.is_positive:
+            continue
+        if base.free_symbols or base == 0:
+            return True
+    return False
+
+
+def _periodic_in(name: str, *exprs: Any) -> bool:
+    """The asked quantity inside tan or cot: its solutions repeat every pi, and sympy's solve
+    gives one of them (``\\tan x = \\tan a``: only ``x = a``), so the sets are not compared."""
+    import sympy
+
+    return any(
+        canonical_name(s) == name
+        for expr in exprs
+        for call in expr.atoms(sympy.tan, sympy.cot)
+        for s in call.free_symbols
+    )
+
+
 def _holds_at(pred_d: Any, target: Any, solutions: tuple[Any, ...], rel: Any, seed: str) -> bool:
     """``pred_d`` vanishes at every one of ``solutions`` for ``target``."""
     import sympy
@@ -270,6 +327,7 @@ def _principal_branch(pred_d: Any, gold_d: Any, name: str) -> tuple[Any, tuple[A
     ranges = {
         sympy.acos: (sympy.Integer(0), sympy.pi),
         sympy.asin: (-sympy.pi / 2, sympy.pi / 2),
+        sympy.atan: (-sympy.pi / 2, sympy.pi / 2),
     }
     used = {
         kind
@@ -316,7 +374,7 @@ def _principal_by_linear_forms(
     import sympy
 
     kind, _ = branch
-    function = {sympy.acos: sympy.cos, sympy.asin: sympy.sin}[kind]
+    function = {sympy.acos: sympy.cos, sympy.asin: sympy.sin, sympy.atan: sympy.tan}[kind]
     for single, other in ((pred_d, gold_d), (gold_d, pred_d)):
         angle = next((s for s in single.free_symbols if canonical_name(s) == name), None)
         other_angle = next((s for s in other.free_symbols if canonical_name(s) == name), None)
