@@ -233,17 +233,40 @@ _STATED = re.compile(
 )
 
 
-def _uncheckable(side: str, form: str, reason: str) -> bool:
-    """A symbolic step inside a numeric chain (``v = \\sqrt{2gh} = 4.4\\,m/s``): no number to
-    check, so it is skipped. Only a side that reads as an expression in symbols is one: a
-    side that states a quantity the parser cannot read (``3{,}0\\,m/s``, ``\\SI{2}{m}``) or
-    that reads as nothing makes the chain wrong, as a wrong value would."""
-    from studybench.verify.parsing import parse_expressions
+# A written number followed by a unit anywhere in a side: ``(7.0 m/s)``, ``\\frac{9.00 J}{1}``,
+# ``\\sqrt{2 \\cdot 9.8 m/s^2 \\cdot 5 m}``: the side states a quantity.
+_NUMBER_THEN_WORD = re.compile(
+    r"(?<![\w.])\d+(?:\.\d*)?(?:\s*\\times\s*10\s*\^\s*\{?[+-]?\d+\}?)?\s+(?P<unit>[A-Za-z\\][A-Za-z]*)"
+)
+_UNIT_MISMATCH = ("unit_mismatch", "unit_unrequested")
 
-    if not reason.startswith("unparseable") or _STATED.search(side):
+
+def _states_quantity(side: str) -> bool:
+    from studybench.verify.units import parse_unit
+
+    if _STATED.search(side):
+        return True
+    spaced = re.sub(r"\\(?:cdot|times)(?![a-zA-Z])|[*{}()\[\]]", " ", side)
+    return any(parse_unit(m.group("unit")) is not None for m in _NUMBER_THEN_WORD.finditer(spaced))
+
+
+def _uncheckable(side: str, form: str, reason: str) -> bool:
+    """A symbolic step inside a numeric chain (``v = \\sqrt{2gh} = 4.4\\,m/s``, ``F = 2mg =
+    19.6\\,N``): no number to check, so it is skipped. Only a side that reads as an expression
+    in symbols is one: a side that states a quantity anywhere (``3{,}0\\,m/s``, ``(7.0\\,m/s)``,
+    ``\\sqrt{2\\cdot 9.8\\,m/s^2 \\cdot 5\\,m}``), that reads as nothing, or that only names a
+    quantity (``v_{\\min} = v_{\\max} = ...``: a claim about another quantity) makes the chain
+    wrong, as a wrong value would. ``2mg`` read as 2 milligrams (another dimension than the
+    gold's) is a product of symbols too; a side in the gold's dimension is always compared."""
+    from studybench.verify.parsing import parse_expressions
+    from studybench.verify.relations import is_label
+
+    symbolic = reason.startswith("unparseable")
+    if not (symbolic or reason in _UNIT_MISMATCH) or _states_quantity(side) or is_label(side):
         return False
     try:
         (parsed,) = parse_expressions(side)
     except (UnparseableError, RecursionError):
         return False
-    return bool(getattr(parsed, "free_symbols", None))
+    names = getattr(parsed, "free_symbols", None) or set()
+    return bool(names) if symbolic else len(names) >= 2

@@ -39,12 +39,21 @@ _TURNS = r"(?:revolutions?|turns?|rotations?|cycles?|revs?)\b"
 _SCALES = tuple(
     (re.compile(pattern, re.IGNORECASE), unit)
     for pattern, unit in (
-        (r"\bpercent(?:age)?s?\b|\\?%", "percent"),
+        # a scale names the answer's unit only where the answer is asked in it: "what
+        # percentage", "in degrees"; "an efficiency of 25 %" or "inclined at 30 degrees" in
+        # the data names none (0.75 % was read as 0.75 in percent)
+        (
+            r"\b(?:in|as\s+an?|what|which|by\s+how\s+many|how\s+many)\s+percent(?:age)?s?\b"
+            r"|\bpercent(?:age)?s?\s+(?:of|change|error|difference|increase|decrease|loss"
+            r"|gain|uncertainty|efficiency)\b|\(\s*(?:in\s+)?(?:\\?%|percent)\s*\)|\bin\s+\\?%",
+            "percent",
+        ),
         (r"\bppm\b|\bparts\s+per\s+million\b", "ppm"),
         (r"\bppb\b|\bparts\s+per\s+billion\b", "ppb"),
         (
-            r"\bdegrees?\b(?!\s*(?:celsius|fahrenheit|kelvin|C\b|F\b))"
-            r"|(?:°|\^\s*\{?\s*\\circ\s*\}?)(?!\s*(?:\\mathrm\{|\\text\{)?\s*[CFK]\b)",
+            r"\b(?:in|how\s+many|in\s+units\s+of)\s+(?:degrees?\b(?!\s*(?:celsius|fahrenheit|kelvin"
+            r"|C\b|F\b))|(?:°|\^\s*\{?\s*\\circ\s*\}?)(?!\s*(?:\\mathrm\{|\\text\{)?\s*[CFK]\b))"
+            r"|\(\s*(?:in\s+)?(?:degrees?|°|\^\s*\{?\s*\\circ\s*\}?|deg)\s*\)",
             "degree",
         ),
         # a count of turns only where the answer is asked in them: "efficiency of the cycle"
@@ -55,7 +64,10 @@ _SCALES = tuple(
             rf"|number\s+of\s+(?:complete\s+|full\s+)?){_TURNS}",
             "turn",
         ),
-        (r"\bradians?\b", "radian"),
+        (
+            r"\b(?:in|how\s+many|in\s+units\s+of)\s+radians?\b|\(\s*(?:in\s+)?rad(?:ians?)?\s*\)",
+            "radian",
+        ),
     )
 )
 # English words that pint would read as units.

@@ -367,14 +367,102 @@ _NUMBERED_OBJECT = re.compile(
 )
 
 
-def is_remark(text: str) -> bool:
+# The words a droppable remark is made of: where a quantity points or lies, what an image
+# is like, how exact a value is, what it refers to. Any other word may change what the value
+# means (``(kilo)``, ``(tenfold)``, ``(diameter)``, ``(gauge)``, ``(exclusive)``, ``(round
+# trip)``, ``wavelengths``): a list of the words that change a value can never be complete, so
+# the words that may be dropped are listed instead, and a remark of other words stays.
+_DESCRIPTIVE = frozenset(
+    """up upward upwards down downward downwards left leftward leftwards right rightward
+    rightwards north south east west northeast northwest southeast southwest northward
+    southward eastward westward northerly southerly easterly westerly clockwise
+    counterclockwise anticlockwise counter inward inwards outward outwards toward towards away
+    forward forwards backward backwards above below behind front beneath under underneath
+    along across through radially radial radially tangential tangentially horizontal
+    horizontally vertical vertically perpendicular parallel antiparallel direction directions
+    directed pointing points pointed pointing axis plane page screen center centre centered
+    origin ground floor wall ceiling surface incline ramp slope side sides top bottom edge
+    inside outside within between near beyond past position located location lies lying
+    inverted upright erect real virtual enlarged magnified diminished image object lens mirror
+    lenses mirrors focal focus
+    approximately approx about roughly nearly around exactly precisely estimated rounded
+    attractive repulsive attraction repulsion attracted repelled
+    magnitude only final initial initially finally moving motion travelling traveling
+    stable unstable equilibrium net resultant
+    slab gap plates plate capacitor charge charges field wire loop coil block ball mass car cart
+    particle body string spring rod disk disc ring sphere shell cylinder pulley satellite
+    planet star earth moon sun orbit path trajectory region medium water glass air vacuum
+    observer frame lab laboratory rest stationary relative respect
+    way trip then when where which while after before during since once
+    given expected assumed neglecting ignoring including using taken measured
+    launch launched release released start starting rising falling ascending descending
+    parabola parabolic circle circular ellipse elliptical line straight""".split()
+)
+
+
+# Directions a remark may state, each with its canonical name: a prediction whose remark
+# points elsewhere than the gold's (``to the right`` for ``to the left``) is wrong.
+_DIRECTIONS = {
+    **dict.fromkeys("up upward upwards".split(), "up"),
+    **dict.fromkeys("down downward downwards".split(), "down"),
+    **dict.fromkeys("left leftward leftwards".split(), "left"),
+    **dict.fromkeys("right rightward rightwards".split(), "right"),
+    **dict.fromkeys("north northward northwards northerly".split(), "north"),
+    **dict.fromkeys("south southward southwards southerly".split(), "south"),
+    **dict.fromkeys("east eastward eastwards easterly".split(), "east"),
+    **dict.fromkeys("west westward westwards westerly".split(), "west"),
+    **dict.fromkeys("clockwise".split(), "clockwise"),
+    **dict.fromkeys("counterclockwise anticlockwise".split(), "counterclockwise"),
+    **dict.fromkeys("inward inwards".split(), "inward"),
+    **dict.fromkeys("outward outwards".split(), "outward"),
+    **dict.fromkeys("toward towards".split(), "toward"),
+    **dict.fromkeys("away".split(), "away"),
+    **dict.fromkeys("attractive attraction attracted".split(), "attractive"),
+    **dict.fromkeys("repulsive repulsion repelled".split(), "repulsive"),
+    **dict.fromkeys("above".split(), "above"),
+    **dict.fromkeys("below beneath underneath".split(), "below"),
+    **dict.fromkeys("inverted".split(), "inverted"),
+    **dict.fromkeys("upright erect".split(), "upright"),
+    **dict.fromkeys("real".split(), "real"),
+    **dict.fromkeys("virtual".split(), "virtual"),
+}
+_WORDED = re.compile(
+    r"\\(?:text|textrm|mbox|textnormal|textit)\s*\{([^{}]*)\}|\(([A-Za-z][^()]*)\)"
+)
+
+
+def remark_directions(box: str) -> frozenset[str]:
+    """The directions the words of a box state (``\\text{ to the left}``, ``(upward)``)."""
+    found = set()
+    for match in _WORDED.finditer(box):
+        for word in _REMARK_WORDS.findall(match.group(1) or match.group(2) or ""):
+            direction = _DIRECTIONS.get(word.casefold())
+            if direction is not None:
+                found.add(direction)
+    return frozenset(found)
+
+
+def _describes(word: str) -> bool:
+    """Whether ``word`` (case folded) is one of the words a droppable remark may hold."""
+    if word in _DESCRIPTIVE or word in _SHORT_WORDS or word in _FUNCTION_WORDS:
+        return True
+    for suffix in ("s", "es", "ly", "ed", "ing"):
+        if word.endswith(suffix) and word[: -len(suffix)] in _DESCRIPTIVE:
+            return True
+    return False
+
+
+def is_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` is words that cannot change the value they follow (``(downward)``,
     ``directed north``, ``approximately``), so dropping it leaves the claim as it was.
 
     Not a remark: a digit, an operator, a command (``\\text{ times 2}``, ``\\mathrm{kg\\,m/s}``),
     a word that multiplies, relates or offers another value (``thousand``, ``squared``, ``per``,
     ``or``, ``less than``), a unit (``(radians)``, ``per second``; things counted, ``(photons)``,
-    are plain numbers and may stay) or a lone letter other than an axis (``k``)."""
+    are plain numbers read as counts) or a lone letter other than an axis (``k``). ``strict``
+    (a prediction's remark): every word must be one that describes (:data:`_DESCRIPTIVE`); a
+    gold's remark is trusted to change nothing, and the words it uses (``allowed``) may be
+    repeated."""
     from studybench.verify.units import counts_things, parse_unit
 
     text = _NUMBERED_OBJECT.sub(r"\1", text)  # "to the left of lens 2": the lens's name
@@ -388,10 +476,12 @@ def is_remark(text: str) -> bool:
         return False  # a unit of two words: "solar radii", "degrees Celsius", "Earth years"
     for word in words:
         lower = word.casefold()
-        if lower in _VALUE_WORDS:
-            return False
-        if word in _FUNCTION_WORDS or word in _AXES or counts_things(word):
+        if lower in _VALUE_WORDS or counts_things(word):
+            return False  # ``12 photons`` is a count: read as one, never dropped
+        if word in _FUNCTION_WORDS or word in _AXES:
             continue  # lower case only: ``A`` is an ampere, ``a`` an article
+        if strict and not _describes(lower) and lower not in allowed:
+            return False  # a word that may change the value's meaning: (kilo), (diameter)
         if len(word) < 4 and lower not in _SHORT_WORDS:
             return False  # ``kms``, ``kto``: a short token that is no word may be a unit
         if word[1:] != word[1:].lower() or parse_unit(word) is not None:
@@ -399,7 +489,9 @@ def is_remark(text: str) -> bool:
     return True
 
 
-def _unit_then_remark(content: str) -> str | None:
+def _unit_then_remark(
+    content: str, strict: bool = True, allowed: frozenset[str] = frozenset()
+) -> str | None:
     """The unit that opens a text group followed by a remark: ``km/s (to the right)`` ->
     ``km/s``, ``T, to the right`` -> ``T``; None when the group is not a unit and a remark.
 
@@ -411,12 +503,12 @@ def _unit_then_remark(content: str) -> str | None:
     cuts = [m.start() for m in re.finditer(r"[\s(,;:]", content)]
     for cut in reversed(cuts):  # the longest unit first
         unit, rest = content[:cut].strip(), content[cut:].strip(" ,;:")
-        if unit and rest and parse_unit(unit) is not None and is_remark(rest):
+        if unit and rest and parse_unit(unit) is not None and is_remark(rest, strict, allowed):
             return unit
     return None
 
 
-def strip_remark(text: str) -> str:
+def strip_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> str:
     """Drop trailing natural-language remarks from a mathematical answer.
 
     ``\\frac{mg}{k}\\ \\text{(downward)}`` -> ``\\frac{mg}{k}``; ``3\\ \\text{km/s (to the
@@ -427,14 +519,14 @@ def strip_remark(text: str) -> str:
     """
     stripped = text.rstrip()
     for _ in range(3):  # a remark after a remark: \text{ m}\ \text{(upward)}
-        shorter = _strip_one_remark(stripped)
+        shorter = _strip_one_remark(stripped, strict, allowed)
         if shorter == stripped:
             break
         stripped = shorter
     return stripped if stripped != text.rstrip() else text
 
 
-def _strip_one_remark(text: str) -> str:
+def _strip_one_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> str:
     for pattern in (_TEXT_GROUP, _PAREN_REMARK):
         match = pattern.search(text)
         if match is None or not text[: match.start()].strip():
@@ -443,10 +535,10 @@ def _strip_one_remark(text: str) -> str:
         words = _WORD.findall(content)
         if pattern is _PAREN_REMARK and not (len(words) > 1 or any(len(w) > 3 for w in words)):
             continue  # f(xy) is a product, (to the left) a remark
-        if is_remark(content):
+        if is_remark(content, strict, allowed):
             return text[: match.start()].rstrip(" ,;:\\")
         if pattern is _TEXT_GROUP:
-            unit = _unit_then_remark(content)
+            unit = _unit_then_remark(content, strict, allowed)
             if unit is not None:
                 head = text[: match.start(1)]
                 return head + unit + "}"

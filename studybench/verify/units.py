@@ -168,6 +168,9 @@ def counts_things(word: str) -> bool:
 
 
 def same_dimension(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` measure one kind of quantity (Hz and rad/s do not)."""
+    if _hertz_and_angle(a, b):
+        return False
     try:
         return bool(a.dimensionality == b.dimensionality)
     except Exception:
@@ -178,8 +181,30 @@ def is_dimensionless(unit: Any) -> bool:
     return bool(unit.dimensionless)
 
 
+_ANGLES = frozenset(
+    "radian degree turn revolution cycle arcminute arcsecond steradian gradian grade".split()
+)
+
+
+def _names(unit: Any) -> set[str]:
+    try:
+        return {str(name) for name in unit._units}
+    except Exception:
+        return set()
+
+
+def _hertz_and_angle(unit: Any, target: Any) -> bool:
+    """Hz beside an angle per time: pint's radian is 1, so 314 Hz "equals" 314 rad/s, and
+    1 Hz is 2 pi rad/s to a physicist; neither reading may decide, so they do not convert."""
+    a, b = _names(unit), _names(target)
+    return ("hertz" in a and bool(b & _ANGLES)) or ("hertz" in b and bool(a & _ANGLES))
+
+
 def convert(value: float, unit: Any, target: Any) -> float | None:
-    """``value`` in ``unit`` expressed in ``target``; None when the dimensions differ."""
+    """``value`` in ``unit`` expressed in ``target``; None when the dimensions differ (or one
+    is Hz and the other an angle per time)."""
+    if _hertz_and_angle(unit, target):
+        return None
     ureg = registry()
     try:
         return float(ureg.Quantity(value, unit).to(target).magnitude)

@@ -27,6 +27,7 @@ from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import requested_units
 from studybench.verify.relations import (
     mark_unit_annotations,
+    remark_directions,
     split_unit_connectives,
     strip_remark,
     unmark,
@@ -144,13 +145,17 @@ def judge_inline(
         )
     answers = tuple(split_unit_connectives(box) for box in extraction.answers)
     chosen = select_answers(answers, kind, len(golds), sequence)
-    selected = normalize_all(_without_remarks(chosen, kind, sequence))
+    gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
+    selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=gold_words))
     requested = requested_units(question) if question else ()
+    if kind in _MATH_TYPES and _other_direction(chosen, gold_boxes):
+        return verdict(False, "wrong_direction", extracted=tuple(map(unmark, selected)))
     outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question)
     shown, shown_gold = tuple(map(unmark, selected)), tuple(map(unmark, golds))
     return verdict(outcome.correct, outcome.reason, extracted=shown, normalized_gold=shown_gold)
 
 
+_WORDS = re.compile(r"[A-Za-z]{2,}")
 _MATH_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ, AnswerType.IN})
 _SYMBOLIC_TYPES = frozenset({AnswerType.EX, AnswerType.EQ})
 
@@ -160,6 +165,7 @@ def _without_remarks(
     kind: AnswerType,
     sequence: tuple[AnswerType, ...],
     gold: bool = False,
+    allowed: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
     """Drop trailing text remarks from boxes of mathematical types (by position for TUP)."""
     positional = kind is AnswerType.TUP or (kind is AnswerType.ALT and gold)
@@ -175,7 +181,10 @@ def _without_remarks(
         kinds = tuple(AnswerType.NV if math else AnswerType.QL for _ in boxes)
     else:
         kinds = tuple(kind for _ in boxes)
-    return tuple(_clean(box, k) for box, k in zip(boxes, kinds, strict=True))
+    return tuple(
+        _clean(box, k, strict=not gold, allowed=allowed)
+        for box, k in zip(boxes, kinds, strict=True)
+    )
 
 
 # Digits grouped in threes by a thin space, a space or ``{,}`` (SI: ``5\,540``, ``1\,000\,000``,
@@ -211,11 +220,25 @@ def _unit_fraction(match: re.Match[str]) -> str:
     return rf"\text{{{num}/({den})}}"
 
 
-def _clean(box: str, kind: AnswerType) -> str:
+def _other_direction(preds: tuple[str, ...], golds: tuple[str, ...]) -> bool:
+    """Whether a predicted remark states another direction than the gold's (``3.2 m/s to
+    the right`` for ``3.2 m/s to the left``): both remarks are dropped before the values are
+    compared, so the directions are compared here."""
+    if len(preds) != 1 or len(golds) != 1:
+        return False
+    gold, pred = remark_directions(golds[0]), remark_directions(preds[0])
+    return bool(gold) and bool(pred) and gold != pred
+
+
+def _clean(
+    box: str, kind: AnswerType, strict: bool = True, allowed: frozenset[str] = frozenset()
+) -> str:
+    """A box of a mathematical type without its remark; ``strict``: a prediction's, whose
+    remark may hold only describing words and the gold's own words (``allowed``)."""
     if kind not in _MATH_TYPES:
         return box
     box = _UNIT_FRACTION.sub(_unit_fraction, join_digit_groups(box))
-    box = strip_remark(box)
+    box = strip_remark(box, strict, allowed)
     return mark_unit_annotations(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
 
 

@@ -118,7 +118,9 @@ def test_an_ambiguous_gold_unit_is_read_one_way() -> None:
         ("a = 3.1 = 3", "3.1", (False, "chain_link_2:wrong_value")),  # 3.2%: not
         ("x = 1.0 = 1.075", "1", (False, "chain_link_2:wrong_value")),
         ("x = 1.0 = 0.934", "1", (False, "chain_link_2:wrong_value")),
-        ("3 = q = 5", "3", (False, "chain_link_2:wrong_value")),  # a symbolic side is skipped
+        ("3 = q = 5", "3", (False, "chain_link_1:unparseable:not_a_number")),  # a bare name in
+        # the middle names another quantity: never skipped as a step (attack round 2, class 9)
+        ("3 = 2q = 5", "3", (False, "chain_link_2:wrong_value")),  # a symbolic side is skipped
         ("3 = q", "3", (True, "numeric")),  # ... and never counts as the match
         ("x = 3 = 3{,}5", "3", (False, "chain_link_2:unparseable:syntax")),  # a stated
         ("x = 3 m = 3.0 mqz", "3 m", (False, "chain_link_2:unparseable:not_a_number")),  # value

@@ -62,13 +62,23 @@ def _trailing_letter(text: str) -> frozenset[str] | None:
     return frozenset({match.group("letter")})
 
 
+# a box that calls its option false: "(A) is false", "A: incorrect"
+_MC_DENIED = re.compile(
+    r"\b(?:false|incorrect|wrong|untrue)\b|^\W*\(?[A-Za-z]\)?\s*(?:is\s+)?not\b", re.I
+)
+
+
 def judge_mc(pred: str, gold: str, tolerance: float) -> Outcome:
     gold_l = mc_letters(gold)
     pred_l = mc_letters(pred)
     if gold_l is None or pred_l is None:
         equal = pred.strip().casefold() == gold.strip().casefold()
         return accept("equal") if equal else reject("unparseable:choice")
-    return accept("choice") if gold_l == pred_l else reject("wrong_choice")
+    if gold_l != pred_l:
+        return reject("wrong_choice")
+    if _MC_DENIED.search(pred) and not _MC_DENIED.search(gold):
+        return reject("denied_choice")  # "(A) is false": the box argues against its option
+    return accept("choice")
 
 
 _TRUE = {"true", "t", "yes", "y", "1", "correct", "right", "是", "对", "正确", "√", "✓"}
@@ -130,6 +140,10 @@ _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 # ``e^{+}``, ``spin 1/2``): each is kept as a word, never dropped as punctuation.
 _SYMBOLS = (("+", " plus "), ("<", " lt "), (">", " gt "), ("/", " over "), ("^", " pow "),
             ("=", " eq "), ("±", " pm "), ("*", " times "))  # fmt: skip
+# a prime after a name (S', A'', \prime) and marks that are words (%, a tick, a cross)
+_PRIME = re.compile(r"(?:(?<=\b[^\W\d_])|(?<=[}\d]))['\u2032]|\\prime(?![a-zA-Z])")
+_MARKS = (("%", " percent "), ("✓", " check "), ("✔", " check "), ("✗", " cross "),
+          ("✘", " cross "), ("×", " cross "), ("°", " degree "))  # fmt: skip
 _COMPOUND_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # counter-clockwise
 _DECIMAL_POINT = re.compile(r"\.(?=\d)")
 
@@ -139,6 +153,9 @@ def _words(text: str, articles: bool = False) -> list[str]:
     relation, an operator or a decimal point kept as a word; articles dropped unless asked."""
     text = _COMPOUND_HYPHEN.sub("", text.casefold())
     text = re.sub(r"n['\u2019]t\b", " not ", text)  # isn't, doesn't: a negation
+    text = _PRIME.sub(" prime ", text)  # S' is not S
+    for mark, word in _MARKS:
+        text = text.replace(mark, word)
     text = text.replace("-", " minus ")
     text = _DECIMAL_POINT.sub(" point ", text)
     for symbol, word in _SYMBOLS:

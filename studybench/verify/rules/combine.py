@@ -166,22 +166,29 @@ def _label(pred: str, labels: list[str | None]) -> str | None:
     sides = chain(pred)
     if len(sides) < 2:
         return None
-    first = sides[0]
-    if is_label(first) or any(g is not None and same_label(first, g) for g in labels):
-        return first
+    for side in (sides[0], sides[-1]):  # a name in first place, else in last (2 m = y)
+        if is_label(side) or any(g is not None and same_label(side, g) for g in labels):
+            return side
     return None
+
+
+def _names(pred: str) -> list[str]:
+    """Every side of ``pred`` that only names a quantity (``x = y = 2``: x and y)."""
+    sides = chain(pred)
+    return [s for s in sides if is_label(s)] if len(sides) > 1 else []
 
 
 def _names_another(pred: str, position: int, labels: list[str | None]) -> bool:
     """Whether ``pred`` is labelled as another gold element or alternative than the one at
     ``position`` (``y = 2`` where the gold says ``x = 2, y = 3``): its value is then a claim
     about the other quantity, whatever it equals."""
-    name = _label(pred, labels)
     own = labels[position]
-    if name is None or own is None or same_label(name, own):
+    if own is None:
         return False  # an unlabelled gold form (``\\sqrt{2gh}`` beside ``v = \\sqrt{2gh}``)
+    names = [n for n in _names(pred) if not same_label(n, own)]
     return any(
         other is not None and index != position and same_label(name, other)
+        for name in names
         for index, other in enumerate(labels)
     )
 

@@ -191,6 +191,9 @@ def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | Non
     if builder is not None:  # \{\theta : a \le \theta \le b\}: the condition
         body = builder.group("body")
         condition = split_top(body, re.compile(r":|\\mid(?![a-zA-Z])|\|"))
+        element = condition[0].split("\\in")[0].strip() if len(condition) > 1 else ""
+        if element and not is_label(element):
+            return None  # \{x^2 : x < 3\} is a set of squares, not of x
         text = condition[-1].strip()
     member = _MEMBER.match(text)
     if member is not None:  # \theta \in [a, b]
