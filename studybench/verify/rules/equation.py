@@ -189,6 +189,15 @@ def _rearranged(
         return False
     magnitude = not gold[0].is_Symbol  # a factor of a product on the left (PV, m dv/dt)
     asked_all = _asked_quantities(gold[0], gold_d)
+    # a quantity the prediction is solved for first (theta = arcsin(lambda/d) for d sin theta =
+    # lambda: theta, not d, whose solve through arcsin took 0.2 s)
+    in_pred = {canonical_name(s): s for s in pred_d.free_symbols}
+
+    def unsolved(asked: Any) -> bool:
+        own = in_pred.get(canonical_name(asked))
+        return own is None or _linear_in(pred_d, own, "") is None
+
+    asked_all.sort(key=unsolved)
     if _scaled_by_magnitudes(pred_d, gold_d, {canonical_name(s) for s in asked_all}):
         return True
     rel = relative_tolerance(pred_d, gold_d, tolerance)
