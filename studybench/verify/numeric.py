@@ -239,12 +239,14 @@ _NUMBER_THEN_WORD = re.compile(
     r"(?<![\w.])\d+(?:\.\d*)?(?:\s*\\times\s*10\s*\^\s*\{?[+-]?\d+\}?)?\s+(?P<unit>[A-Za-z\\][A-Za-z]*)"
 )
 _UNIT_MISMATCH = ("unit_mismatch", "unit_unrequested")
+# a number with a degree sign or a percent: (-57.5 ^{\circ} C), 30^\circ, 12 %
+_NUMBER_THEN_MARK = re.compile(r"\d\s*(?:\^\s*\{?\s*\\circ|°|\\?%)")
 
 
 def _states_quantity(side: str) -> bool:
     from studybench.verify.units import parse_unit
 
-    if _STATED.search(side):
+    if _STATED.search(side) or _NUMBER_THEN_MARK.search(side):
         return True
     spaced = re.sub(r"\\(?:cdot|times)(?![a-zA-Z])|[*{}()\[\]]", " ", side)
     return any(parse_unit(m.group("unit")) is not None for m in _NUMBER_THEN_WORD.finditer(spaced))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from studybench.data.answer_types import AnswerType
-from studybench.verify.chains import chain, gold_chain, same_label
+from studybench.verify.chains import chain, gold_chain, label_key, same_label
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError
 from studybench.verify.relations import (
@@ -187,9 +187,20 @@ def _names_another(pred: str, position: int, labels: list[str | None]) -> bool:
         return False  # an unlabelled gold form (``\\sqrt{2gh}`` beside ``v = \\sqrt{2gh}``)
     names = [n for n in _names(pred) if not same_label(n, own)]
     return any(
-        other is not None and index != position and same_label(name, other)
+        other is not None
+        and index != position
+        and (same_label(name, other) or _same_member(name, other, own))
         for name in names
         for index, other in enumerate(labels)
+    )
+
+
+def _same_member(name: str, other: str, own: str) -> bool:
+    """``u_B`` beside the gold's ``v_A`` (here) and ``v_B`` (elsewhere): the subscript names
+    the member of the other element, whatever the letter before it."""
+    sub = label_key(name).partition("_")[2]
+    return (
+        bool(sub) and sub == label_key(other).partition("_")[2] != label_key(own).partition("_")[2]
     )
 
 
