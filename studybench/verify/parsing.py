@@ -44,9 +44,14 @@ _BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
 _SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
 _SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
 _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])")
-# A prime after a number is a unit, feet or arcminutes (4.5', 30''): both parsers dropped it,
+# A prime after a number or a power of ten is a unit, feet or arcminutes (4.5', 30'',
+# 1.5\times10^{-10}'): both parsers dropped it,
 # so 4.5' was 4.5 in the gold's unit. Neither reading is taken: the number is refused.
-_NUMBER_PRIME = re.compile(r"(?<![\w.{])(?:\d+(?:\.\d*)?|\.\d+)\s*(?:'|\^\s*\{?\s*\\prime)")
+_NUMBER_PRIME = re.compile(
+    r"(?:(?<![\w.{])(?:\d+(?:\.\d*)?|\.\d+)"  # 4.5', 30''
+    r"|10\s*\^\s*(?:\{\s*[+-]?\s*\d+\s*\}|[+-]?\d))"  # 1.5\times10^{-10}', 10^5'
+    r"\s*(?:'|\^\s*\{?\s*\\prime)"
+)
 _SPECIAL_SUBSCRIPTS = {r"\odot": "sun", r"\oplus": "earth", r"\star": "star", r"\ast": "star"}
 
 
