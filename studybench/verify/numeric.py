@@ -239,6 +239,8 @@ _NUMBER_THEN_WORD = re.compile(
     r"(?<![\w.])\d+(?:\.\d*)?(?:\s*\\times\s*10\s*\^\s*\{?[+-]?\d+\}?)?\s+(?P<unit>[A-Za-z\\][A-Za-z]*)"
 )
 _UNIT_MISMATCH = ("unit_mismatch", "unit_unrequested")
+# an exponent or a subscript: ^3, ^{-2}, _{12}, _1
+_SCRIPT = re.compile(r"[\^_]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])")
 # a number with a degree sign or a percent: (-57.5 ^{\circ} C), 30^\circ, 12 %
 _NUMBER_THEN_MARK = re.compile(r"\d\s*(?:\^\s*\{?\s*\\circ|°|\\?%)")
 
@@ -248,7 +250,9 @@ def _states_quantity(side: str) -> bool:
 
     if _STATED.search(side) or _NUMBER_THEN_MARK.search(side):
         return True
-    spaced = re.sub(r"\\(?:cdot|times)(?![a-zA-Z])|[*{}()\[\]]", " ", side)
+    # an exponent or subscript is no stated number: r^3/GM is not "3 GM" (giga-molar)
+    bare = _SCRIPT.sub(" ", side)
+    spaced = re.sub(r"\\(?:cdot|times)(?![a-zA-Z])|[*{}()\[\]]", " ", bare)
     return any(parse_unit(m.group("unit")) is not None for m in _NUMBER_THEN_WORD.finditer(spaced))
 
 

@@ -452,7 +452,12 @@ def _describes(word: str) -> bool:
     return False
 
 
-def is_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> bool:
+def is_remark(
+    text: str,
+    strict: bool = True,
+    allowed: frozenset[str] = frozenset(),
+    after_unit: bool = False,
+) -> bool:
     """Whether ``text`` is words that cannot change the value they follow (``(downward)``,
     ``directed north``, ``approximately``), so dropping it leaves the claim as it was.
 
@@ -462,7 +467,9 @@ def is_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozense
     are plain numbers read as counts) or a lone letter other than an axis (``k``). ``strict``
     (a prediction's remark): every word must be one that describes (:data:`_DESCRIPTIVE`); a
     gold's remark is trusted to change nothing, and the words it uses (``allowed``) may be
-    repeated."""
+    repeated. ``after_unit``: the value before the remark has its own unit (``60 cm (real
+    image)``), so a counted thing in it describes (what the 60 cm is of) and counts nothing;
+    after a bare number (``3\\ \\text{photons}``) it is what the number counts."""
     from studybench.verify.units import counts_things, parse_unit
 
     text = _NUMBERED_OBJECT.sub(r"\1", text)  # "to the left of lens 2": the lens's name
@@ -476,8 +483,12 @@ def is_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozense
         return False  # a unit of two words: "solar radii", "degrees Celsius", "Earth years"
     for word in words:
         lower = word.casefold()
-        if lower in _VALUE_WORDS or counts_things(word):
+        if lower in _VALUE_WORDS:
+            return False
+        if counts_things(word) and not after_unit:
             return False  # ``12 photons`` is a count: read as one, never dropped
+        if counts_things(word):
+            continue
         if word in _FUNCTION_WORDS or word in _AXES:
             continue  # lower case only: ``A`` is an ampere, ``a`` an article
         if strict and not _describes(lower) and lower not in allowed:
@@ -503,7 +514,12 @@ def _unit_then_remark(
     cuts = [m.start() for m in re.finditer(r"[\s(,;:]", content)]
     for cut in reversed(cuts):  # the longest unit first
         unit, rest = content[:cut].strip(), content[cut:].strip(" ,;:")
-        if unit and rest and parse_unit(unit) is not None and is_remark(rest, strict, allowed):
+        if (
+            unit
+            and rest
+            and parse_unit(unit) is not None
+            and is_remark(rest, strict, allowed, after_unit=True)
+        ):
             return unit
     return None
 
@@ -526,6 +542,24 @@ def strip_remark(text: str, strict: bool = True, allowed: frozenset[str] = froze
     return stripped if stripped != text.rstrip() else text
 
 
+# The last token before a remark when it is a unit: ``\\mathrm{cm}``, ``\\text{ m/s}``, ``cm``
+_LAST_TOKEN = re.compile(
+    r"(?:\\(?:mathrm|text|textrm|rm|mbox)\s*\{(?P<group>[^{}]*)\}|(?<![\w\\])(?P<bare>[A-Za-zµ]\S*))"
+    r"(?:\s|\\[ ,;:!]|~)*$"
+)
+
+
+def _ends_in_unit(head: str) -> bool:
+    """Whether ``head`` (a value before a remark) ends in a unit: ``60\\,\\mathrm{cm}``, ``cm``."""
+    from studybench.verify.units import parse_unit
+
+    match = _LAST_TOKEN.search(head)
+    if match is None:
+        return False
+    unit = (match.group("group") or match.group("bare") or "").strip()
+    return bool(unit) and not unit[0].isdigit() and parse_unit(unit) is not None
+
+
 def _strip_one_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> str:
     for pattern in (_TEXT_GROUP, _PAREN_REMARK):
         match = pattern.search(text)
@@ -535,7 +569,7 @@ def _strip_one_remark(text: str, strict: bool = True, allowed: frozenset[str] = 
         words = _WORD.findall(content)
         if pattern is _PAREN_REMARK and not (len(words) > 1 or any(len(w) > 3 for w in words)):
             continue  # f(xy) is a product, (to the left) a remark
-        if is_remark(content, strict, allowed):
+        if is_remark(content, strict, allowed, after_unit=_ends_in_unit(text[: match.start()])):
             return text[: match.start()].rstrip(" ,;:\\")
         if pattern is _TEXT_GROUP:
             unit = _unit_then_remark(content, strict, allowed)
