@@ -148,3 +148,52 @@ def test_atomic_types_never_split_a_box() -> None:
 )
 def test_only_a_whole_bracket_pair_is_removed(text: str, inner: str) -> None:
     assert unparenthesise(text).strip() == inner
+
+
+@pytest.mark.parametrize(
+    ("box", "last"),
+    [
+        (r"3, \text{and c}", "c"),  # the group's closing brace went with "and"
+        (r"3, \text{and } c", "c"),  # the group closed before the element: nothing more
+        (r"3, \text{and } \frac{1}{2}", r"\frac{1}{2}"),  # the element's own braces stay
+        (r"3, \text{and x}=\frac{1}{2}", r"x=\frac{1}{2}"),  # only the group's brace goes
+        (r"3, and {c}", "{c}"),  # a plain "and": no \text group, every brace is the element's
+        (r"3\ ,\ c", "c"),  # spacing around the comma
+    ],
+)
+def test_the_and_of_the_last_element_is_dropped_with_its_text_group(box: str, last: str) -> None:
+    """``a, b, \\text{and } c``: the "and" before the last element is not part of it; when
+    it opened a ``\\text{...}`` group that also holds the element (``\\text{and c}``), the
+    group's closing brace goes too, and no other brace."""
+    assert select_answers((box,), AnswerType.TUP, 2) == ("3", last)
+
+
+@pytest.mark.parametrize(
+    ("box", "count", "selected"),
+    [
+        (r"(T_B, T_C) = (2T_0, 4T_0)", 2, ("T_B = 2T_0", "T_C = 4T_0")),  # each element named
+        (r"\mathbf v = (1, 2)", 2, ("1", "2")),  # one name for the whole tuple
+        (r"F\left(t\right) = (1, 2)", 2, ("1", "2")),  # F(t) names the tuple: sizing dropped
+        (r"\vec v = (1, 2, 3)", 2, (r"\vec v = (1, 2, 3)",)),  # 3 values for 2 golds: whole
+        (r"(a, b) = (1, 2, 3)", 3, (r"(a, b) = (1, 2, 3)",)),  # 2 names for 3 values: whole
+        (r"[a, 2b] = (1, 2)", 2, (r"[a, 2b] = (1, 2)",)),  # 2b names nothing: whole
+    ],
+)
+def test_a_named_tuple_gives_its_values(box: str, count: int, selected: tuple[str, ...]) -> None:
+    assert select_answers((box,), AnswerType.TUP, count) == selected
+
+
+def test_with_one_gold_the_last_box_is_the_answer_as_written() -> None:
+    """One gold: the last box is compared whole, neither read as a named tuple nor cleaned
+    like a list element (a TUP of one element is that element)."""
+    assert select_answers((r"\vec v = (3)",), AnswerType.TUP, 1) == (r"\vec v = (3)",)
+    assert select_answers((r"5\,",), AnswerType.TUP, 1) == (r"5\,",)
+    assert select_answers((r"\text{and } 5",), AnswerType.TUP, 1) == (r"\text{and } 5",)
+
+
+def test_only_a_tuple_answer_reads_a_named_tuple() -> None:
+    """``(T_B, T_C) = (2, 4)`` boxed for two NV golds stays one box (atomic types never split a
+    box), whatever its shape."""
+    box = r"(T_B, T_C) = (2, 4)"
+    assert select_answers((box,), AnswerType.NV, 2) == (box,)
+    assert select_answers((box,), AnswerType.EX, 2) == (box,)
