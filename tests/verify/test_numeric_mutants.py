@@ -8,6 +8,8 @@ dimensionless readings on either side, a requested unit, contradictory chains, l
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from studybench.verify.numeric import close, nv_single
@@ -194,3 +196,52 @@ def test_a_list_is_matched_one_to_one_even_when_a_value_fits_two_golds(size: int
     assert (wrong.correct, wrong.reason) == (False, "wrong_value")
     short = judge_nv(", ".join(["1.007", *others]), gold, 0.01)
     assert short.correct is False
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "expect"),
+    [
+        # a gold written as an expression is no number: the side is decided as an EX form
+        (r"T = 2\pi\sqrt{l/g}", r"T = 2\pi\sqrt{l/g}", (True, "equal")),
+        (r"2\pi\sqrt{l/g}", r"T = 2\pi\sqrt{l/g}", (True, "equal")),
+        (r"2\pi\sqrt{g/l}", r"T = 2\pi\sqrt{l/g}", (False, "wrong_value")),
+        ("3", r"T = 2\pi\sqrt{l/g}", (False, "wrong_value")),
+        (r"T = 2\pi\sqrt{l/g} = 3", r"T = 2\pi\sqrt{l/g}", (False, "chain_link_2:wrong_value")),
+        # an unreadable gold is no expression either
+        ("3", r"\frac{1}{", (False, "gold_unparseable:syntax")),
+    ],
+)
+def test_a_symbolic_gold_form_is_compared_as_an_expression(
+    pred: str, gold: str, expect: tuple[bool, str]
+) -> None:
+    outcome = judge_nv(pred, gold, 0.01)
+    assert (outcome.correct, outcome.reason) == expect
+
+
+def test_a_bare_number_is_read_in_radians_only_when_asked() -> None:
+    """``quantity_candidates``: a bare number against a gold in degrees is in the gold's unit
+    (45 is 45 degrees) unless the caller says the prediction is in radians (a multiple of
+    pi), then the gold is compared in radians."""
+    from studybench.verify.numeric import quantity_candidates
+    from studybench.verify.parsing import parse_quantity
+
+    bare, gold = parse_quantity("45"), parse_quantity("45 degree")
+    assert quantity_candidates(bare, gold) == ([45.0], [45.0], "numeric")
+    preds, golds, reason = quantity_candidates(bare, gold, radians=True)
+    assert (preds, reason) == ([45.0], "numeric")
+    assert golds == [pytest.approx(math.pi / 4)]
+
+
+@pytest.mark.parametrize(
+    ("side", "states"),
+    [
+        (r"q(2 \cdot N)", True),  # 2 newtons, inside a product
+        (r"q(2 \times N)", True),
+        (r"q(2 \cdotN)", False),  # a command name runs on: \cdotN is no \cdot before N
+        (r"\sqrt{2 \timesN}", False),
+    ],
+)
+def test_a_product_sign_is_only_a_whole_command(side: str, states: bool) -> None:
+    from studybench.verify.numeric import _states_quantity
+
+    assert _states_quantity(side) is states
