@@ -20,11 +20,13 @@ from studybench.verify.rules.numeric_value import judge_nv_form
 from studybench.verify.rules.outcome import Outcome, accept, reject
 
 _CUP = re.compile(r"\\cup(?![a-zA-Z])|\s+U\s+|\\vee(?![a-zA-Z])")
+# an approximate bound (\\lesssim, ≲) is a closed one: the ends are the values given
 _RELATION = re.compile(
-    r"(\\leqslant|\\geqslant|\\leqq|\\geqq|\\leq|\\geq|\\le|\\ge|\\lt|\\gt)(?![a-zA-Z])"
-    r"|(<=|>=|\u2a7d|\u2a7e|\u2264|\u2265|<|>)"  # ⩽ ⩾ ≤ ≥
+    r"(\\lesssim|\\gtrsim|\\lessapprox|\\gtrapprox"
+    r"|\\leqslant|\\geqslant|\\leqq|\\geqq|\\leq|\\geq|\\le|\\ge|\\lt|\\gt)(?![a-zA-Z])"
+    r"|(<=|>=|\u2a7d|\u2a7e|\u2264|\u2265|\u2272|\u2273|<|>)"  # ⩽ ⩾ ≤ ≥ ≲ ≳
 )
-_LESS = ("<", "<=", "\u2a7d", "\u2264")
+_LESS = ("<", "<=", "\u2a7d", "\u2264", "\u2272")
 _STRICT = ("<", ">", r"\lt", r"\gt")
 _MEMBER = re.compile(r"^(?P<variable>.+?)\s*(?:\\in(?![a-zA-Z])|\u2208)\s*(?P<set>.+)$")
 _SET_BUILDER = re.compile(r"^\\\{(?P<body>.*)\\\}$")
