@@ -17,16 +17,22 @@ from studybench.errors import DataError
 from studybench.fileio import loads_json
 
 
-def _read_cases(path: Path) -> list[dict[str, Any]]:
-    """Read and check a JSONL case file completely before any work starts."""
+def _case_lines(path: Path) -> list[str]:
+    """The lines of a JSONL case file (a DataError if it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"{path}: cannot read: {exc}") from None
+
+
+def _read_cases(path: Path, lines: list[str] | None = None) -> list[dict[str, Any]]:
+    """Read and check a JSONL case file completely before any comparison runs."""
     from pydantic import ValidationError
 
     from studybench.verify import VerifyItem
 
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read: {exc}") from None
+    if lines is None:
+        lines = _case_lines(path)
     cases: list[dict[str, Any]] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -107,11 +113,15 @@ def verify_command(
         out.print_json(json.dumps(payload(case, verdict)))
         raise typer.Exit(0 if verdict.correct else 1)
 
-    records = _read_cases(cases)
+    lines = _case_lines(cases)
     start = time.perf_counter()
     with Verifier(
         workers=workers or None, tolerance=tol, timeout_s=limit, strip_think=strip
     ) as verifier:
+        # the workers start (~1 s each) while this process checks the file; a bad line
+        # still stops the command before any comparison runs
+        verifier.start(sum(1 for line in lines if line.strip()))
+        records = _read_cases(cases, lines)
         verdicts = verifier.verify_many(records)
     wall = time.perf_counter() - start
     for case, verdict in zip(records, verdicts, strict=True):
