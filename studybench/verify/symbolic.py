@@ -172,11 +172,34 @@ def _one_variable(letters: str, order: int) -> bool:
     return len(letters) == order and len(set(letters)) == 1
 
 
+# Glyphs of one quantity that only the typeface tells apart: an emf is written \\mathcal{E},
+# \\mathscr{E} or \\varepsilon. Only bare names: \\epsilon_0 is the vacuum permittivity and
+# \\mathcal{E}_0 an emf's amplitude.
+_GLYPHS = (("mathE", "epsilon"),)
+
+
+def read_glyph_aliases(a: Any, b: Any) -> tuple[Any, Any]:
+    """One side's ``\\mathcal{E}`` is the other's ``\\varepsilon`` where each side writes only
+    one of the two (a side with both names two quantities, and nothing is renamed)."""
+    for first, second in _GLYPHS:
+        names_a = {canonical_name(s): s for s in a.free_symbols}
+        names_b = {canonical_name(s): s for s in b.free_symbols}
+        written_a = names_a.keys() & {first, second}
+        written_b = names_b.keys() & {first, second}
+        if written_a == {first} and written_b == {second}:
+            a = a.xreplace({names_a[first]: names_b[second]})
+        elif written_b == {first} and written_a == {second}:
+            b = b.xreplace({names_b[first]: names_a[second]})
+    return a, b
+
+
 def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
     """Replace a constant that only one side names by its definition, in both sides, after
-    reading PDE subscripts beside written derivatives (:func:`read_subscript_derivatives`)."""
+    reading PDE subscripts beside written derivatives (:func:`read_subscript_derivatives`)
+    and the glyphs of one quantity (:func:`read_glyph_aliases`)."""
     a, b = read_subscript_derivatives(a, b)
     a, b = read_derivative_notations(a, b)
+    a, b = read_glyph_aliases(a, b)
     for name, build in _DEFINITIONS:
         in_a = [s for s in a.free_symbols if canonical_name(s) == name]
         in_b = [s for s in b.free_symbols if canonical_name(s) == name]
