@@ -197,3 +197,60 @@ def test_only_a_tuple_answer_reads_a_named_tuple() -> None:
     box = r"(T_B, T_C) = (2, 4)"
     assert select_answers((box,), AnswerType.NV, 2) == (box,)
     assert select_answers((box,), AnswerType.EX, 2) == (box,)
+
+
+def test_two_points_after_one_name_are_not_a_list_of_values() -> None:
+    """``\\vec v = (1, 2), (3, 4)`` has a comma at the top level: it is no named tuple (whose
+    values are inside one bracket pair), so it is not read as the three "values" ``1``,
+    ``2)``, ``(3, 4`` for three golds."""
+    box = r"\vec v = (1, 2), (3, 4)"
+    assert select_answers((box,), AnswerType.TUP, 3) == (box,)
+
+
+NV, QL = AnswerType.NV, AnswerType.QL
+
+
+@pytest.mark.parametrize(
+    ("box", "sequence", "selected"),
+    [
+        (r"m = -6 \text{ (inverted)}", (NV, QL), ("m = -6", "inverted")),
+        (r"-6\ (\text{inverted})", (NV, QL), ("-6", "inverted")),
+        (r"-6 \text{(inverted})", (NV, QL), ("-6", "inverted")),  # a brace put inside
+        (r"-6 (inverted)", (NV, QL), ("-6", "inverted")),
+        (r"x = 3, v = -6 \text{ (inverted)}", (NV, NV, QL), ("x = 3", "v = -6", "inverted")),
+        (r"3, -6 (inverted)", (NV, NV, QL), ("3", "-6", "inverted")),
+        (r"1, 2, -6 (inverted)", (NV, NV, NV, QL), ("1", "2", "-6", "inverted")),
+        # not enough elements before the phrase: the box as it is
+        (r"-6 (inverted)", (NV, NV, QL), (r"-6 (inverted)",)),
+        # an empty phrase, or nothing before it: no element
+        (r"-6 \text{ ( )}", (NV, QL), (r"-6 \text{ ( )}",)),
+        (r"\text{ (inverted)}", (NV, QL), (r"\text{ (inverted)}",)),
+        # only where the last element is a phrase
+        (r"-6 (inverted)", (NV, NV), (r"-6 (inverted)",)),
+        (r"-6 (inverted)", (QL, NV), (r"-6 (inverted)",)),
+        (r"-6 (inverted)", (), (r"-6 (inverted)",)),
+    ],
+)
+def test_a_last_phrase_may_follow_the_others_in_parentheses(
+    box: str, sequence: tuple[AnswerType, ...], selected: tuple[str, ...]
+) -> None:
+    """When the gold's last element is a phrase (QL), one box may give it in parentheses
+    after the other elements: ``m = -6 \\text{ (inverted)}`` is (``m = -6``, ``inverted``)."""
+    count = max(len(sequence), 2)
+    assert select_answers((box,), AnswerType.TUP, count, sequence) == selected
+
+
+@pytest.mark.parametrize(
+    ("output", "answers"),
+    [
+        (r"\boxed{\boxed{14.5}}", ("14.5",)),  # a box in a box is the same answer
+        (r"\boxed {\boxed{2}}", ("2",)),
+        (r"\boxed{x = \boxed{3}}", ("x = {3}",)),  # an inner box is a group
+        (r"\boxed{\boxed{3}\,\mathrm{m}}", (r"{3}\,\mathrm{m}",)),  # not the whole content
+        (r"\boxed{\boxed{3} + {4}}", ("{3} + {4}",)),
+        (r"\boxed{\boxed{3} + \boxed{4}}", ("{3} + {4}",)),
+        (r"\boxed{\fbox{3}}", ("3",)),
+    ],
+)
+def test_a_box_inside_a_box(output: str, answers: tuple[str, ...]) -> None:
+    assert boxed_answers(output).answers == answers
