@@ -143,6 +143,10 @@ _TRAILING_PUNCT = re.compile(r"[\s.;,]+$")
 _FACTOR_LEAD = re.compile(
     r"^(?:(?:changes|changed)\s+)?(?:by\s+)?(?:a\s+)?factor\s+of\s+(?=\S)", re.I
 )
+# A factor written with its times sign: "-6.00\\times" (a magnification), "\\times\\kappa"
+# (increases by it): the sign says "times", the value is the factor.
+_TIMES_TRAIL = re.compile(r"(?<=\d)\s*\\times\s*$")
+_TIMES_LEAD = re.compile(r"^\s*\\times(?![a-zA-Z])\s*(?=\S)")
 _DOLLARS = re.compile(r"(?<!\\)\$")
 
 
@@ -225,6 +229,7 @@ def normalize_answer(text: str) -> str:
     text = text.replace("\\\\", " ")
     text = _MULTISPACE.sub(" ", text).strip()
     text = _FACTOR_LEAD.sub("", text)
+    text = _TIMES_LEAD.sub("", _TIMES_TRAIL.sub("", text))
     text = _TRAILING_PUNCT.sub("", text)
     # A leading "=" is what remains of "\approx 3.2" or "= 3.2".
     return text.lstrip("= ").strip()
