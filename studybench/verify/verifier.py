@@ -58,7 +58,13 @@ from studybench.verify.relations import (
 # confirmed exactly; floor/min/max/|x| need a proof; IN compares the bounded quantity; QL keeps
 # signs and relations; MC counts options after a colon; a label naming another element,
 # alternative or the reciprocal quantity is wrong. Recall: derivative notations, tables and
-# lists, ALT lists in one box, flipped and ISO intervals, EQ multiplied through
+# lists, ALT lists in one box, flipped and ISO intervals, EQ multiplied through. Then, before
+# release: remarks only of describing words ((kilo), (diameter), unknown unit words stay; a
+# counted thing after a bare number is a count); a stated side anywhere in an NV chain is
+# compared (exponents are no stated numbers); primes after numbers and powers of ten are
+# refused; Hz never beside radians (prefixed or not), turns per time beside Hz count turns;
+# question scales only where asked; ratio labels and their reciprocals; definitions
+# substituted; inverse trig on the principal branch; emf glyphs; approximate bounds; times signs
 VERIFIER_VERSION = "1.6.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
