@@ -127,6 +127,40 @@ class _Worker:
 _NO_WORKER: Any = object()  # put on the idle queue when a replacement failed to start
 
 
+class _IdleWorkers:
+    """The idle workers, last in first out, where a caller may ask for a particular one.
+
+    Why not a ``LifoQueue``: a thread of :meth:`ProcessPool.map` asks for the worker it used
+    last, so a lane's tasks stay on one worker even while another thread returns its own
+    worker in between (with a plain stack the two then swap workers).
+    """
+
+    def __init__(self) -> None:
+        self._items: list[_Worker] = []
+        self._ready = threading.Condition()
+
+    def put(self, worker: _Worker) -> None:
+        with self._ready:
+            self._items.append(worker)
+            self._ready.notify()
+
+    def get(self, prefer: _Worker | None = None, block: bool = True) -> _Worker:
+        """``prefer`` if it is idle, else the last one returned; ``queue.Empty`` when none is
+        idle and ``block`` is false."""
+        with self._ready:
+            while not self._items:
+                if not block:
+                    raise queue.Empty
+                self._ready.wait()
+            if prefer is not None and any(item is prefer for item in self._items):
+                self._items.remove(prefer)
+                return prefer
+            return self._items.pop()
+
+    def get_nowait(self, prefer: _Worker | None = None) -> _Worker:
+        return self.get(prefer, block=False)
+
+
 class ProcessPool:
     """Up to ``workers`` verifier processes, started on demand and reused.
 
@@ -148,7 +182,7 @@ class ProcessPool:
         self.timeout_s = timeout_s
         self._on_failure = on_failure
         self._memory_limit_mb = memory_limit_mb
-        self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
+        self._idle = _IdleWorkers()
         self._lock = threading.Lock()
         self._live = 0
         self._starting = 0  # workers start() launched that have not reached the idle queue
@@ -156,15 +190,15 @@ class ProcessPool:
         self._spawners: list[threading.Thread] = []
         self.restarts = 0
 
-    def _checkout(self) -> _Worker:
+    def _checkout(self, prefer: _Worker | None = None) -> _Worker:
         while True:
-            worker = self._take()
+            worker = self._take(prefer)
             if worker is not _NO_WORKER:
                 return worker
 
-    def _take(self) -> _Worker:
+    def _take(self, prefer: _Worker | None) -> _Worker:
         try:
-            return self._idle.get_nowait()
+            return self._idle.get_nowait(prefer)
         except queue.Empty:
             pass
         with self._lock:
@@ -252,13 +286,18 @@ class ProcessPool:
         self._idle.put(fresh)
 
     def run(self, task: Task) -> Any:
-        worker = self._checkout()
+        return self._run_on(task, None)[0]
+
+    def _run_on(self, task: Task, prefer: _Worker | None) -> tuple[Any, _Worker | None]:
+        """Run ``task``, on ``prefer`` if it is idle; the result and the worker that ran it
+        (None when that worker was retired)."""
+        worker = self._checkout(prefer)
         status, result, seconds = worker.call(task, self.timeout_s)
         if status == "ok":
             self._idle.put(worker)
-            return result
+            return result, worker
         self._retire(worker)
-        return self._on_failure(status, task, seconds)
+        return self._on_failure(status, task, seconds), None
 
     def map(
         self,
@@ -271,9 +310,9 @@ class ProcessPool:
         Without ``lanes`` every thread takes the next task in input order. ``lanes`` (one
         number per task, taken modulo the threads) gives each thread its own queue, in
         input order, and a thread whose queue is empty takes the last task of the longest
-        other one. Why: a thread gets back the worker it just returned (the idle queue is
-        last-in first-out), so the tasks of one lane mostly meet one worker, and a lane of
-        tasks that share a first-use cost (sympy's series tables, ~0.3 s) pays it once.
+        other one. Why: a thread asks for the worker it used last (and gets it unless another
+        caller holds it), so the tasks of one lane meet one worker, and a lane of tasks that
+        share a first-use cost (sympy's series tables, ~0.3 s) pays it once.
         """
         if not tasks:
             return []
@@ -283,8 +322,9 @@ class ProcessPool:
         lock = threading.Lock()
 
         def work(lane: int) -> None:
+            last: _Worker | None = None
             while (index := _next_task(queues, lane, lock)) is not None:
-                result = self.run(tasks[index])
+                result, last = self._run_on(tasks[index], last)
                 results[index] = result
                 if on_result is not None:
                     on_result(result)

@@ -150,3 +150,33 @@ def test_a_caller_waits_for_a_started_worker_instead_of_starting_another() -> No
             [{"pred": r"\boxed{1}", "gold": r"\boxed{1}", "answer_type": "NV"}] * 6
         )
         assert all(v.correct for v in verdicts)  # the second slot opens on demand
+
+
+def test_a_lane_keeps_its_worker_while_another_thread_returns_its_own() -> None:
+    pool = ProcessPool(2, 10.0, lambda kind, task, seconds: kind)
+    try:
+        first, second = pool._checkout(), pool._checkout()
+        pool._idle.put(first)
+        pool._idle.put(second)  # a plain stack would now hand ``second`` to first's thread
+        assert pool._checkout(prefer=first) is first
+        assert pool._checkout(prefer=first) is second  # first is busy: any idle one
+        pool._idle.put(first)
+        pool._idle.put(second)
+    finally:
+        pool.close()
+
+
+def test_series_in_one_lane_meet_one_worker() -> None:
+    series = r"\boxed{\sum_{n=0}^{\infty}\frac{x^{n}}{n!}}"
+    items = [{"pred": series, "gold": r"\boxed{e^{x}}", "answer_type": "EX"}] * 3
+    items += [
+        {"pred": rf"\boxed{{{n}}}", "gold": rf"\boxed{{{n}}}", "answer_type": "NV"}
+        for n in range(40)
+    ]
+    with Verifier(workers=2) as verifier:
+        verifier.start()
+        verdicts = verifier.verify_many(items)
+    assert all(v.correct for v in verdicts)
+    # the first series builds sympy's tables; the others, on the same worker, reuse them
+    first, *rest = (v.elapsed_ms for v in verdicts[:3])
+    assert max(rest) < first
