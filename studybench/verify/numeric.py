@@ -23,7 +23,7 @@ from typing import Any
 from studybench.verify.chains import Compare, judge_chain
 from studybench.verify.normalize import last_side
 from studybench.verify.parsing import Quantity, UnparseableError, parse_quantity, split_values
-from studybench.verify.relations import bound_value
+from studybench.verify.relations import bound_direction, bound_value
 from studybench.verify.units import (
     convert,
     is_dimensionless,
@@ -216,7 +216,15 @@ def judge_nv_text(
         return ok(reason) if correct else no(reason)
 
     def compare(side: str, form: str) -> tuple[bool, str]:
+        directions = bound_direction(side), bound_direction(form)
+        if None not in directions and directions[0] != directions[1]:
+            return False, "wrong_bound"  # B > 0.866 T for B < 0.866 T: the other range
         correct, reason = nv_single(bound_value(side), bound_value(form), tolerance, requested)
+        apart = unit_set_apart(side)
+        if reason.startswith("unparseable") and apart != side:
+            retry = nv_single(bound_value(apart), bound_value(form), tolerance, requested)
+            if not retry[1].startswith("unparseable"):
+                correct, reason = retry
         if not correct and reason.startswith("gold_unparseable") and expression is not None:
             return expression(side, form)  # a symbolic form of the gold: T = 2\pi\sqrt{l/g}
         return correct, reason
@@ -256,6 +264,27 @@ def _states_quantity(side: str) -> bool:
     return any(parse_unit(m.group("unit")) is not None for m in _NUMBER_THEN_WORD.finditer(spaced))
 
 
+# A number with its unit written against it: ``7.0\\frac{m}{s}``, ``7.0ms^{-1}``
+_FRAC_UNIT = re.compile(r"(\d)\s*(?:\\[,;: ]|~)?\s*\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_DECIMAL_THEN_LETTER = re.compile(r"(\d\.\d*)(?=[A-Za-z\\])")
+
+
+def unit_set_apart(side: str) -> str:
+    """``7.0\\frac{m}{s}`` -> ``7.0 m/s``, ``7.0ms^{-1}`` -> ``7.0 ms^{-1}``."""
+    return _DECIMAL_THEN_LETTER.sub(r"\1 ", _FRAC_UNIT.sub(r"\1 \2/\3", side))
+
+
+def _in_gold_dimension(side: str, form: str) -> bool:
+    """Whether ``side``, read as a number with its unit set apart (``7.0\\frac{m}{s}``:
+    ``7.0 m/s``; ``7.0ms^{-1}``: ``7.0 ms^{-1}``), measures what the gold does: then it states
+    the asked quantity, whatever symbols its unit letters also spell, and is compared."""
+    try:
+        pred, gold = parse_quantity(unit_set_apart(side)), parse_quantity(form)
+    except (UnparseableError, RecursionError):
+        return False
+    return any(same_dimension(p, g) for p in _readings(pred) for g in _readings(gold))
+
+
 def _uncheckable(side: str, form: str, reason: str) -> bool:
     """A symbolic step inside a numeric chain (``v = \\sqrt{2gh} = 4.4\\,m/s``, ``F = 2mg =
     19.6\\,N``): no number to check, so it is skipped. Only a side that reads as an expression
@@ -269,6 +298,8 @@ def _uncheckable(side: str, form: str, reason: str) -> bool:
 
     symbolic = reason.startswith("unparseable")
     if not (symbolic or reason in _UNIT_MISMATCH) or _states_quantity(side) or is_label(side):
+        return False
+    if _in_gold_dimension(side, form):
         return False
     try:
         (parsed,) = parse_expressions(side)

@@ -137,6 +137,21 @@ def bound_value(text: str) -> str:
     return text
 
 
+def bound_direction(text: str) -> str | None:
+    """Which way a bound written as the answer points: ``B < 0.866 T`` and ``0.866 T > B``
+    bound the quantity from above (``"upper"``), ``v \\ge 11.2 km/s`` from below; None where
+    :func:`bound_value` reads no bound. Two bounds that point different ways are different
+    answers, whatever their values."""
+    if bound_value(text) == text:
+        return None
+    match = _BOUND.search(text)
+    if match is None:  # pragma: no cover - bound_value found one
+        return None
+    less = match.group(0).startswith(("<", r"\l"))
+    label_first = is_label(_split_bound(text)[0])
+    return "upper" if less == label_first else "lower"
+
+
 def _split_bound(text: str) -> list[str]:
     pieces: list[str] = []
     depth = 0
@@ -426,19 +441,55 @@ _DIRECTIONS = {
     **dict.fromkeys("real".split(), "real"),
     **dict.fromkeys("virtual".split(), "virtual"),
 }
-_WORDED = re.compile(
-    r"\\(?:text|textrm|mbox|textnormal|textit)\s*\{([^{}]*)\}|\(([A-Za-z][^()]*)\)"
+
+
+DIRECTION_NAMES = frozenset(_DIRECTIONS.values())
+
+
+# A remark's words that claim nothing: articles, prepositions that only link, and the words
+# that say a value points somewhere or is approximate. Every other word of a prediction's
+# remark claims something (into, behind, top, before, horizontal, enlarged, stable, cart).
+_NEUTRAL = frozenset(
+    """a an the at to of on as by is it its be and from with for this that directed direction
+    pointing points point pointed toward towards approximately approx about roughly nearly
+    around exactly precisely estimated rounded magnitude only net resultant value""".split()
 )
+_WORDED_ANY = re.compile(  # not in a subscript or superscript: v_{\\mathrm{final}} is a name
+    r"(?<![_^])(?<![_^]\{)\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}"
+    r"|\(([A-Za-z][^()]*)\)"
+)
+_TURNING = re.compile(r"(?i)\b(?:counter|anti)[\s-]*clockwise\b")
+_NUMBERED = re.compile(_NUMBERED_OBJECT.pattern.replace(r"\s*\d{1,2}", r"\s*(\d{1,2})"), re.I)
 
 
-def remark_directions(box: str) -> frozenset[str]:
-    """The directions the words of a box state (``\\text{ to the left}``, ``(upward)``)."""
-    found = set()
-    for match in _WORDED.finditer(box):
-        for word in _REMARK_WORDS.findall(match.group(1) or match.group(2) or ""):
-            direction = _DIRECTIONS.get(word.casefold())
-            if direction is not None:
-                found.add(direction)
+def _claim(word: str) -> str | None:
+    """A remark word as the claim it makes (``upwards``: up, ``vertically``: vertical), or
+    None for a word that claims nothing or is a unit (``mm`` in ``mm/s to the left``)."""
+    from studybench.verify.units import parse_unit
+
+    lower = word.casefold()
+    if lower in _DIRECTIONS:
+        return _DIRECTIONS[lower]
+    if lower in _NEUTRAL or len(lower) < 2 or parse_unit(word) is not None:
+        return None
+    for suffix in ("ly", "es", "s", "ed"):
+        if lower.endswith(suffix) and len(lower) - len(suffix) >= 4:
+            return lower[: -len(suffix)]
+    return lower
+
+
+def remark_claims(box: str) -> frozenset[str]:
+    """What the words of a box's remarks claim (``\\text{ into the page}``: into, page;
+    ``(to the left of lens 2)``: left, lens 2), the directions in their canonical names."""
+    found: set[str] = set()
+    for match in _WORDED_ANY.finditer(_TURNING.sub("counterclockwise", box)):
+        text = match.group(1) or match.group(2) or ""
+        for numbered in _NUMBERED.finditer(text):
+            found.add(f"{numbered.group(1).casefold()} {numbered.group(2)}")
+        for word in _REMARK_WORDS.findall(_NUMBERED.sub(" ", text)):
+            claim = _claim(word)
+            if claim is not None:
+                found.add(claim)
     return frozenset(found)
 
 

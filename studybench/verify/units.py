@@ -71,6 +71,9 @@ _PLURALS = re.compile(r"\b(nucle)i\b|\b(quant)a\b")
 # (physics texts write 1.5 A for 1.5 angstrom).
 _READINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![A-Za-zµ_])A(?![A-Za-z_])"), "angstrom"),
+    # ms^{-1}: per millisecond, or metres per second written without a space
+    (re.compile(r"(?<![A-Za-zµ_])ms\s*\^\s*\{?\s*-\s*1\s*\}?(?!\d)"), "m/s"),
+    (re.compile(r"(?<![A-Za-zµ_])ms\s*\^\s*\{?\s*-\s*2\s*\}?(?!\d)"), "m/s^2"),
 )
 _ALLOWED = re.compile(r"^[A-Za-zµ_ */()\d.*+-]+$")
 _EXTRA_DEFINITIONS = (

@@ -26,8 +26,9 @@ from studybench.verify.extract import boxed_answers, gold_answers, select_answer
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import requested_units
 from studybench.verify.relations import (
+    DIRECTION_NAMES,
     mark_unit_annotations,
-    remark_directions,
+    remark_claims,
     split_unit_connectives,
     strip_remark,
     unmark,
@@ -154,8 +155,11 @@ def judge_inline(
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
     selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=gold_words))
     requested = requested_units(question) if question else ()
-    if kind in _MATH_TYPES and _other_direction(chosen, gold_boxes):
-        return verdict(False, "wrong_direction", extracted=tuple(map(unmark, selected)))
+    contradicted = _contradicting_remark(
+        chosen, gold_boxes, _box_kinds(kind, sequence, len(gold_boxes))
+    )
+    if contradicted is not None:
+        return verdict(False, contradicted, extracted=tuple(map(unmark, selected)))
     outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question)
     shown, shown_gold = tuple(map(unmark, selected)), tuple(map(unmark, golds))
     return verdict(outcome.correct, outcome.reason, extracted=shown, normalized_gold=shown_gold)
@@ -226,14 +230,38 @@ def _unit_fraction(match: re.Match[str]) -> str:
     return rf"\text{{{num}/({den})}}"
 
 
-def _other_direction(preds: tuple[str, ...], golds: tuple[str, ...]) -> bool:
-    """Whether a predicted remark states another direction than the gold's (``3.2 m/s to
-    the right`` for ``3.2 m/s to the left``): both remarks are dropped before the values are
-    compared, so the directions are compared here."""
-    if len(preds) != 1 or len(golds) != 1:
-        return False
-    gold, pred = remark_directions(golds[0]), remark_directions(preds[0])
-    return bool(gold) and bool(pred) and gold != pred
+def _box_kinds(
+    kind: AnswerType, sequence: tuple[AnswerType, ...], count: int
+) -> tuple[AnswerType, ...]:
+    """The answer type of each gold box: a TUP's by position, else the answer's own (an
+    ALT's alternatives have no positions, so only a single one is compared)."""
+    if kind is AnswerType.TUP:
+        return sequence if len(sequence) == count else ()
+    if kind is AnswerType.ALT:
+        return (sequence[0],) if count == 1 and len(set(sequence)) == 1 else ()
+    return (kind,) * count
+
+
+def _contradicting_remark(
+    preds: tuple[str, ...], golds: tuple[str, ...], kinds: tuple[AnswerType, ...]
+) -> str | None:
+    """Why a predicted remark claims what the gold's does not (``3.2 m/s to the right`` for
+    ``to the left``, ``into the page`` for ``out of the page``: ``wrong_direction``; ``at the
+    top`` for ``at the bottom``, ``lens 1`` for ``lens 2``: ``wrong_remark``), or None. Both
+    remarks are dropped before the values are compared, so what they claim is compared here,
+    box by box (a tuple's elements by position, named ``element_k:``). Where the gold's box
+    claims nothing, nothing can be checked."""
+    if not len(preds) == len(golds) == len(kinds):
+        return None
+    for index, (pred, gold, box_kind) in enumerate(zip(preds, golds, kinds, strict=True)):
+        if box_kind not in _MATH_TYPES:
+            continue  # a phrase's words are its answer, judged as such
+        claimed = remark_claims(gold)
+        extra = remark_claims(pred) - claimed
+        if claimed and extra:
+            reason = "wrong_direction" if extra <= DIRECTION_NAMES else "wrong_remark"
+            return f"element_{index}:{reason}" if len(golds) > 1 else reason
+    return None
 
 
 def _clean(
