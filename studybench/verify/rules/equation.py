@@ -124,10 +124,9 @@ def _judge_equation(
     if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
         if contradicting_labels(pred_sides[0], gold_sides[0]):
             return reject("wrong_label")  # h_{\\max} = ... for h_{\\min} = ...
-        if not (_PLAIN_NAME.match(gold_sides[0]) and _PLAIN_NAME.match(pred_sides[0])):
+        if _may_rename(pred_sides[0], gold_sides[0], (p_lhs, p_rhs), (g_lhs, g_rhs)):
             renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
-            labels = p_lhs.free_symbols | g_lhs.free_symbols
-            if renamed.correct and not (labels & (p_rhs.free_symbols | g_rhs.free_symbols)):
+            if renamed.correct:
                 return accept("renamed_label")
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
@@ -142,6 +141,56 @@ _PLAIN_NAME = re.compile(
     r"^\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))?"
     r"\s*(?:\([^()]*\))?\s*$"
 )
+
+
+# The marks that make a name another order or change of one quantity: x_dot, x_ddot, v_Dt
+# (dv/dt), Delta_U
+_ORDER_MARKS = re.compile(r"_(?:d+ot|D[A-Za-z]+)$|^(?:Delta|delta)_")
+
+
+def _quantity(symbol: Any) -> str:
+    return _ORDER_MARKS.sub("", canonical_name(symbol))
+
+
+# A plain name and a derivative that are one quantity by the usual convention: a velocity
+# is the derivative of a position, an acceleration the second derivative (or the velocity's
+# derivative); likewise for angles.
+_KINEMATIC = tuple(
+    (plain, f"{position}_{dots}")
+    for plain, positions, dots in (
+        ("v", "xyzsr", "dot"),
+        ("a", "xyzsr", "ddot"),
+        ("a", "v", "dot"),
+        ("omega", ("theta", "phi"), "dot"),
+        ("alpha", ("theta", "phi"), "ddot"),
+        ("alpha", ("omega",), "dot"),
+    )
+    for position in positions
+)
+
+
+def _may_rename(
+    pred_label: str, gold_label: str, pred: tuple[Any, Any], gold: tuple[Any, Any]
+) -> bool:
+    """Whether the prediction's left side may rename the gold's (``a = g/7`` for ``\\dot v =
+    g/7``): only a plain name for a compound label, or the reverse, and only of another
+    quantity than any the equations are about. Two compound labels are two quantities
+    (``\\Delta U`` and ``\\Delta K``, ``\\vec E`` and ``\\vec F``); another order of the same
+    quantity (``\\dot x`` for ``\\ddot x``, ``\\dot a`` for ``a``) is another equation; a
+    label whose quantity the right sides use (``\\ddot x = -\\omega^2 x``) is no free name."""
+    plain = [_PLAIN_NAME.match(label) is not None for label in (pred_label, gold_label)]
+    if plain.count(True) != 1:
+        return False
+    names = {canonical_name(s) for s in pred[0].free_symbols} | {
+        canonical_name(s) for s in gold[0].free_symbols
+    }
+    if any(names == {plain_name} | {derivative} for plain_name, derivative in _KINEMATIC):
+        return True  # a for \\ddot x: the same quantity in two notations
+    pred_names = {_quantity(s) for s in pred[0].free_symbols}
+    gold_names = {_quantity(s) for s in gold[0].free_symbols}
+    right = {canonical_name(s) for s in pred[1].free_symbols | gold[1].free_symbols}
+    labels = {canonical_name(s) for s in pred[0].free_symbols | gold[0].free_symbols}
+    return not (pred_names & gold_names) and not (labels | pred_names | gold_names) & right
 
 
 def _read_sides(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]:
