@@ -16,6 +16,7 @@ The rules, in the order a physicist applies them:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -41,9 +42,10 @@ MatchAll = Callable[[list[str], list[str], Callable[[str, str], Any]], Any]
 
 def close(pred: float, gold: float, tolerance: float) -> bool:
     """Relative closeness. A zero gold is matched by zero only: a stated non-zero quantity
-    (``1.6\\times10^{-19}\\,C``) is not zero, however small in the gold's unit."""
-    if gold == 0.0:
-        return pred == 0.0
+    (``1.6\\times10^{-19}\\,C``) is not zero, however small in the gold's unit; an infinite
+    one by itself only (``abs(p - inf) <= tol * inf`` held for every prediction)."""
+    if gold == 0.0 or math.isinf(gold):
+        return pred == gold  # an infinite gold (5000 dB in pint) is matched by itself only
     return abs(pred - gold) <= tolerance * abs(gold) * (1 + 1e-9)
 
 

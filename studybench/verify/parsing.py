@@ -548,12 +548,19 @@ def _fast_number(text: str) -> tuple[float, int] | None:
             exponent += int(power.replace(" ", ""))
         if abs(exponent) > MAX_EXPONENT:
             return None
-        value = float(match.group("mant")) * 10.0**exponent
+        mantissa = float(match.group("mant"))
     else:
-        power = (match.group("q1") or match.group("q2") or "0").replace(" ", "")
-        if abs(int(power)) > MAX_EXPONENT:
+        exponent = int((match.group("q1") or match.group("q2") or "0").replace(" ", ""))
+        if abs(exponent) > MAX_EXPONENT:
             return None
-        value = 10.0 ** int(power)
+        mantissa = 1.0
+    try:
+        value = mantissa * 10.0**exponent
+    except OverflowError:
+        raise UnparseableError("out_of_range") from None
+    if math.isinf(value) or (value == 0.0 and mantissa != 0.0):
+        # 10^{400} is no float, and 10^{-400} is not zero (it was read as 0: a zero gold's)
+        raise UnparseableError("out_of_range")
     return sign * value, match.end()
 
 

@@ -165,14 +165,14 @@ def unit_readings(unit_text: str) -> tuple[Any, ...]:
 def counts_things(word: str) -> bool:
     """Whether ``word`` names things counted (``photons``, ``nuclei``): a count is a plain
     number, so naming it in a remark changes no value (``times`` is an operator, not a thing)."""
-    singular = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", word)
-    singular = singular.casefold()
+    lower = word.casefold()  # Nuclei, Quanta: the plural rule reads lower case
+    singular = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", lower)
     return singular != "times" and (singular in _COUNTED or singular.removesuffix("s") in _COUNTED)
 
 
 def same_dimension(a: Any, b: Any) -> bool:
     """Whether ``a`` and ``b`` measure one kind of quantity (Hz and rad/s do not)."""
-    if _hertz_and_angle(a, b):
+    if _hertz_and_angle(a, b) and not _turns_and_hertz(a, b):
         return False
     try:
         return bool(a.dimensionality == b.dimensionality)
@@ -185,15 +185,21 @@ def is_dimensionless(unit: Any) -> bool:
 
 
 _ANGLES = frozenset(
-    "radian degree turn revolution cycle arcminute arcsecond steradian gradian grade".split()
+    "radian degree turn revolution rev cycle arcminute arcsecond steradian gradian grade".split()
 )
 
 
 def _names(unit: Any) -> set[str]:
+    """The unit names in ``unit`` without their prefixes (``kHz``: hertz, ``mrad``: radian)."""
+    ureg = registry()
+    names = set()
     try:
-        return {str(name) for name in unit._units}
+        for name in unit._units:
+            parsed = ureg.parse_unit_name(str(name))
+            names.add(str(parsed[0][1]) if parsed else str(name))
     except Exception:
         return set()
+    return names
 
 
 def _hertz_and_angle(unit: Any, target: Any) -> bool:
@@ -203,9 +209,40 @@ def _hertz_and_angle(unit: Any, target: Any) -> bool:
     return ("hertz" in a and bool(b & _ANGLES)) or ("hertz" in b and bool(a & _ANGLES))
 
 
+# Turns counted as turns: a cycle, a revolution (pint reads each as 2 pi radians)
+_TURNS = frozenset(
+    "turn revolution rev cycle revolutions_per_minute revolutions_per_second".split()
+)
+
+
+def _turns_and_hertz(unit: Any, target: Any) -> bool:
+    """Hz beside turns per time and no other angle (``50 cycles/s``, ``3000 rpm``): a
+    frequency counts turns, so one turn a second is one hertz (pint's reading, 2 pi Hz, is
+    the angular frequency's). Only against Hz written as Hz: ``s^{-1}`` may be either."""
+    a, b = _names(unit), _names(target)
+    if "hertz" in b:
+        a, b = b, a
+    other_angles = _ANGLES - _TURNS
+    return "hertz" in a and bool(b & _TURNS) and not (a | b) & other_angles
+
+
+def _convert_counting_turns(value: float, unit: Any, target: Any) -> float:
+    ureg = registry()
+    if "hertz" in _names(unit):
+        turns = ureg.Quantity(value, unit).to("hertz").magnitude
+        return float(ureg.Quantity(turns, "turn / second").to(target).magnitude)
+    per_second = ureg.Quantity(value, unit).to("turn / second").magnitude
+    return float(ureg.Quantity(per_second, "hertz").to(target).magnitude)
+
+
 def convert(value: float, unit: Any, target: Any) -> float | None:
     """``value`` in ``unit`` expressed in ``target``; None when the dimensions differ (or one
-    is Hz and the other an angle per time)."""
+    is Hz and the other an angle per time). Turns per time beside Hz count turns."""
+    if _turns_and_hertz(unit, target):
+        try:
+            return _convert_counting_turns(value, unit, target)
+        except Exception:
+            return None
     if _hertz_and_angle(unit, target):
         return None
     ureg = registry()

@@ -245,3 +245,12 @@ def test_a_product_sign_is_only_a_whole_command(side: str, states: bool) -> None
     from studybench.verify.numeric import _states_quantity
 
     assert _states_quantity(side) is states
+
+
+def test_an_infinite_gold_is_matched_by_itself_only() -> None:
+    """pint turns 5000 dB into inf; abs(p - inf) <= tol * inf held for every prediction."""
+    from studybench.verify.numeric import close
+
+    assert not close(3.14, float("inf"), 1e-2)
+    assert close(float("inf"), float("inf"), 1e-2)
+    assert not close(float("-inf"), float("inf"), 1e-2)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from studybench.verify.parsing import UnparseableError, parse_number, parse_quantity
-from studybench.verify.units import convert, parse_unit
+from studybench.verify.units import convert, parse_unit, same_dimension
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,37 @@ def test_parse_quantity_splits_value_and_unit() -> None:
     q = parse_quantity(r"2\pi rad/s")
     assert q.value == pytest.approx(6.283185307) and q.unit is not None
     assert parse_quantity("3.0").unit is None
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "target", "expected"),
+    [
+        (50.0, "cycles/s", "Hz", 50.0),  # a frequency counts turns: one a second is 1 Hz
+        (3000.0, "rpm", "Hz", 50.0),
+        (50.0, "rev/s", "kHz", 0.05),
+        (50.0, "Hz", "rpm", 3000.0),  # either way round
+        (0.05, "kHz", "rev/s", 50.0),
+        (3000.0, "rpm", "rad/s", 314.159),  # against radians a turn is 2 pi radians
+        (314.0, "rad/s", "Hz", None),  # Hz and an angle per time never convert
+        (0.314, "kHz", "rad/s", None),  # a prefixed hertz is hertz
+        (314.0, "mrad/ms", "Hz", None),  # a prefixed radian is an angle
+        (50.0, "cycles/s", "deg/s", 18000.0),
+    ],
+)
+def test_turns_per_time_beside_hertz(
+    value: float, unit: str, target: str, expected: float | None
+) -> None:
+    converted = convert(value, parse_unit(unit), parse_unit(target))
+    if expected is None:
+        assert converted is None
+        assert not same_dimension(parse_unit(unit), parse_unit(target))
+    else:
+        assert converted == pytest.approx(expected, rel=1e-4)
+        assert same_dimension(parse_unit(unit), parse_unit(target))
+
+
+@pytest.mark.parametrize("word", ["Nuclei", "nuclei", "Quanta", "quanta", "Photons"])
+def test_counted_things_in_any_case(word: str) -> None:
+    from studybench.verify.units import counts_things
+
+    assert counts_things(word)
