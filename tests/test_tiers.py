@@ -232,7 +232,7 @@ def test_the_budget_holds_to_its_margin(case: dict[str, Any], tmp_path: Path) ->
 
 def test_the_project_states_both_budgets() -> None:
     # [tool.studybench-suite]: the measured two-worker figure plus headroom
-    assert suite_budget.budget_for("full") == (1000.0, 0.1)
+    assert suite_budget.budget_for("full") == (1150.0, 0.1)
     assert suite_budget.budget_for("fast")[0] == 120.0
     with pytest.raises(ValueError, match=r"\[tool.studybench-suite\] has no 'nightly_budget_s'"):
         suite_budget.budget_for("nightly")
