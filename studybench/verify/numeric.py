@@ -267,7 +267,9 @@ def _states_quantity(side: str) -> bool:
 
 
 # A number with its unit written against it: ``7.0\\frac{m}{s}``, ``7.0ms^{-1}``
-_FRAC_UNIT = re.compile(r"(\d)\s*(?:\\[,;: ]|~)?\s*\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_FRAC_UNIT = re.compile(
+    r"(\d)\s*(?:\\[,;: ]|~|\\cdot|\\times)?\s*\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"
+)
 _DECIMAL_THEN_LETTER = re.compile(r"(\d\.\d*)(?=[A-Za-z\\])")
 
 

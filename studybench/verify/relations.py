@@ -459,6 +459,8 @@ _WORDED_ANY = re.compile(  # not in a subscript or superscript: v_{\\mathrm{fina
     r"|\(([A-Za-z][^()]*)\)"
 )
 _TURNING = re.compile(r"(?i)\b(?:counter|anti)[\s-]*clockwise\b")
+# A compass bearing is ordered: "east of north" is not "north of east" (one claim each)
+_BEARING = re.compile(r"(?i)\b(north|south|east|west)\s+of\s+(north|south|east|west)\b")
 _NUMBERED = re.compile(_NUMBERED_OBJECT.pattern.replace(r"\s*\d{1,2}", r"\s*(\d{1,2})"), re.I)
 
 
@@ -482,6 +484,7 @@ def remark_claims(box: str) -> frozenset[str]:
     """What the words of a box's remarks claim (``\\text{ into the page}``: into, page;
     ``(to the left of lens 2)``: left, lens 2), the directions in their canonical names."""
     found: set[str] = set()
+    box = _BEARING.sub(lambda m: f"{m.group(1)}of{m.group(2)}".casefold(), box)
     for match in _WORDED_ANY.finditer(_TURNING.sub("counterclockwise", box)):
         text = match.group(1) or match.group(2) or ""
         for numbered in _NUMBERED.finditer(text):

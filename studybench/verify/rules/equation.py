@@ -143,9 +143,9 @@ _PLAIN_NAME = re.compile(
 )
 
 
-# The marks that make a name another order or change of one quantity: x_dot, x_ddot, v_Dt
-# (dv/dt), Delta_U
-_ORDER_MARKS = re.compile(r"_(?:d+ot|D[A-Za-z]+)$|^(?:Delta|delta)_")
+# The marks that make a name another order, change or form of one quantity: x_dot, x_ddot,
+# v_Dt (dv/dt), Delta_U, a_mean (\\bar a), a_hat, a_tilde, a_prime
+_ORDER_MARKS = re.compile(r"_(?:d+ot|D[A-Za-z]+|mean|hat|tilde|(?:prime)+)$|^(?:Delta|delta)_")
 
 
 def _quantity(symbol: Any) -> str:
