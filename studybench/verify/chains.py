@@ -160,13 +160,36 @@ def reciprocal_label(pred: str, gold: str) -> bool:
     return pred_parts is not None and gold_parts is not None and pred_parts == gold_parts[::-1]
 
 
+# An operator on a quantity that makes another quantity of it: its rate of change, second
+# derivative, change or mean (``\\dot v``, ``\\ddot T``, ``\\Delta P``, ``\\bar v``).
+_DERIVED = re.compile(
+    r"^\\(?:dot|ddot|dddot|bar|overline|Delta|delta)(?![a-zA-Z])\s*(?P<rest>.+)$|"
+    r"^\\langle(?![a-zA-Z])\s*(?P<mean>.+?)\s*\\rangle$",
+    re.DOTALL,
+)
+
+
+def derived_label(pred: str, gold: str) -> bool:
+    """Whether ``pred`` is the rate of change, second derivative, change or mean of the
+    quantity ``gold`` names (``\\dot v``, ``\\ddot v``, ``\\Delta v``, ``\\bar v`` for ``v``):
+    another quantity, so a value labelled so is not the asked one's."""
+    match = _DERIVED.match(pred.strip())
+    if match is None:
+        return False
+    inner = (match.group("rest") or match.group("mean") or "").strip()
+    if inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1]  # \\Delta(v)
+    return bool(label_key(inner)) and label_key(inner) == label_key(gold)
+
+
 def wrong_label(side: str, gold_label: str) -> bool:
     """Whether a predicted side names a quantity other than the gold's label: a sibling of
-    its family (``v_{\\max}`` for ``v_{\\min}``), or a ratio of labels that is neither the
+    its family (``v_{\\max}`` for ``v_{\\min}``), a derivative, change or mean of it
+    (``\\dot v`` for ``v``, :func:`derived_label`), or a ratio of labels that is neither the
     gold's ratio nor its reciprocal (``m_2/m_3`` for ``m_1/m_2``). Any side counts, not only
     the first: ``v_{\\min} = v_{\\max} = 11.2`` and ``11.2 = v_{\\max}`` name the sibling too."""
     if is_label(side):
-        return contradicting_labels(side, gold_label)
+        return contradicting_labels(side, gold_label) or derived_label(side, gold_label)
     if label_ratio(side) and label_ratio(gold_label):
         return not same_label(side, gold_label) and not reciprocal_label(side, gold_label)
     return False

@@ -10,6 +10,7 @@ nothing of the kind happens here.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Characters models emit in place of LaTeX commands or ASCII punctuation.
 _CHAR_MAP = {
@@ -58,6 +59,9 @@ _CHAR_MAP = {
     "\u202f": " ",
 }
 _CHAR_TABLE = str.maketrans(_CHAR_MAP)
+# Unicode superscripts: ``10³``, ``10⁻¹⁹``, ``m²`` are powers.
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 
 # Commands removed as whole tokens (sizing and spacing only, no meaning).
 _DROP_COMMANDS = re.compile(
@@ -79,7 +83,9 @@ _NEGATION = re.compile(
     r"|!=|=/="
 )
 _APPROX = re.compile(r"\\(?:approx|simeq|sim|cong|doteq)(?![a-zA-Z])")
-_DEGREE = re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])")
+_DEGREE = re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\(?:text)?degree(?![a-zA-Z])")
+# A degree written with the letter o after a number: ``45^{o}``, ``45^o``.
+_DEGREE_O = re.compile(r"(\d)\s*\^\s*(?:\{\s*o\s*\}|o(?![a-zA-Z]))")
 _PERCENT = re.compile(r"\\%")
 _UNWRAP = (
     "mathrm",
@@ -220,7 +226,9 @@ def normalize_answer(text: str) -> str:
     Keeps everything that carries meaning: symbols, case, constants, units (as plain text
     after ``\\mathrm``/``\\text`` unwrapping, so the unit parser can read them).
     """
-    text = text.translate(_CHAR_TABLE)
+    text = expand_siunitx(text.translate(_CHAR_TABLE))
+    text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
+    text = _DEGREE_O.sub(r"\1^{\\circ}", text)
     text = _NABLA_PRODUCT.sub(lambda m: rf"\nabla_{{{_NABLA_NAMES[m.group(1)]}}} ", text)
     text = _DOLLARS.sub("", text)
     text = _DROP_COMMANDS.sub("", text)
@@ -282,3 +290,91 @@ def split_top_level(text: str, separator: str) -> list[str]:
         i += 1
     parts.append(text[start:])
     return parts
+
+
+# siunitx: ``\SI{57.5}{\celsius}``, ``\qty{3}{\metre\per\second}``, ``\si{\kilo\ohm}``,
+# ``\num{1.5}``, ``\ang{45}``: the number and the unit they typeset, in plain notation.
+_SI_UNITS = {
+    "metre": "m", "meter": "m", "second": "s", "kilogram": "kg", "gram": "g", "ampere": "A",
+    "kelvin": "K", "mole": "mol", "candela": "cd", "newton": "N", "joule": "J", "watt": "W",
+    "pascal": "Pa", "hertz": "Hz", "coulomb": "C", "volt": "V", "ohm": r"\Omega",
+    "farad": "F", "henry": "H", "tesla": "T", "weber": "Wb", "siemens": "S",
+    "electronvolt": "eV", "radian": "rad", "steradian": "sr", "litre": "L", "liter": "L",
+    "minute": "min", "hour": "h", "day": "d", "year": "yr", "bar": "bar", "becquerel": "Bq",
+    "gray": "Gy", "sievert": "Sv", "lumen": "lm", "lux": "lx", "dalton": "Da",
+    "angstrom": r"\AA", "astronomicalunit": "AU", "atmosphere": "atm", "calorie": "cal",
+    "parsec": "pc", "lightyear": "ly",
+}  # fmt: skip
+_SI_WHOLE = {
+    "celsius": r"^{\circ}C", "degreeCelsius": r"^{\circ}C", "degree": r"^{\circ}",
+    "percent": r"\%",
+}  # fmt: skip
+_SI_PREFIXES = {
+    "yocto": "y", "zepto": "z", "atto": "a", "femto": "f", "pico": "p", "nano": "n",
+    "micro": r"\mu ", "milli": "m", "centi": "c", "deci": "d", "deca": "da", "deka": "da",
+    "hecto": "h", "kilo": "k", "mega": "M", "giga": "G", "tera": "T", "peta": "P", "exa": "E",
+}  # fmt: skip
+_SI_POWERS = {"squared": 2, "cubed": 3}
+_SI_POWER_BEFORE = {"square": 2, "cubic": 3}
+_SI_TOKEN = re.compile(r"\\([A-Za-z]+)(?:\s*\{\s*([+-]?\d+)\s*\})?|([^\\\s]+)|\s+")
+_SI_QUANTITY = re.compile(
+    r"\\(?:SI|qty)\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}\s*(?:\[[^\]]*\])?\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
+)
+_SI_UNIT = re.compile(r"\\(?:si|unit)\s*(?:\[[^\]]*\])?\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_SI_NUMBER = re.compile(r"\\num\s*(?:\[[^\]]*\])?\s*\{([^{};]*)\}")
+_SI_ANGLE = re.compile(r"\\ang\s*(?:\[[^\]]*\])?\s*\{([^{};]*)\}")
+
+
+def _si_unit_text(body: str) -> str | None:
+    """The unit a siunitx unit argument typesets (``\\kilo\\metre\\per\\second`` -> ``km
+    s^{-1}``), None for a macro not known here (the text is then left as written)."""
+    factors: list[list[Any]] = []  # [text, power]
+    prefix, sign, before = "", 1, 1
+    for match in _SI_TOKEN.finditer(body):
+        name, argument, literal = match.group(1), match.group(2), match.group(3)
+        if literal is not None:
+            factors.append([literal, 1])
+        elif name is None:
+            continue
+        elif name in _SI_WHOLE and not factors and not prefix:
+            factors.append([_SI_WHOLE[name], 1])
+        elif name in _SI_PREFIXES and not prefix:
+            prefix = _SI_PREFIXES[name]
+        elif name in _SI_UNITS:
+            factors.append([prefix + _SI_UNITS[name], sign * before])
+            prefix, sign, before = "", 1, 1
+        elif name == "per":
+            sign = -1
+        elif name in _SI_POWER_BEFORE:
+            before = _SI_POWER_BEFORE[name]
+        elif (name in _SI_POWERS or (name == "tothe" and argument)) and factors:
+            power = _SI_POWERS.get(name) or int(argument or 1)
+            factors[-1][1] *= power
+        else:
+            return None
+    if prefix or not factors:
+        return None
+    return r" \cdot ".join(text if power == 1 else f"{text}^{{{power}}}" for text, power in factors)
+
+
+def expand_siunitx(text: str) -> str:
+    """``\\SI{57.5}{\\celsius}`` -> ``57.5\\,\\mathrm{^{\\circ}C}``-like plain notation: a
+    siunitx quantity is its number and its unit set apart in ``\\mathrm{}``, as a unit
+    written by hand is (so the remark and unit rules read it alike)."""
+    if "\\" not in text or not re.search(r"\\(?:SI|qty|si|unit|num|ang)\s*[\[{]", text):
+        return text
+
+    def quantity(match: re.Match[str]) -> str:
+        unit = _si_unit_text(match.group(2))
+        if unit is None:
+            return match.group(0)
+        return rf"{match.group(1).strip()}\,\mathrm{{{unit}}}"
+
+    def unit_only(match: re.Match[str]) -> str:
+        unit = _si_unit_text(match.group(1))
+        return match.group(0) if unit is None else rf"\,\mathrm{{{unit}}}"
+
+    text = _SI_QUANTITY.sub(quantity, text)
+    text = _SI_UNIT.sub(unit_only, text)
+    text = _SI_NUMBER.sub(lambda m: m.group(1).strip(), text)
+    return _SI_ANGLE.sub(lambda m: m.group(1).strip() + r"^{\circ}", text)

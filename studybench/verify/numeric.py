@@ -145,7 +145,10 @@ def nv_single(
     try:
         pred_q = parse_quantity(pred)
     except UnparseableError as exc:
-        return False, f"unparseable:{exc.reason}"
+        compound = compound_quantity(pred)
+        if compound is None:
+            return False, f"unparseable:{exc.reason}"
+        pred_q = compound
     if pred_q.value == 0.0 and gold_q.value == 0.0:
         return True, "zero"  # zero is zero in every unit
     radians = _PI.search(pred) is not None
@@ -155,6 +158,38 @@ def nv_single(
     if any(close(p, g, tolerance) for p in preds for g in golds):
         return True, reason
     return False, "wrong_value"
+
+
+# A quantity in several units of one dimension: ``1 h 32 min``, ``1 m 50 cm``, ``2 h 5 min 30 s``
+_COMPOUND_PART = re.compile(r"\s*(?<![\d.])(\d++(?:\.\d++)?)\s*([A-Za-z]++)\s*")
+MAX_COMPOUND_PARTS = 4
+MAX_COMPOUND_CHARS = 80
+
+
+def compound_quantity(text: str) -> Quantity | None:
+    """``1 h 32 min`` as one quantity (5520 s): every part a plain number with a unit of the
+    same dimension, the units in decreasing size (as clocks and rulers are read); None
+    otherwise (``2 m 3 s`` is no quantity, ``32 min 1 h`` no reading of a time)."""
+    from studybench.verify.units import convert, parse_unit
+
+    if len(text) > MAX_COMPOUND_CHARS:
+        return None
+    parts = _COMPOUND_PART.findall(text)
+    written = "".join(f"{number}{unit}" for number, unit in parts)
+    if not 2 <= len(parts) <= MAX_COMPOUND_PARTS or written != re.sub(r"\s+", "", text):
+        return None
+    units = [parse_unit(unit) for _, unit in parts]
+    first = units[0]
+    if first is None or any(unit is None for unit in units):
+        return None
+    total, previous = 0.0, None
+    for (number, _), unit in zip(parts, units, strict=True):
+        size = convert(1.0, unit, first)
+        if size is None or (previous is not None and size >= previous):
+            return None
+        total += float(number) * size
+        previous = size
+    return Quantity(total, first, parts[0][1])
 
 
 # The same quantity restated after the value, in another unit or form: ``5540 s (\approx 92
@@ -184,6 +219,33 @@ def restated_as_side(pred: str) -> str:
     return f"{match.group('main').strip()} = {inner}"
 
 
+# Two written numbers side by side with no operator: ``2.0(3.5)`` (the concise notation of
+# an uncertainty), ``12\\,50`` (digits not grouped in threes). Read as a product, either
+# equals the product's value.
+_JUXTAPOSED = re.compile(
+    r"^\s*[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)\s*(?:\(\s*[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)\s*\)"
+    r"|\s(?:\d+(?:\.\d*)?|\.\d+))(?![\d.])"
+)
+
+
+_SIDE_BY_SIDE = re.compile(r"\d(?:\s*\(\s*[+-]?\s*|\s)[\d.]")
+
+
+def _juxtaposed_value(pred: str) -> bool:
+    """Whether the value the box states is two numbers side by side (:data:`_JUXTAPOSED`):
+    refused where it is the only value, not a step of a chain that states the value too
+    (``F = 2.0(3.5) = 7.0\\,N``)."""
+    from studybench.verify.chains import chain
+    from studybench.verify.relations import is_label
+
+    if _SIDE_BY_SIDE.search(pred) is None:
+        return False  # no two numbers side by side anywhere: the chain need not be split
+    parts = chain(pred)
+    if len(parts) > 1 and is_label(parts[0]):
+        parts = parts[1:]
+    return len(parts) == 1 and _JUXTAPOSED.match(parts[0]) is not None
+
+
 def judge_nv_text(
     pred: str,
     gold: str,
@@ -200,6 +262,8 @@ def judge_nv_text(
     predicted chain must list them (``t = 7 s, 9 s = 1 s, 3 s`` is wrong), not just the last.
     A value restated in parentheses is one more side (:func:`restated_as_side`)."""
     pred = restated_as_side(pred)
+    if _juxtaposed_value(pred):
+        return no("unparseable:juxtaposed_numbers")
     if len(split_values(last_side(gold))) > 1:
 
         def listed(side: str, form: str) -> tuple[bool, str]:
@@ -266,15 +330,28 @@ def _states_quantity(side: str) -> bool:
     return any(parse_unit(m.group("unit")) is not None for m in _NUMBER_THEN_WORD.finditer(spaced))
 
 
-# A number with its unit written against it: ``7.0\\frac{m}{s}``, ``7.0ms^{-1}``
+# A number with its unit written against it: ``7.0\\frac{m}{s}``, ``7.0ms^{-1}``,
+# ``4.5\\times10^{8}\\frac{m}{s}`` (after a power of ten's closing brace)
 _FRAC_UNIT = re.compile(
-    r"(\d)\s*(?:\\[,;: ]|~|\\cdot|\\times)?\s*\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"
+    r"(\d\s*\}?)\s*(?:\\[,;: ]|~|\\cdot|\\times)?\s*\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"
+)
+# A number and its unit written as one fraction: ``\\frac{21.8m}{s}``, ``\\frac{9.8\\,m}{s^2}``
+_FRAC_NUMBER_UNIT = re.compile(
+    r"\\frac\s*\{\s*(\d+(?:\.\d*)?|\.\d+)\s*(?:\\[,;: ]|~)?\s*([A-Za-z][^{}]*)\}\s*\{([^{}]*)\}"
+)
+# A quotient of two quantities: ``\\frac{1240\\,eV\\,nm}{250\\,nm}``
+_FRAC_QUANTITIES = re.compile(
+    r"\\frac\s*\{\s*(\d+(?:\.\d*)?|\.\d+)\s*(?:\\[,;: ]|~)?\s*([A-Za-z][^{}]*)\}"
+    r"\s*\{\s*(\d+(?:\.\d*)?|\.\d+)\s*(?:\\[,;: ]|~)?\s*([A-Za-z][^{}]*)\}"
 )
 _DECIMAL_THEN_LETTER = re.compile(r"(\d\.\d*)(?=[A-Za-z\\])")
 
 
 def unit_set_apart(side: str) -> str:
-    """``7.0\\frac{m}{s}`` -> ``7.0 m/s``, ``7.0ms^{-1}`` -> ``7.0 ms^{-1}``."""
+    """``7.0\\frac{m}{s}`` -> ``7.0 m/s``, ``7.0ms^{-1}`` -> ``7.0 ms^{-1}``, ``\\frac{21.8m}{s}``
+    -> ``21.8 m/s``, ``\\frac{1240 eV nm}{250 nm}`` -> ``\\frac{1240}{250} eV nm/(nm)``."""
+    side = _FRAC_QUANTITIES.sub(r"\\frac{\1}{\3} \2/(\4)", side)
+    side = _FRAC_NUMBER_UNIT.sub(r"\1 \2/\3", side)
     return _DECIMAL_THEN_LETTER.sub(r"\1 ", _FRAC_UNIT.sub(r"\1 \2/\3", side))
 
 

@@ -86,16 +86,56 @@ def _as_unit(raw: str) -> Any | None:
     return unit
 
 
+# A sentence ends at ., ? or ! before a space or the end (never inside 2.5).
+_SENTENCE_END = re.compile(r"[.?!](?=\s|$)")
+# What makes a sentence ask for the answer: a question mark or an asking verb.
+_ASKING = re.compile(
+    r"\?|\b(?:find|what|which|how|calculate|compute|determine|estimate|evaluate|obtain"
+    r"|derive|express|give|answer|write|report|state|show|predict|solve)\b",
+    re.IGNORECASE,
+)
+# A unit that a clause says the data are in: "given in m", "measured in cm".
+_DATA_UNIT = re.compile(
+    r"\b(?:given|measured|quoted|listed|specified|tabulated|recorded)\s+in\s*$", re.IGNORECASE
+)
+
+
+def _sentence(text: str, position: int) -> str:
+    """The sentence of ``text`` that holds ``position``."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        if end.start() >= position:
+            return text[start : end.end()]
+        start = end.end()
+    return text[start:]
+
+
+def _names_data(text: str, match: re.Match[str], asking: bool) -> bool:
+    """Whether a unit found in ``text`` labels the data, not the answer: a clause saying
+    what the data are in ("The height is given in m."), or, where some sentence asks for
+    the answer (``asking``), a sentence that asks nothing ("A block of mass m [kg] slides
+    down a ramp."). A question that asks nowhere keeps every unit it names."""
+    before = text[: match.start(1)]
+    if _DATA_UNIT.search(before.rstrip("( [$\\")):
+        return True
+    return asking and _ASKING.search(_sentence(text, match.start())) is None
+
+
 @lru_cache(maxsize=1024)
 def requested_units(question: str | None) -> tuple[Any, ...]:
     """The units ``question`` asks the answer in, in order of appearance, without repeats;
-    then the dimensionless scales it names (``percentage``, ``degrees``, ``revolutions``)."""
+    then the dimensionless scales it names (``percentage``, ``degrees``, ``revolutions``).
+    A unit named in a sentence that states data, not the question, is not asked for
+    (:func:`_names_data`)."""
     if not question:
         return ()
     text = question[:MAX_QUESTION_CHARS]
+    asking = _ASKING.search(text) is not None
     found: list[tuple[int, Any]] = []
     for pattern in _REQUESTS:
         for match in pattern.finditer(text):
+            if _names_data(text, match, asking):
+                continue
             unit = _as_unit(match.group(1))
             if unit is not None:
                 found.append((match.start(), unit))

@@ -771,3 +771,122 @@ def split_top(text: str, separator: re.Pattern[str]) -> list[str]:
         i += 2 if char == "\\" and i + 1 < len(text) and text[i + 1] == "\\" else 1
     parts.append(text[start:])
     return parts
+
+
+# An operator or unit vector written with a hat, with its subscript and power: \hat{p},
+# \hat S_x, \widehat{U}^{-1}. Products of them need not commute ([x, p] = i hbar, i x j = k).
+_HATTED = re.compile(
+    r"\\(?:hat|widehat)\s*(?:\{\s*(?P<braced>[^{}]*?)\s*\}|(?P<bare>\\[A-Za-z]+|[A-Za-z]))"
+    r"(?P<sub>\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?"
+    r"(?P<power>\s*\^\s*(?:\{[^{}]*\}|[+-]?\d))?"
+)
+_TERM_SIGN = re.compile(r"[+-]")
+
+
+def _hat_name(match: re.Match[str]) -> str:
+    name = (match.group("braced") or match.group("bare") or "").replace(" ", "")
+    sub = re.sub(r"[\s{}_]", "", match.group("sub") or "")
+    power = re.sub(r"[\s{}^]", "", match.group("power") or "")
+    return f"{name}_{sub}^{power}"
+
+
+def operator_terms(
+    text: str, sign: int = 1, every: bool = False
+) -> list[tuple[int, tuple[str, ...]]]:
+    """The additive terms of ``text`` (top level) that multiply two or more hatted symbols,
+    each as (sign, the hatted names in written order): ``\\hat p\\hat x - \\hat x\\hat p`` ->
+    ``[(1, (p, x)), (-1, (x, p))]``. Terms with fewer hats say nothing about order; ``every``:
+    they are listed too, by their sign only (an equation negated as a whole flips them)."""
+    terms: list[tuple[int, tuple[str, ...]]] = []
+    depth, start, current = 0, 0, sign
+    pieces: list[tuple[int, str]] = []
+    for i, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and _TERM_SIGN.match(char) and (i == 0 or text[i - 1] not in "^_e"):
+            pieces.append((current, text[start:i]))
+            current = sign if char == "+" else -sign
+            start = i + 1
+    pieces.append((current, text[start:]))
+    for term_sign, piece in pieces:
+        names = tuple(_hat_name(m) for m in _HATTED.finditer(piece))
+        if len(names) >= 2:
+            terms.append((term_sign, names))
+        elif every and piece.strip():
+            terms.append((term_sign, ()))
+    return terms
+
+
+def operator_order_differs(pred: str, gold: str, equation: bool = False) -> bool:
+    """Whether two answers that multiply hatted symbols (operators, unit vectors) multiply
+    them in another order or with other signs: the parsers read every symbol as commuting, so
+    ``\\hat p\\hat x - \\hat x\\hat p`` equalled ``\\hat x\\hat p - \\hat p\\hat x``. Terms are
+    compared as (sign, hatted names in order); an equation's sides are moved to the left,
+    and an equation may be negated as a whole. Only where a term holds two or more hats."""
+    if "hat" not in pred and "hat" not in gold:
+        return False
+
+    def terms(text: str) -> list[tuple[int, tuple[str, ...]]]:
+        sides = text.split("=")
+        if not equation or len(sides) != 2:
+            return operator_terms(text)
+        return operator_terms(sides[0], 1, True) + operator_terms(sides[1], -1, True)
+
+    ours, theirs = sorted(terms(pred)), sorted(terms(gold))
+    if not any(names for _, names in ours + theirs):
+        return False
+    if ours == theirs:
+        return False
+    if equation:
+        flipped = sorted((-s, names) for s, names in ours)
+        return flipped != theirs
+    return True
+
+
+_EMPTY_GROUP = re.compile(r"\(\s*\)|\{\s*\}")
+_PRODUCT_SIGN = re.compile(r"\\(?:times|cdot)(?![a-zA-Z])")
+
+
+def name_operator_products(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """Each additive term's product of two or more hatted symbols replaced by one symbol
+    per ordered product (``\\hat x\\hat p`` and ``\\hat p\\hat x`` become two symbols),
+    shared by all ``texts``: read as commuting, a commutator ``\\hat x\\hat p - \\hat p\\hat x``
+    was zero, so ``[x, p] = Q i\\hbar`` was proportional to ``[x, p] = i\\hbar``. Texts
+    without such a term are returned as they are."""
+    names: dict[tuple[str, ...], str] = {}
+
+    def rename(text: str) -> str:
+        out: list[str] = []
+        depth, start = 0, 0
+        bounds: list[tuple[int, int]] = []
+        for i, char in enumerate(text):
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth = max(depth - 1, 0)
+            elif depth == 0 and char in "+-=" and (i == 0 or text[i - 1] not in "^_e"):
+                bounds.append((start, i))
+                start = i + 1
+        bounds.append((start, len(text)))
+        position = 0
+        for begin, end in bounds:
+            piece = text[begin:end]
+            hats = list(_HATTED.finditer(piece))
+            if len(hats) >= 2:
+                key = tuple(_hat_name(m) for m in hats)
+                symbol = names.setdefault(key, f"O_{{op{len(names) + 1}}}")
+                rest = _PRODUCT_SIGN.sub(" ", _HATTED.sub(" ", piece))
+                for _ in range(3):
+                    rest = _EMPTY_GROUP.sub(" ", rest)
+                piece = f" {rest.strip()} {symbol} "
+            out.append(text[position:begin] + piece)
+            position = end
+        out.append(text[position:])
+        return "".join(out)
+
+    if not any("hat" in text for text in texts):
+        return texts
+    renamed = tuple(rename(text) for text in texts)
+    return renamed if names else texts

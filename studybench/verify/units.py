@@ -49,7 +49,12 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?<![A-Za-z_])([mkµ]?)(?:G|gauss|Gauss)(?![A-Za-z_])", r" \1gauss_SI "),
         (r"(?<![A-Za-z_])(?:Å|\\AA|\\mathring\s*\{?\s*A\s*\}?)", " angstrom "),
         (r"\\mu\s*", "µ"),
+        # a prefix set apart from the ohm sign: "3.5 k \Omega" is kilo-ohms (pint read
+        # Boltzmann's constant times an ohm)
+        (r"(?<![A-Za-z_\\])([kMG])\s+\\Omega", r"\1\\Omega"),
         (r"\\Omega", "ohm"),
+        # "y" alone is the year (pint knows it only as the prefix yocto): 1.75 y
+        (r"(?<![A-Za-z_\\])y(?![A-Za-z_])", " yr "),
         (r"\\(?:cdot|times)", "*"),
         (r"\^\s*\{\s*([+-]?\s*[\d./]+)\s*\}", r"**(\1)"),
         (r"\^\s*([+-]?\d+)", r"**\1"),

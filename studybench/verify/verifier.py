@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
+from studybench.verify.normalize import expand_siunitx
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import requested_units
 from studybench.verify.relations import (
@@ -66,7 +67,19 @@ from studybench.verify.relations import (
 # refused; Hz never beside radians (prefixed or not), turns per time beside Hz count turns;
 # question scales only where asked; ratio labels and their reciprocals; definitions
 # substituted; inverse trig on the principal branch; emf glyphs; approximate bounds; times signs
-VERIFIER_VERSION = "1.6.0"
+# 1.7.0: a number and its unit written as one fraction (\frac{21.8m}{s}, a quotient of
+# quantities) or after a power of ten is a stated side; a derivative, change or mean of the
+# gold's label (\dot v, \Delta v, \bar v for v) is wrong_label; an ALT value is an
+# alternative only with that alternative's remark, and a number in a chain that matched a
+# symbolic alternative must be a numeric one; a unit the question names in a data sentence
+# ("given in m", "mass m [kg]") is not asked for; two numbers side by side (2.0(3.5), 12\,50)
+# as the only value are refused; products of hatted operators keep their order. Recall:
+# standard constants written as their values in a symbolic gold (g = 9.8, c, h, e, k_B, G,
+# ...: constant_value); siunitx (\SI, \qty, \si,
+# \num, \ang), \textdegree, 45^{o}, Unicode superscripts, "k \Omega", "y" for years; an MC
+# option's text where the question lists the options; numbered roots x_1, x_2 of one ALT
+# label; compound quantities (1 h 32 min)
+VERIFIER_VERSION = "1.7.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -160,7 +173,10 @@ def judge_inline(
     )
     if contradicted is not None:
         return verdict(False, contradicted, extracted=tuple(map(unmark, selected)))
-    outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question)
+    claims = None
+    if kind is AnswerType.ALT and len(gold_boxes) == len(golds) and len(chosen) == len(selected):
+        claims = (tuple(map(remark_claims, chosen)), tuple(map(remark_claims, gold_boxes)))
+    outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question, claims)
     shown, shown_gold = tuple(map(unmark, selected)), tuple(map(unmark, golds))
     return verdict(outcome.correct, outcome.reason, extracted=shown, normalized_gold=shown_gold)
 
@@ -271,7 +287,7 @@ def _clean(
     remark may hold only describing words and the gold's own words (``allowed``)."""
     if kind not in _MATH_TYPES:
         return box
-    box = _UNIT_FRACTION.sub(_unit_fraction, join_digit_groups(box))
+    box = _UNIT_FRACTION.sub(_unit_fraction, join_digit_groups(expand_siunitx(box)))
     box = strip_remark(box, strict, allowed)
     return mark_unit_annotations(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
 

@@ -68,9 +68,52 @@ _MC_DENIED = re.compile(
 )
 
 
-def judge_mc(pred: str, gold: str, tolerance: float) -> Outcome:
+# The options a question lists: "(A) real and inverted (B) real and upright ...", each text
+# up to the next option's letter or the end of its line.
+_OPTION = re.compile(r"(?:^|(?<=\s))\(([A-H])\)\s*(.*?)\s*(?=(?:\s\([A-H]\)\s)|\n|$)")
+_OPTION_NOISE = re.compile(r"[\s$.;,]+")
+
+
+def option_texts(question: str) -> dict[str, str]:
+    """The options of a multiple-choice question by letter (``{"A": "real and inverted"}``),
+    when they are listed as ``(A) … (B) …`` with consecutive letters from A; else empty."""
+    found: dict[str, str] = {}
+    for match in _OPTION.finditer(question):
+        letter, text = match.group(1), match.group(2).strip()
+        if letter in found or not text:
+            return {}
+        found[letter] = text
+    letters = sorted(found)
+    if len(letters) < 2 or letters != [chr(ord("A") + i) for i in range(len(letters))]:
+        return {}
+    return found
+
+
+def _option_key(text: str) -> str:
+    from studybench.verify.normalize import normalize_answer
+
+    return _OPTION_NOISE.sub("", normalize_answer(text)).casefold()
+
+
+def option_by_text(pred: str, question: str | None) -> frozenset[str] | None:
+    """The option whose text the answer gives instead of its letter (``\\text{Real and
+    inverted}`` for "(A) real and inverted"): only where the question lists its options and
+    exactly one of them reads the same, case, spacing, dollars and final punctuation aside.
+    Another wording is the judge's to read."""
+    if not question:
+        return None
+    key = _option_key(pred)
+    hits = [letter for letter, text in option_texts(question).items() if _option_key(text) == key]
+    return frozenset(hits) if key and len(hits) == 1 else None
+
+
+def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
     gold_l = mc_letters(gold)
     pred_l = mc_letters(pred)
+    if pred_l is None and gold_l is not None:
+        by_text = option_by_text(pred, question)
+        if by_text is not None:
+            return accept("option_text") if by_text == gold_l else reject("wrong_choice")
     if gold_l is None or pred_l is None:
         equal = pred.strip().casefold() == gold.strip().casefold()
         return accept("equal") if equal else reject("unparseable:choice")

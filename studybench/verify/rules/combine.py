@@ -16,6 +16,7 @@ from studybench.verify.chains import chain, gold_chain, label_key, same_label
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError
 from studybench.verify.relations import (
+    DIRECTION_NAMES,
     MARK_OPEN,
     is_inequality,
     is_label,
@@ -77,6 +78,8 @@ def judge_atom(
             return judge_in(pred, gold, tolerance, requested)
         if answer_type is AnswerType.QL and question:
             return judge_ql(pred, gold, tolerance, question)
+        if answer_type is AnswerType.MC and question:
+            return judge_mc(pred, gold, tolerance, question)
         return judger(pred, gold, tolerance)
     except UnparseableError as exc:
         return reject(f"unparseable:{exc.reason}")
@@ -115,6 +118,19 @@ def _offered_values(preds: tuple[str, ...], listed: bool = False, math: bool = F
     return values
 
 
+Claims = tuple[frozenset[str], ...]
+
+
+def _remark_conflict(pred: frozenset[str], gold: frozenset[str]) -> str | None:
+    """Why a value's remark cannot be an alternative's: it claims what the alternative's
+    remark does not (``to the right`` for ``to the left``); None where the alternative's
+    remark claims nothing (nothing can be checked) or the claims fit."""
+    extra = pred - gold
+    if not gold or not extra:
+        return None
+    return "wrong_direction" if extra <= DIRECTION_NAMES else "wrong_remark"
+
+
 def judge_alternatives(
     preds: tuple[str, ...],
     golds: tuple[str, ...],
@@ -122,6 +138,7 @@ def judge_alternatives(
     tolerance: float,
     requested: tuple[Any, ...] = (),
     question: str | None = None,
+    claims: tuple[Claims, Claims] | None = None,
 ) -> Outcome:
     """ALT: one alternative suffices, but every value offered must be one of them.
 
@@ -130,6 +147,10 @@ def judge_alternatives(
     alternative is an interval, an inequality is compared with the intervals only: read as a
     bound's value, ``x < 2`` matched the alternative ``2`` of ``[2, \\infty)`` or ``2``. A
     value labelled as another alternative (``x_2 = 1`` where ``x_1 = 1``) is not that one.
+    ``claims``: what each predicted box's remark and each gold alternative's remark claim
+    (:func:`~studybench.verify.relations.remark_claims`); a value is an alternative only with
+    that alternative's remark (``3.2 m/s to the right`` is not ``3.2 m/s to the left`` because
+    another alternative points right).
     """
     matched: str | None = None
     last = "wrong_value"
@@ -137,28 +158,99 @@ def judge_alternatives(
     labels = [gold_chain(g).label for g in golds]
     listed = not intervals and AnswerType.TUP not in type_sequence
     math = all(kind in _VALUE_TYPES for kind in type_sequence)
+    pred_claims, gold_claims = claims if claims is not None else ((), ())
+    if len(pred_claims) != len(preds) or len(gold_claims) != len(golds):
+        pred_claims, gold_claims = (frozenset(),) * len(preds), (frozenset(),) * len(golds)
     if len(preds) > 1 and len(_offered_values(preds[-1:], listed, math)) >= len(golds):
         # the last box offers as many values as there are alternatives: it is the final
         # answer, and a box before it an intermediate result (as for every other type, where
         # only the last box counts); it must still hold alternatives only
-        preds = preds[-1:]
-    for value in _offered_values(preds, listed, math):
+        preds, pred_claims = preds[-1:], pred_claims[-1:]
+    offered: list[tuple[str, frozenset[str]]] = []
+    for box, box_claims in zip(preds, pred_claims, strict=True):
+        values = _offered_values((box,), listed, math)
+        # a box of several values: its remarks are not paired with them (left unchecked)
+        offered.extend((value, box_claims if len(values) == 1 else frozenset()) for value in values)
+    seen: set[tuple[str, frozenset[str]]] = set()
+    for value, box_claims in offered:
+        if (value, box_claims) in seen:
+            continue
+        seen.add((value, box_claims))
+        value = _indexed_alternative(value, labels)
         hit = None
+        conflicted: str | None = None
         for index, (g, kind) in enumerate(zip(golds, type_sequence, strict=True)):
             if intervals and kind is AnswerType.NV and is_inequality(value):
                 continue  # beside an interval alternative, x < 2 is a set, not the value 2
             if _names_another(value, index, labels):
                 last = "wrong_label"
                 continue
+            conflict = _remark_conflict(box_claims, gold_claims[index])
+            if conflict is not None and kind in _VALUE_TYPES:
+                conflicted = conflicted or conflict  # the value with another one's remark
+                continue
             outcome = judge_atom(value, g, kind, tolerance, requested, question)
+            if outcome.correct and kind is not AnswerType.NV:
+                stray = _stray_number(value, golds, type_sequence, tolerance, requested)
+                if stray is not None:
+                    return reject(stray)
             if outcome.correct:
                 hit = outcome
                 break
             last = outcome.reason
         if hit is None:
+            last = conflicted or last
             return reject("extra_guess" if matched or len(preds) > 1 else last)
         matched = matched or hit.reason
     return accept(f"alternative:{matched}") if matched else reject(last)
+
+
+_INDEX = re.compile(r"^_(?:\d{1,2})$")
+
+
+def _indexed_alternative(value: str, labels: list[str | None]) -> str:
+    """``x_1 = 0.382\\,m`` where every alternative is ``x = …``: the roots of one quantity
+    numbered, so the index names an alternative, not another quantity; the value is read
+    with the alternatives' label. Only a plain label and a numeric index (``x_2``,
+    ``x_{2}``); ``x_{\\max}`` or ``v_x`` name other quantities."""
+    shared = labels[0] if labels else None
+    if shared is None or not all(same_label(shared, other) for other in labels):
+        return value
+    key = label_key(shared)
+    sides = chain(value)
+    if len(sides) < 2 or "_" in key or not key:
+        return value
+    name = label_key(sides[0])
+    if not name.startswith(key) or _INDEX.match(name[len(key) :]) is None:
+        return value
+    return " = ".join([shared, *sides[1:]])
+
+
+def _stray_number(
+    value: str,
+    golds: tuple[str, ...],
+    type_sequence: tuple[AnswerType, ...],
+    tolerance: float,
+    requested: tuple[Any, ...],
+) -> str | None:
+    """Why a chain that matched a symbolic alternative states a wrong number: beside a
+    symbolic gold a written number is the data plugged in and skipped, but where another
+    alternative is that number (``\\sqrt{2h/g}`` or ``0.45\\,s``), a side stating a number
+    (``t = \\sqrt{2h/g} = 0.90\\,s``) claims it and must be one of the numeric alternatives."""
+    from studybench.verify.parsing import parse_quantity
+
+    numeric = [g for g, kind in zip(golds, type_sequence, strict=True) if kind is AnswerType.NV]
+    sides = chain(value)
+    if not numeric or len(sides) < 2:
+        return None
+    for position, side in enumerate(sides):
+        try:
+            parse_quantity(side)
+        except (UnparseableError, RecursionError):
+            continue  # no written number: the symbolic side, or a label
+        if not any(judge_nv(side, g, tolerance, requested).correct for g in numeric):
+            return f"chain_link_{position}:wrong_value"
+    return None
 
 
 def _label(pred: str, labels: list[str | None]) -> str | None:
@@ -228,8 +320,10 @@ def judge_answers(
     tolerance: float,
     requested: tuple[Any, ...] = (),
     question: str | None = None,
+    claims: tuple[Claims, Claims] | None = None,
 ) -> Outcome:
-    """Selected, normalised predictions against normalised golds, by answer type."""
+    """Selected, normalised predictions against normalised golds, by answer type;
+    ``claims``: what the remarks of each predicted and gold box claim (ALT pairs them)."""
     if not preds:
         return reject("no_answer")
     if not golds:
@@ -252,7 +346,9 @@ def judge_answers(
     if answer_type is AnswerType.ALT:
         if len(type_sequence) != len(golds):
             return reject("gold_type_sequence_mismatch")
-        return judge_alternatives(preds, golds, type_sequence, tolerance, requested, question)
+        return judge_alternatives(
+            preds, golds, type_sequence, tolerance, requested, question, claims
+        )
     if len(golds) == 1:
         return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested, question)
     return match_all(

@@ -14,7 +14,7 @@ from typing import Any
 from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
 from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.parsing import UnparseableError
-from studybench.verify.relations import is_label
+from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.expression import (
     Definitions,
     definition_problem,
@@ -110,6 +110,10 @@ def _judge_equation(
     symbols read as defined."""
     if same_label(pred_sides[1], gold_sides[0]) and same_label(pred_sides[0], gold_sides[0]):
         return reject("restated_question")
+    if operator_order_differs(" = ".join(pred_sides), " = ".join(gold_sides), equation=True):
+        return reject("operator_order")  # [p, x] = i hbar: operators need not commute
+    p_l, p_r, g_l, g_r = name_operator_products((*pred_sides, *gold_sides))
+    pred_sides, gold_sides = (p_l, p_r), (g_l, g_r)
     try:
         p_lhs, p_rhs, g_lhs, g_rhs = parse_defined((*pred_sides, *gold_sides), definitions, 2)
     except UnparseableError as exc:
@@ -130,6 +134,12 @@ def _judge_equation(
                 return accept("renamed_label")
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
+    if same_label(pred_sides[0], gold_sides[0]) and is_label(gold_sides[0]):
+        # the gold's own label, its value with standard constants written as their values
+        # (``v = \\sqrt{2\\cdot 9.8\\,h}`` for ``v = \\sqrt{2gh}``): the EX rule decides
+        valued = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
+        if valued.correct and valued.reason == "constant_value":
+            return valued
     return outcome
 
 
