@@ -17,7 +17,7 @@ from typing import Any
 import pendulum
 from airflow.sdk import DAG, task
 from studybench_airflow.notifiers import RegressionNotifier
-from studybench_airflow.parse_time import REPO, watched_asset
+from studybench_airflow.parse_time import REPO, paused_at_creation, watched_asset
 from studybench_airflow.tasks import DEFAULT_ARGS, evaluate
 from studybench_airflow.trigger import CheckpointTrigger
 
@@ -36,6 +36,7 @@ with DAG(
     schedule=[CHECKPOINTS],
     start_date=pendulum.datetime(2026, 1, 1, tz="UTC"),
     catchup=False,
+    is_paused_upon_creation=paused_at_creation(),
     default_args=DEFAULT_ARGS,
     tags=["studybench", "evaluation", "checkpoints"],
     doc_md=__doc__,

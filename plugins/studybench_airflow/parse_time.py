@@ -47,6 +47,20 @@ def setting(section: str, field: str, default: Any) -> Any:
     return default
 
 
+# Set by ``studybench airflow`` (studybench.local_airflow): the checkpoint DAG is created
+# active, so its watcher is registered by the first parse of the file.
+WATCH_AT_CREATION_ENV = "STUDYBENCH_WATCH_AT_CREATION"
+
+
+def paused_at_creation() -> bool | None:
+    """``is_paused_upon_creation`` of a DAG whose watcher ``studybench airflow`` turns on: False
+    under it, so the DAG is active from its first parse and Airflow registers the watcher then
+    (a DAG created paused and unpaused later waits for the next re-parse of its file, up to
+    ``min_file_process_interval``, 30 s by default, before anything is watched). Elsewhere
+    None: Airflow's ``dags_are_paused_at_creation`` decides, as for any DAG."""
+    return False if os.environ.get(WATCH_AT_CREATION_ENV) == "1" else None
+
+
 def watched_asset(uri: str, name: str, watcher: str, trigger: type) -> Asset:
     """The asset ``name`` watched (by the watcher ``watcher``) by ``trigger``, a
     :class:`CheckpointTrigger` or a subclass, told where the settings are as the tasks are."""

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from studybench.cli.common import out
+from studybench.cli.stats import metrics_compare
 from studybench.errors import DataError
 
 metrics_app = typer.Typer(help="Scores from plain verdict files.", no_args_is_help=True)
@@ -121,3 +122,6 @@ def metrics_sequential(
     except ValueError as exc:
         raise DataError(f"{outcomes}: {exc}") from None
     out.print_json(result.model_dump_json())
+
+
+metrics_app.command("compare")(metrics_compare)  # the paired comparison of two runs

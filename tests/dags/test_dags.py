@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 import yaml
 
 from studybench.tracking.ui_links import run_id_of
-from tests.conftest import ROOT, build_dvc_repo
+from tests.conftest import ROOT, build_dvc_repo, migrated_mlflow_template
 
 RUNNER = Path(__file__).with_name("dag_runner.py")
 EVAL_DAGS = ("studybench_checkpoint_eval", "studybench_nightly")
@@ -56,9 +57,16 @@ def run_dag_each(
 
 
 def write_params(tmp_path: Path, **sections: dict[str, Any]) -> Path:
-    """A params file for in-process evaluation of the tiny model under ``tmp_path``."""
+    """A params file for in-process evaluation of the tiny model under ``tmp_path``. Its
+    embedded MLflow store (``work/mlflow/mlflow.db``) starts as a copy of the migrated
+    template: migrating a new one costs each DAG process 1.5 s (the store's own creation is
+    tested in tests/tracking/test_store_creation.py)."""
     project = yaml.safe_load((ROOT / "params.yaml").read_text())
     work = tmp_path / "work"
+    store = work / "mlflow" / "mlflow.db"
+    if not store.exists():
+        store.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(migrated_mlflow_template(), store)
     params: dict[str, Any] = {
         "protocol": {"k": 1, "seeds": [0, 1, 2], "max_new_tokens": 40},
         "data": {k: str(ROOT / v) for k, v in project["data"].items()},

@@ -12,8 +12,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from studybench import local_airflow as la
 from tests.conftest import ROOT, free_port, migrated_airflow_home, run_checked
 from tests.dags.test_dags import write_params
@@ -58,16 +56,6 @@ def wait_for_watcher(home: Path, timeout_s: float = 120.0) -> None:
     raise AssertionError(f"the checkpoint watcher did not start in {timeout_s:.0f} s")
 
 
-@pytest.fixture
-def prompt_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The dag-processor re-parses each DAG file every 3 s instead of Airflow's 30: the
-    watcher's trigger is registered on the first parse after the DAG is unpaused, which
-    otherwise waits up to 30 s per start (measured: 25 s). ``la.running`` builds its
-    environment on top of this process's."""
-    monkeypatch.setenv("AIRFLOW__DAG_PROCESSOR__MIN_FILE_PROCESS_INTERVAL", "3")
-
-
-@pytest.mark.usefixtures("prompt_parsing")
 def test_watched_checkpoint_is_evaluated_without_a_manual_step(
     trained_checkpoints: Path, tmp_path: Path
 ) -> None:
