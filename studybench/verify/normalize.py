@@ -333,7 +333,10 @@ def _si_unit_text(body: str) -> str | None:
     for match in _SI_TOKEN.finditer(body):
         name, argument, literal = match.group(1), match.group(2), match.group(3)
         if literal is not None:
-            factors.append([literal, 1])
+            if prefix:
+                return None  # \kilo m: not siunitx's
+            factors.append([literal, sign * before])  # m\per s: per reaches a literal too
+            sign, before = 1, 1
         elif name is None:
             continue
         elif name in _SI_WHOLE and not factors and not prefix:
@@ -352,8 +355,8 @@ def _si_unit_text(body: str) -> str | None:
             factors[-1][1] *= power
         else:
             return None
-    if prefix or not factors:
-        return None
+    if prefix or not factors or sign != 1 or before != 1:
+        return None  # a dangling \per, \square or prefix: malformed, left as written
     return r" \cdot ".join(text if power == 1 else f"{text}^{{{power}}}" for text, power in factors)
 
 

@@ -74,11 +74,13 @@ from studybench.verify.relations import (
 # symbolic alternative must be a numeric one; a unit the question names in a data sentence
 # ("given in m", "mass m [kg]") is not asked for; two numbers side by side (2.0(3.5), 12\,50)
 # as the only value are refused; products of hatted operators keep their order. Recall:
-# standard constants written as their values in a symbolic gold (g = 9.8, c, h, e, k_B, G,
-# ...: constant_value); siunitx (\SI, \qty, \si,
-# \num, \ang), \textdegree, 45^{o}, Unicode superscripts, "k \Omega", "y" for years; an MC
-# option's text where the question lists the options; numbered roots x_1, x_2 of one ALT
-# label; compound quantities (1 h 32 min)
+# siunitx (\SI, \qty, \si, \num, \ang), \textdegree, 45^{o}, Unicode superscripts,
+# "k \Omega", "y" for years; an MC option's text where the question lists the options (its
+# decimal points and commas kept); numbered roots x_1, x_2 of one ALT label (x_0 is another
+# quantity, and two roots may not be the same alternative); compound quantities (1 h 32
+# min). Standard constants written as their values were tried and withdrawn: plugging a tiny
+# constant's value into the gold let the comparison's absolute floor pass any structure, and
+# a symbol named like a constant (h a height, c a heat capacity) was taken for it
 VERIFIER_VERSION = "1.7.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0

@@ -71,7 +71,10 @@ _MC_DENIED = re.compile(
 # The options a question lists: "(A) real and inverted (B) real and upright ...", each text
 # up to the next option's letter or the end of its line.
 _OPTION = re.compile(r"(?:^|(?<=\s))\(([A-H])\)\s*(.*?)\s*(?=(?:\s\([A-H]\)\s)|\n|$)")
-_OPTION_NOISE = re.compile(r"[\s$.;,]+")
+# what may differ between an option and its text in an answer: spacing, dollars, and
+# punctuation at the end; never a decimal point or a comma inside (25 s is not 2.5 s)
+_OPTION_NOISE = re.compile(r"[\s$]+")
+_OPTION_END = re.compile(r"[.;,:]+$")
 
 
 def option_texts(question: str) -> dict[str, str]:
@@ -92,13 +95,14 @@ def option_texts(question: str) -> dict[str, str]:
 def _option_key(text: str) -> str:
     from studybench.verify.normalize import normalize_answer
 
-    return _OPTION_NOISE.sub("", normalize_answer(text)).casefold()
+    return _OPTION_END.sub("", _OPTION_NOISE.sub("", normalize_answer(text))).casefold()
 
 
 def option_by_text(pred: str, question: str | None) -> frozenset[str] | None:
     """The option whose text the answer gives instead of its letter (``\\text{Real and
     inverted}`` for "(A) real and inverted"): only where the question lists its options and
-    exactly one of them reads the same, case, spacing, dollars and final punctuation aside.
+    exactly one of them reads the same, case, spacing, dollars and final punctuation aside
+    (a decimal point or a comma inside counts: ``25\\,s`` is not "2.5 s").
     Another wording is the judge's to read."""
     if not question:
         return None

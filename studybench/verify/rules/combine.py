@@ -172,11 +172,13 @@ def judge_alternatives(
         # a box of several values: its remarks are not paired with them (left unchecked)
         offered.extend((value, box_claims if len(values) == 1 else frozenset()) for value in values)
     seen: set[tuple[str, frozenset[str]]] = set()
+    numbered: set[int] = set()  # the alternatives that a numbered root (x_1 = ...) matched
     for value, box_claims in offered:
         if (value, box_claims) in seen:
             continue
         seen.add((value, box_claims))
-        value = _indexed_alternative(value, labels)
+        unnumbered = _indexed_alternative(value, labels)
+        is_numbered, value = unnumbered != value, unnumbered
         hit = None
         conflicted: str | None = None
         for index, (g, kind) in enumerate(zip(golds, type_sequence, strict=True)):
@@ -195,6 +197,10 @@ def judge_alternatives(
                 if stray is not None:
                     return reject(stray)
             if outcome.correct:
+                if is_numbered and index in numbered:
+                    # x_1 and x_2 both the same root: the answer says the roots are equal
+                    return reject("repeated_root")
+                numbered |= {index} if is_numbered else set()
                 hit = outcome
                 break
             last = outcome.reason
@@ -205,7 +211,8 @@ def judge_alternatives(
     return accept(f"alternative:{matched}") if matched else reject(last)
 
 
-_INDEX = re.compile(r"^_(?:\d{1,2})$")
+# x_1, x_{12}: a root's number; x_0 names the initial or given value, another quantity
+_INDEX = re.compile(r"^_(?:[1-9]\d?)$")
 
 
 def _indexed_alternative(value: str, labels: list[str | None]) -> str:

@@ -134,12 +134,6 @@ def _judge_equation(
                 return accept("renamed_label")
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
-    if same_label(pred_sides[0], gold_sides[0]) and is_label(gold_sides[0]):
-        # the gold's own label, its value with standard constants written as their values
-        # (``v = \\sqrt{2\\cdot 9.8\\,h}`` for ``v = \\sqrt{2gh}``): the EX rule decides
-        valued = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
-        if valued.correct and valued.reason == "constant_value":
-            return valued
     return outcome
 
 

@@ -303,76 +303,7 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
         pred_e, gold_e = parse_defined((pred, gold), definitions, 1)
     except UnparseableError as exc:
         return side_failure(exc, {1})
-    seed = pred + "\x00" + gold
-    outcome = _compare_expressions(pred_e, gold_e, tolerance, seed)
-    if outcome.correct or outcome.reason != "wrong_value":
-        return outcome
-    valued = substitute_constants(pred, pred_e, gold_e, tolerance)
-    if valued is None:
-        return outcome
-    plugged = _compare_expressions(pred_e, valued, tolerance, seed)
-    return accept("constant_value") if plugged.correct else outcome
-
-
-# Standard physical constants (SI, CODATA 2018) by the name the parsers give their symbol.
-# A prediction may write one's value where the gold keeps its symbol: ``\sqrt{2\cdot
-# 9.8\,h}`` for ``\sqrt{2gh}``, ``\frac{6.63\times10^{-34}\,c}{\lambda}`` for ``hc/\lambda``.
-CONSTANT_VALUES = {
-    "g": 9.80665,
-    "c": 2.99792458e8,
-    "h": 6.62607015e-34,
-    "hbar": 1.054571817e-34,
-    "G": 6.6743e-11,
-    "k_B": 1.380649e-23,
-    "e": 1.602176634e-19,
-    "epsilon_0": 8.8541878128e-12,
-    "mu_0": 1.25663706212e-6,
-    "m_e": 9.1093837015e-31,
-    "m_p": 1.67262192369e-27,
-    "N_A": 6.02214076e23,
-}
-# A number as written in the text: 9.8, 6.63\times10^{-34}, 3 \cdot 10^8, 1.6e-19
-_NUMBER_TEXT = re.compile(
-    r"(?<![\w.^_])(?<!\^\{)(?<!\^\{-)(?<!\^\{\+)(?<!_\{)(\d+(?:\.\d*)?|\.\d+)"
-    r"(?:\s*(?:\\times|\\cdot)\s*10\s*\^\s*(?:\{\s*([+-]?\d+)\s*\}|(\d))|[eE]([+-]?\d+))?"
-)
-
-
-def _written_values(text: str) -> list[float]:
-    values = []
-    for match in _NUMBER_TEXT.finditer(text):
-        exponent = match.group(2) or match.group(3) or match.group(4) or "0"
-        try:
-            values.append(float(match.group(1)) * 10.0 ** int(exponent))
-        except (ValueError, OverflowError):
-            continue
-    return values
-
-
-def substitute_constants(pred: str, pred_e: Any, gold_e: Any, tolerance: float) -> Any | None:
-    """The gold with each standard constant the prediction writes as its value put in
-    (:data:`CONSTANT_VALUES`), or None. Only where the gold is symbolic in the constant,
-    the prediction does not use its symbol but writes a number within the tolerance of its
-    value, and the prediction's symbols are exactly the gold's without the constants
-    replaced: the constant is plugged in, nothing else (``\\sqrt{14h}`` with the numbers
-    combined, ``g = 10``, another symbol dropped are not this rule's)."""
-    import sympy
-
-    pred_names = {canonical_name(s) for s in pred_e.free_symbols}
-    gold_symbols = {canonical_name(s): s for s in gold_e.free_symbols}
-    values = _written_values(pred)
-    mapping = {}
-    for name, value in CONSTANT_VALUES.items():
-        if name not in gold_symbols or name in pred_names:
-            continue
-        if any(abs(v - value) <= tolerance * value for v in values):
-            mapping[gold_symbols[name]] = sympy.Float(value, 15)
-    if not mapping:
-        return None
-    kept = set(gold_symbols) - {canonical_name(s) for s in mapping}
-    if pred_names != kept:
-        return None
-    return gold_e.xreplace(mapping)
+    return _compare_expressions(pred_e, gold_e, tolerance, seed=pred + "\x00" + gold)
 
 
 def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> Outcome:
