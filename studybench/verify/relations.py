@@ -780,7 +780,24 @@ _HATTED = re.compile(
     r"(?P<sub>\s*_\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+))?"
     r"(?P<power>\s*\^\s*(?:\{[^{}]*\}|[+-]?\d))?"
 )
-_TERM_SIGN = re.compile(r"[+-]")
+
+
+def _top_level_pieces(text: str, cuts: str) -> list[tuple[str, int, int]]:
+    """``text`` cut at each character of ``cuts`` outside brackets (not an exponent's,
+    subscript's or ``1e-3``'s sign): (the cut before the piece, "" for the first; its start;
+    its end). The additive terms of an expression or of both sides of an equation."""
+    pieces: list[tuple[str, int, int]] = []
+    depth, start, before = 0, 0, ""
+    for i, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and char in cuts and (i == 0 or text[i - 1] not in "^_e"):
+            pieces.append((before, start, i))
+            before, start = char, i + 1
+    pieces.append((before, start, len(text)))
+    return pieces
 
 
 def _hat_name(match: re.Match[str]) -> str:
@@ -798,18 +815,10 @@ def operator_terms(
     ``[(1, (p, x)), (-1, (x, p))]``. Terms with fewer hats say nothing about order; ``every``:
     they are listed too, by their sign only (an equation negated as a whole flips them)."""
     terms: list[tuple[int, tuple[str, ...]]] = []
-    depth, start, current = 0, 0, sign
-    pieces: list[tuple[int, str]] = []
-    for i, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-        elif depth == 0 and _TERM_SIGN.match(char) and (i == 0 or text[i - 1] not in "^_e"):
-            pieces.append((current, text[start:i]))
-            current = sign if char == "+" else -sign
-            start = i + 1
-    pieces.append((current, text[start:]))
+    pieces = [
+        (-sign if before == "-" else sign, text[begin:end])
+        for before, begin, end in _top_level_pieces(text, "+-")
+    ]
     for term_sign, piece in pieces:
         names = tuple(_hat_name(m) for m in _HATTED.finditer(piece))
         if len(names) >= 2:
@@ -859,19 +868,8 @@ def name_operator_products(texts: tuple[str, ...]) -> tuple[str, ...]:
 
     def rename(text: str) -> str:
         out: list[str] = []
-        depth, start = 0, 0
-        bounds: list[tuple[int, int]] = []
-        for i, char in enumerate(text):
-            if char in "([{":
-                depth += 1
-            elif char in ")]}":
-                depth = max(depth - 1, 0)
-            elif depth == 0 and char in "+-=" and (i == 0 or text[i - 1] not in "^_e"):
-                bounds.append((start, i))
-                start = i + 1
-        bounds.append((start, len(text)))
         position = 0
-        for begin, end in bounds:
+        for _, begin, end in _top_level_pieces(text, "+-="):
             piece = text[begin:end]
             hats = list(_HATTED.finditer(piece))
             if len(hats) >= 2:
