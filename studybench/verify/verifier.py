@@ -81,7 +81,14 @@ from studybench.verify.relations import (
 # min). Standard constants written as their values were tried and withdrawn: plugging a tiny
 # constant's value into the gold let the comparison's absolute floor pass any structure, and
 # a symbol named like a constant (h a height, c a heat capacity) was taken for it
-VERIFIER_VERSION = "1.7.0"
+# 1.8.0: decimals are compared part by part. The sampled comparison had an absolute floor
+# (1e-40) and, with decimals, a 1% tolerance relative to the whole expression at points of
+# order one: F = 1.8e10 q1q2/r^2 was a multiple of F = 8.99e9 q1q2/r^2, T = 293 + 1.5t
+# equalled T = 293 + 1.0t, and any two values below 1e-40 were equal. The floor is gone; with
+# decimals, term groups that do not match within their own size must cancel at their own
+# scale and every partial derivative agree relative to its terms (symbolic.parts_agree); the
+# gold with its decimals rounded within 1% is accepted as such (rounded: e^{-E/0.026})
+VERIFIER_VERSION = "1.8.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

@@ -13,7 +13,8 @@ first side of a chain is the label of the asked quantity and is not perturbed), 
 side its leading number (NV) or the whole expression (EX, EQ right sides):
 
 * ``sign``: the side negated; ``factor_1.5``, ``factor_2``: scaled; ``plus_1``: one added
-  (to a number only below 50: above, +1 is within the 1% tolerance);
+  (to a number only below 50: above, +1 is within the 1% tolerance; likewise not to a
+  symbolic side with decimals that holds a constant of 50 or more or a power of ten);
 * ``exponent``: the first power's exponent raised by one (or the side squared);
 * ``text_number``: a number inside a text answer (QL) changed;
 * ``new_term``, ``new_factor``: a symbolic side (EX, EQ right sides) with a term or a factor
@@ -164,12 +165,29 @@ def _expression(side: str, kind: str) -> str | None:
     if kind == "factor_2":
         return rf"2\left({side}\right)"
     if kind == "plus_1":
+        if _tolerance_absorbs_one(side):
+            return None
         return rf"\left({side}\right) + 1"
     power = _POWER.search(side)
     if power is None:
         return rf"\left({side}\right)^{{2}}"
     exponent = int(power.group(2) or power.group(3)) + 1
     return side[: power.start()] + f"^{{{exponent}}}" + side[power.end() :]
+
+
+_DECIMAL = re.compile(r"\d\.\d")
+_WRITTEN_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+
+
+def _tolerance_absorbs_one(side: str) -> bool:
+    """Whether one added to a symbolic side with decimals may fall within the 1% tolerance
+    of one of its parts: a constant of 50 or more (``t + 273.15``, ``0.6(v + 340)^2``) or a
+    term scaled by a power of ten (``1.097\\times10^{7}(\\ldots)``); as for a number of 50 or
+    more, no such perturbation is made. Exact sides are compared exactly: +1 always counts."""
+    if not _DECIMAL.search(side):
+        return False
+    large = any(float(n) >= 50 for n in _WRITTEN_NUMBER.findall(side))
+    return large or bool(re.search(r"10\s*\^", side))
 
 
 KINDS = ("sign", "factor_1.5", "factor_2", "plus_1", "exponent")

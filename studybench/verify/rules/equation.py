@@ -37,7 +37,9 @@ from studybench.verify.symbolic import (
     has_non_analytic,
     new_symbols,
     numerically_equal,
+    parts_agree,
     relative_tolerance,
+    rounded_alike,
     sample_points,
     substitute_definitions,
     vanishes,
@@ -122,6 +124,8 @@ def _judge_equation(
     pred_d, gold_d = substitute_definitions(pred_d, gold_d)
     read_pred, read_gold = _read_sides((p_lhs, p_rhs), (g_lhs, g_rhs))
     seed = pred + "\x00" + gold
+    if rounded_alike(pred_d, gold_d, tolerance) or rounded_alike(pred_d, -gold_d, tolerance):
+        return accept("rounded")  # the gold with its decimals rounded (e^{-E/0.026})
     outcome = _proportional(pred_d, gold_d, seed)
     if outcome.correct:
         return outcome
@@ -599,6 +603,8 @@ def _proportional(a: Any, b: Any, seed: str) -> Outcome:
         same = all(abs(r - first) <= tolerance * abs(first) for r in ratios)
         if same and tolerance <= EXACT_TOLERANCE:  # 40 digits; now exactly (F = ma + 10^{-50})
             same = constant_ratio(a, b, seed)
+        elif same:  # decimals: each part, not only the whole (x = 1.8e10 y is no 2(x = 9e9 y))
+            same = parts_agree(a, b, tolerance, seed, factor=first)
         return accept("proportional") if same else reject("wrong_equation")
     if sympy.count_ops(a) + sympy.count_ops(b) > 250:
         return reject("inconclusive")
