@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -15,9 +17,24 @@ import yaml
 
 from studybench.tracking.ui_links import run_id_of
 from tests.conftest import ROOT, build_dvc_repo, migrated_mlflow_template
+from tests.dags.zygote import Zygote
 
 RUNNER = Path(__file__).with_name("dag_runner.py")
 EVAL_DAGS = ("studybench_checkpoint_eval", "studybench_nightly")
+_zygotes: list[Zygote] = []
+
+
+def runner_zygote(env: dict[str, str]) -> Zygote | None:
+    """This pytest process's pre-imported parent of the DAG runner processes
+    (tests/dags/zygote.py: about 5 s of imports per DAG process saved), started on first
+    use with ``env`` and ended at exit; None with ``STUDYBENCH_DAG_ZYGOTE=0`` (every run
+    in a fresh interpreter, as the zygote's runs must behave)."""
+    if os.environ.get("STUDYBENCH_DAG_ZYGOTE") == "0":
+        return None
+    if not _zygotes:
+        _zygotes.append(Zygote(RUNNER, env))
+        atexit.register(_zygotes[0].close)
+    return _zygotes[0]
 
 
 def run_dags(
@@ -31,13 +48,16 @@ def run_dags(
     args = [sys.executable, str(RUNNER), str(ROOT / "dags")]
     args += [dag_id] if dag_id else []
     args += [json.dumps(conf)] if conf else []
-    import os
-
     bin_dir = str(Path(sys.executable).parent)
-    full_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", **env, **extra}
-    done = subprocess.run(
-        args, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=900, check=False
-    )
+    base_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    full_env = {**base_env, **env, **extra}
+    zygote = runner_zygote(base_env)
+    if zygote is not None and zygote.serves(full_env):
+        done = zygote.run(args, ROOT, full_env, timeout=900)
+    else:
+        done = subprocess.run(
+            args, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=900, check=False
+        )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-5000:]
     line = next(line for line in done.stdout.splitlines() if line.startswith("JSON:"))
