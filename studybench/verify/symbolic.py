@@ -634,10 +634,10 @@ def _unmatched_cancel(
     return bool(abs(residual) <= tolerance * largest)
 
 
-def _term_scale(expr: Any, point: dict[Any, Any]) -> Value | None:
-    """The largest of ``expr``'s terms at ``point`` (products distributed)."""
+def _term_scale(terms: tuple[Any, ...], point: dict[Any, Any]) -> Value | None:
+    """The largest of ``terms`` (``_expanded_terms`` of an expression) at ``point``."""
     sizes = []
-    for term in _expanded_terms(expr):
+    for term in terms:
         size = evaluate(term, point)
         if size is None:
             return None
@@ -694,7 +694,11 @@ def parts_agree(a: Any, b: Any, tolerance: Any, seed: str, factor: Value = 1) ->
     symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     groups = _group_terms([(a, _mp.mpc(1)), (b, -factor)])
     try:
-        slopes = [(sympy.diff(a, s), sympy.diff(b, s)) for s in symbols]
+        # each derivative with its terms, expanded once for all the points
+        slopes = [
+            (da, _expanded_terms(da), db, _expanded_terms(db))
+            for da, db in ((sympy.diff(a, s), sympy.diff(b, s)) for s in symbols)
+        ]
     except Exception:  # sympy cannot differentiate it: the groups decide alone
         slopes = []
     checked = 0
@@ -706,9 +710,9 @@ def parts_agree(a: Any, b: Any, tolerance: Any, seed: str, factor: Value = 1) ->
             continue
         if unmatched is False:
             return False
-        for da, db in slopes:
+        for da, terms_a, db, terms_b in slopes:
             sa, sb = evaluate(da, point), evaluate(db, point)
-            scale_a, scale_b = _term_scale(da, point), _term_scale(db, point)
+            scale_a, scale_b = _term_scale(terms_a, point), _term_scale(terms_b, point)
             if sa is None or sb is None or scale_a is None or scale_b is None:
                 continue
             if abs(sa - factor * sb) > tolerance * max(scale_a, abs(factor) * scale_b):
