@@ -190,6 +190,12 @@ class ProcessPool:
         self._spawners: list[threading.Thread] = []
         self.restarts = 0
 
+    @property
+    def started(self) -> int:
+        """Workers running or on their way (started by :meth:`start` or by earlier tasks)."""
+        with self._lock:
+            return self._live
+
     def _checkout(self, prefer: _Worker | None = None) -> _Worker:
         while True:
             worker = self._take(prefer)
@@ -304,8 +310,11 @@ class ProcessPool:
         tasks: Sequence[Task],
         on_result: Callable[[Any], None] | None = None,
         lanes: Sequence[int] | None = None,
+        *,
+        threads: int | None = None,
     ) -> list[Any]:
-        """Run ``tasks`` concurrently on the pool; results in input order.
+        """Run ``tasks`` concurrently on the pool, on at most ``threads`` workers at once
+        (default: all); results in input order.
 
         Without ``lanes`` every thread takes the next task in input order. ``lanes`` (one
         number per task, taken modulo the threads) gives each thread its own queue, in
@@ -316,7 +325,7 @@ class ProcessPool:
         """
         if not tasks:
             return []
-        threads = min(self.workers, len(tasks))
+        threads = min(self.workers, len(tasks), threads or self.workers)
         queues = _lane_queues(len(tasks), lanes, threads)
         results: list[Any] = [None] * len(tasks)
         lock = threading.Lock()

@@ -332,6 +332,20 @@ def _expected_cost(item: VerifyItem) -> float:
     return series + max(_TYPE_COST.get(kind.strip(), 1.0) for kind in kinds)
 
 
+# A worker more is started for a batch only where each would get at least this much estimated
+# work (ms): a worker's start (an interpreter, sympy, the LaTeX parsers) costs about 1 s of CPU,
+# which a smaller share does not repay; a judge unit of 30 answers (~0.3 s) or a reward batch
+# runs on the workers already started, at least one.
+WORK_PER_NEW_WORKER_MS = 2000.0
+
+
+def _threads_for(costs: list[float], workers: int, started: int) -> int:
+    """How many workers a batch of estimated ``costs`` runs on: all those already started,
+    and more (up to ``workers``) only while each gets ``WORK_PER_NEW_WORKER_MS``."""
+    worth = int(sum(costs) // WORK_PER_NEW_WORKER_MS)
+    return max(1, min(workers, max(started, worth)))
+
+
 def _lanes(costs: list[float], workers: int) -> list[int]:
     """A lane (worker) per comparison, ``costs`` in dispatch order: every series in lane 0,
     so sympy's summation tables and the ANTLR parser's series states (0.3-0.5 s per worker
@@ -376,6 +390,11 @@ class Verifier:
         self._pool = ProcessPool(
             workers or default_workers(), timeout_s, _failure_verdict, memory_limit_mb
         )
+
+    @property
+    def workers_started(self) -> int:
+        """Workers running or starting: at most ``workers``, fewer while batches are small."""
+        return self._pool.started
 
     @property
     def restarts(self) -> int:
@@ -428,13 +447,17 @@ class Verifier:
         *,
         on_result: Callable[[Verdict], None] | None = None,
     ) -> list[Verdict]:
-        """Verify concurrently on all workers; verdicts come back in input order."""
+        """Verify concurrently; verdicts come back in input order. A small batch runs on the
+        workers already started (at least one) rather than starting all of them
+        (``WORK_PER_NEW_WORKER_MS``); :meth:`start` starts them ahead where that is wanted."""
         parsed = [i if isinstance(i, VerifyItem) else VerifyItem.model_validate(i) for i in items]
         callback = None if on_result is None else (lambda raw: on_result(self._result(raw)))
         costs = [_expected_cost(item) for item in parsed]
         order = sorted(range(len(parsed)), key=lambda i: -costs[i])
-        lanes = _lanes([costs[i] for i in order], self._pool.workers)
-        raw = self._pool.map([self._task(parsed[i]) for i in order], callback, lanes)
+        threads = _threads_for(costs, self._pool.workers, self._pool.started)
+        lanes = _lanes([costs[i] for i in order], threads)
+        tasks = [self._task(parsed[i]) for i in order]
+        raw = self._pool.map(tasks, callback, lanes, threads=threads)
         verdicts: list[Verdict] = [Verdict(correct=False, reason="error")] * len(parsed)
         for index, result in zip(order, raw, strict=True):
             verdicts[index] = self._result(result)

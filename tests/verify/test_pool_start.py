@@ -12,7 +12,13 @@ import pytest
 
 from studybench.verify import Verifier, VerifyItem, judge_inline
 from studybench.verify.pool import ProcessPool
-from studybench.verify.verifier import SERIES_COST, _expected_cost, _lanes
+from studybench.verify.verifier import (
+    SERIES_COST,
+    WORK_PER_NEW_WORKER_MS,
+    _expected_cost,
+    _lanes,
+    _threads_for,
+)
 
 MIXED = [
     (r"\boxed{2}", r"\boxed{\sum_{n=1}^{\infty} \frac{n}{2^n}}", "NV", "", True),
@@ -181,3 +187,34 @@ def test_series_in_one_lane_are_judged_beside_plain_values() -> None:
         verdicts = verifier.verify_many(items)
     assert all(v.correct for v in verdicts)
     assert [v.extracted for v in verdicts[3:]] == [(str(n),) for n in range(40)]
+
+
+@pytest.mark.parametrize(
+    ("costs", "workers", "started", "threads"),
+    [
+        ([], 4, 0, 1),  # nothing to do still names one worker
+        ([1.0] * 30, 4, 0, 1),  # a judge unit: one worker, not four
+        ([20.0] * 99, 4, 0, 1),  # 1.98 s of work: a second start would not pay
+        ([20.0] * 100, 4, 0, 1),  # one share of WORK_PER_NEW_WORKER_MS: still one
+        ([20.0] * 200, 4, 0, 2),  # two shares: two workers
+        ([20.0] * 10_000, 4, 0, 4),  # never more than the pool holds
+        ([1.0] * 3, 4, 3, 3),  # workers already started are all used
+        ([1.0] * 3, 2, 4, 2),  # ... within the pool's size
+    ],
+)
+def test_a_batch_starts_only_the_workers_its_work_repays(
+    costs: list[float], workers: int, started: int, threads: int
+) -> None:
+    assert WORK_PER_NEW_WORKER_MS == 2000.0  # the rows above are written against it
+    assert _threads_for(costs, workers, started) == threads
+
+
+def test_a_small_batch_on_a_fresh_verifier_starts_one_worker_a_large_one_all() -> None:
+    small = [_item(p, g, k, s) for p, g, k, s, _ in MIXED if "sum" not in g]
+    large = [_item(r"\boxed{\sum_{n=1}^{3} n}", r"\boxed{6}", "NV")] * 60  # 60 x 81 ms
+    with Verifier(workers=2) as verifier:
+        verdicts = verifier.verify_many(small)
+        assert [v.correct for v in verdicts] == [e for _, g, _, _, e in MIXED if "sum" not in g]
+        assert verifier.workers_started == 1
+        assert all(v.correct for v in verifier.verify_many(large))
+        assert verifier.workers_started == 2
