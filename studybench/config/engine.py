@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import Field
 
 from studybench.config.endpoints import EndpointSettings
@@ -19,6 +21,11 @@ class EngineSettings(EndpointSettings):
     vllm_command: tuple[str, ...] = ("vllm", "serve")
     vllm_extra_args: tuple[str, ...] = ()
     vllm_env: dict[str, str] = Field(default_factory=dict)
+    vllm_cache_dir: Path | None = Field(
+        None,
+        description="vLLM's, torch inductor's and triton's caches, shared by every managed "
+        "server (their entries are keyed by content); empty: <paths.cache_dir>/vllm",
+    )
     trust_remote_code: bool = False
     hf_threads: int = Field(1, ge=1, description="torch threads of the in-process engine")
     max_model_len: int = Field(40960, ge=1)

@@ -95,6 +95,7 @@ def open_engine(
         max_model_len=settings.protocol.max_tokens,
         served_model_name=Path(model).name or "model",
         seed=seed,
+        cache_dir=(engine_settings.vllm_cache_dir or settings.paths.cache_dir / "vllm").resolve(),
     )
     with VLLMServer(config, run_dir, pid_file=pid_file) as server:
         yield OpenAICompatEngine(

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from studybench.processes import group_alive
-from tests.conftest import ROOT
+from tests.conftest import ROOT, shared_vllm_cache
 from tests.dags.test_dags import run_dags, write_params
 
 
@@ -26,7 +26,7 @@ def vllm_params(tmp_path: Path) -> Path:
     engine = yaml.safe_load((ROOT / "params.yaml").read_text())["engine"]
     return write_params(
         tmp_path,
-        engine={**engine, "kind": "vllm"},
+        engine={**engine, "kind": "vllm", "vllm_cache_dir": str(shared_vllm_cache())},
         protocol={"max_tokens": 4096, "max_new_tokens": 24},
         checkpoints={"splits": ["application"]},
         tracking={"enabled": False},

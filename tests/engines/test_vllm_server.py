@@ -20,7 +20,7 @@ from studybench.engines.openai_compat import OpenAICompatEngine
 from studybench.engines.vllm_server import VLLMServer, VLLMServerConfig
 from studybench.rollout.artefacts import MethodArtefacts
 from studybench.rollout.runner import Rollout, RolloutConfig
-from tests.conftest import ROOT
+from tests.conftest import ROOT, shared_vllm_cache
 
 VLLM_PYTHON = ROOT / ".venv-vllm" / "bin" / "python"
 
@@ -41,10 +41,23 @@ def server(vllm_tiny_server: VLLMServer) -> VLLMServer:
     return vllm_tiny_server
 
 
-def test_caches_and_log_stay_in_the_run_folder(server: VLLMServer) -> None:
+def test_log_in_the_run_folder_caches_in_the_named_one(server: VLLMServer) -> None:
     assert server.log_path.exists() and server.log_path.parent == server.run_dir
-    assert (server.run_dir / "cache").exists()
+    cache = server.config.cache_dir
+    assert cache is not None and (cache / "vllm" / "modelinfos").is_dir()  # vLLM used it
     assert "--seed" in server.command() and "--enable-prefix-caching" in server.command()
+
+
+def test_cache_folder_comes_from_settings_else_the_run_folder(tmp_path: Path) -> None:
+    engine = load_settings(ROOT / "params.yaml", environ={}).engine
+    assert engine.vllm_cache_dir is None  # the factory then names <paths.cache_dir>/vllm
+    plain = VLLMServer(VLLMServerConfig.from_settings(engine, "m", max_model_len=64), tmp_path)
+    assert plain._environment()["VLLM_CACHE_ROOT"] == str(tmp_path / "cache" / "vllm")
+    shared = engine.model_copy(update={"vllm_cache_dir": tmp_path / "shared"})
+    named = VLLMServer(VLLMServerConfig.from_settings(shared, "m", max_model_len=64), tmp_path)
+    env = named._environment()
+    assert env["VLLM_CACHE_ROOT"] == str(tmp_path / "shared" / "vllm")
+    assert env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "shared" / "torchinductor")
 
 
 def test_per_request_seeds_under_concurrency(server: VLLMServer) -> None:
@@ -118,6 +131,7 @@ def test_generate_cli_with_vllm(tiny_model: Path, sample_dir: Path, tmp_path: Pa
         "COLUMNS": "200",
         "STUDYBENCH__PROTOCOL__MAX_TOKENS": "4096",
         "STUDYBENCH__DATA__APPLICATION_SPLIT": str(sample_dir / "application_problems.json"),
+        "STUDYBENCH__ENGINE__VLLM_CACHE_DIR": str(shared_vllm_cache()),
     }
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
