@@ -17,6 +17,23 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+OWN_CODE = ("studybench", "dags", "plugins", "tests")
+
+
+def compile_own_code() -> Path:
+    """Bytecode for the project's own modules, written once. Where PYTHONDONTWRITEBYTECODE
+    is set (it is on these machines), nothing else writes it, so each of the suite's
+    ~700 processes (verifier workers, DAG runs, Airflow tasks, CLI calls) compiled the
+    ~100 modules it imports again: 0.2-0.3 s of CPU each. Imports still read bytecode that
+    exists, and recompile any file changed since."""
+    import compileall
+
+    for folder in OWN_CODE:
+        if not compileall.compile_dir(ROOT / folder, quiet=1, workers=1):
+            raise RuntimeError(f"{folder}: a module does not compile")
+    return ROOT
+
 
 def builds() -> list[tuple[str, Callable[[], Path]]]:
     """What to build, cheapest first (so a slow machine still gets the databases)."""
@@ -30,6 +47,7 @@ def builds() -> list[tuple[str, Callable[[], Path]]]:
     )
 
     return [
+        ("bytecode of the project's modules", compile_own_code),
         ("migrated MLflow store", migrated_mlflow_template),
         ("migrated Airflow database", migrated_airflow_db),
         ("tiny model", cached_tiny_model),
