@@ -478,37 +478,61 @@ class Verifier:
         self.close()
 
 
-_default: Verifier | None = None
-_default_lock = threading.Lock()
+# (workers, tolerance, timeout per pair, strip think) -> this process's verifier of them
+_shared: dict[tuple[int | None, float, float, bool], Verifier] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_verifier(
+    *,
+    workers: int | None = None,
+    tolerance: float = DEFAULT_TOLERANCE,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    strip_think: bool = True,
+) -> Verifier:
+    """The process's verifier for these settings: started on first use, closed at exit.
+
+    Why one per process and not one per batch: a verifier starts its own worker interpreters
+    (sympy, the LaTeX parsers, pint: about 1 s of CPU each), and a process judges many
+    batches one after another (an evaluation's judge units under ``dag.test()``, the CLI's
+    splits, a trainer's reward calls); a verifier per judge unit started 12 workers to judge
+    the six units of one checkpoint on two CPUs. Workers hold no state that a verdict depends
+    on, so the verdicts are those of a fresh verifier."""
+    key = (workers, tolerance, timeout_s, strip_think)
+    with _shared_lock:
+        verifier = _shared.get(key)
+        if verifier is None:
+            verifier = Verifier(
+                workers=workers, tolerance=tolerance, timeout_s=timeout_s, strip_think=strip_think
+            )
+            _shared[key] = verifier
+            atexit.register(_close_in_owner, verifier, os.getpid())
+        return verifier
 
 
 def default_verifier() -> Verifier:
     """The process-wide verifier behind :func:`verify` and :func:`reward` (lazy)."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Verifier(workers=min(4, default_workers()))
-            atexit.register(_close_in_owner, _default, os.getpid())
-        return _default
+    return shared_verifier(workers=min(4, default_workers()))
 
 
 def _close_in_owner(verifier: Verifier, owner: int) -> None:
-    """Close the default verifier at exit, only in the process that started its workers."""
+    """Close a shared verifier at exit, only in the process that started its workers."""
     if os.getpid() == owner:
         verifier.close()
 
 
-def _forget_default_after_fork() -> None:
+def _forget_shared_after_fork() -> None:
     """A forked child (multiprocessing's fork context, a DataLoader worker, mutmut's
-    mutant runs) starts its own workers on demand instead of using its parent's through the
-    pipes it inherited: two processes on one pipe garble each other's messages, and a worker
-    the child killed on a timeout is reaped by the parent, which owns it."""
-    global _default, _default_lock
-    _default = None
-    _default_lock = threading.Lock()
+    mutant runs, the DAG tests' pre-imported parent) starts its own workers on demand
+    instead of using its parent's through the pipes it inherited: two processes on one pipe
+    garble each other's messages, and a worker the child killed on a timeout is reaped by
+    the parent, which owns it."""
+    global _shared, _shared_lock
+    _shared = {}
+    _shared_lock = threading.Lock()
 
 
-os.register_at_fork(after_in_child=_forget_default_after_fork)
+os.register_at_fork(after_in_child=_forget_shared_after_fork)
 
 
 def verify(

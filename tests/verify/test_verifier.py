@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -119,3 +120,18 @@ def test_bad_types_are_verdicts() -> None:
     assert judge_inline(r"\boxed{1}", r"\boxed{1}", "TUP", "NV,XX").reason == "bad_type_sequence"
     verdict = judge_inline(r"\boxed{(1,2)}", r"\boxed{(1,2)} or \boxed{(2,1)}", "ALT", "TUP,TUP")
     assert not verdict.correct  # TUP inside ALT cannot be compared by the rules
+
+
+def test_shared_verifier_is_one_per_process_and_settings() -> None:
+    from studybench.verify.verifier import default_verifier, shared_verifier
+
+    plain = shared_verifier(tolerance=0.02, timeout_s=3.0)
+    assert shared_verifier(tolerance=0.02, timeout_s=3.0) is plain
+    assert shared_verifier(tolerance=0.01, timeout_s=3.0) is not plain
+    assert default_verifier() is default_verifier()
+    assert plain.workers_started == 0  # started on first use only
+    child = os.fork()
+    if child == 0:  # a forked child must not share its parent's worker pipes
+        os._exit(0 if shared_verifier(tolerance=0.02, timeout_s=3.0) is not plain else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
