@@ -420,13 +420,12 @@ def _prepare_slow(text: str) -> str:
         text,
     )
     text = _SLOW_VECTOR.sub(r"\1", text)
-    text = _SLOW_MEAN.sub(lambda m: m.group(1).lstrip("\\") + "_{mean}", text)
+    # a Greek letter keeps its backslash: ``theta_{dot}`` was read as the product
+    # t h e t a_dot, so ``\\dot\\omega`` held a ``g`` and met the gravitational g
+    text = _SLOW_MEAN.sub(lambda m: m.group(1) + "_{mean}", text)
     return _SLOW_ACCENT.sub(
         lambda m: (
-            (m.group(2) or m.group(3)).lstrip("\\")
-            + "_{"
-            + _ACCENT_NAMES.get(m.group(1), m.group(1))
-            + "}"
+            (m.group(2) or m.group(3)) + "_{" + _ACCENT_NAMES.get(m.group(1), m.group(1)) + "}"
         ),
         text,
     )
@@ -463,7 +462,7 @@ def parse_latex(text: str) -> Any:
 
     normalization, conversion = _configs()
     try:
-        return latex2sympy(
+        parsed = latex2sympy(
             _prepare_slow(_prepare(text)),
             normalization_config=normalization,
             conversion_config=conversion,
@@ -472,6 +471,40 @@ def parse_latex(text: str) -> Any:
         raise
     except Exception as exc:  # the parser raises bare Exception on syntax errors
         raise UnparseableError("syntax") from exc
+    return bind_integration_variables(parsed) if "int" in text else parsed
+
+
+def bind_integration_variables(expr: Any) -> Any:
+    """Each opaque application of an integral's variable inside that integral made a
+    function of it: ``\\int_0^L \\lambda(x)\\,dx`` integrates ``lambda(x)`` over x. As an
+    opaque symbol (``lambda_{ofx}``) it was a constant, so the integral equalled ``L
+    \\lambda(x)`` and ``\\int_0^L \\lambda(x)\\,dt`` (issue 32: a planted attack). An integral
+    of an unknown function stays unevaluated: equal only to itself as written."""
+    import sympy
+
+    if not hasattr(expr, "atoms"):
+        return expr
+    replacements = {}
+    for integral in expr.atoms(sympy.Integral):
+        variables = {canonical_name_of(v): v for v, *_ in integral.limits}
+        bound = {}
+        for symbol in integral.function.free_symbols:
+            base, marker, arguments = canonical_name_of(symbol).partition("_of")
+            if not marker or not base:
+                continue
+            names = arguments.split("Zc")  # the escape of a comma between arguments
+            applied = [variables[name] for name in names if name in variables]
+            if applied:
+                bound[symbol] = sympy.Function(symbol.name)(*applied)
+        if bound:
+            replacements[integral] = integral.xreplace(bound)
+    return expr.xreplace(replacements) if replacements else expr
+
+
+def canonical_name_of(symbol: Any) -> str:
+    from studybench.verify.symbolic import canonical_name
+
+    return str(canonical_name(symbol))
 
 
 @lru_cache(maxsize=8192)

@@ -665,6 +665,17 @@ _ELEMENT_SEPARATORS = (
     # a list ending in "and": "a, b \text{ and } c", "a, b, and c"
     re.compile(r"(?:,\s*)?(?:\\text\s*\{\s*,?\s*and\s*\}|\band\s)\s*|,"),
 )
+# A separator that opens a text group, before the last element: ``-6.00\\text{ and
+# inverted}``, ``-6.00\\text{, inverted}`` (a unit before "and" is split_unit_connectives')
+_SEPARATOR_IN_TEXT = re.compile(r"\\text\s*\{\s*(,|;|and\s)\s*([^{}]*?)\s*\}")
+
+
+def _separator_out_of_text(match: re.Match[str]) -> str:
+    mark = match.group(1).strip()
+    separator = r"\text{ and } " if mark == "and" else mark + " "
+    return separator + (r"\text{" + match.group(2) + "}" if match.group(2) else "")
+
+
 _ENVIRONMENT = re.compile(
     r"\\(?:begin|end)\s*\{\s*(?:cases|aligned|align|array|tabular|gathered|gather|split|[pbvV]?matrix)"
     r"\*?\s*\}(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"  # an array's column spec: {ll}, {@{}cc@{}}
@@ -691,7 +702,7 @@ def split_elements(text: str, count: int) -> tuple[str, ...] | None:
     if has_environment(text):
         body = _SYSTEM_BRACE.sub(" ", body)
     table = _HLINE.sub(" ", body)
-    body = body.replace("&", " ").strip()
+    body = _SEPARATOR_IN_TEXT.sub(_separator_out_of_text, body.replace("&", " ")).strip()
     for separator in _ELEMENT_SEPARATORS:
         parts = [p.strip(" ,") for p in split_top(body, separator)]
         parts = [p for p in parts if p]

@@ -234,13 +234,16 @@ def _closed_form(total: Any) -> Any:
     if sympy.count_ops(total.function) > SUMMAND_OPS_LIMIT:
         return None
     try:
-        closed = total.doit()
+        summed = _summed(total)
     except Exception:  # summation's own failures leave the numeric check in charge
         return None
+    if summed is None:
+        return None
+    closed, region = summed
     if closed.has(sympy.Sum, sympy.Piecewise) or closed.is_finite is False:
         return None
     if not total.free_symbols:
-        if closed.is_finite is not True:
+        if closed.is_finite is not True or region is not sympy.true:
             return None
         # summed by mpmath, as with parameters: Sum.evalf goes through lambdify's default
         # modules and imported scipy (0.3 s in the first comparison with a series)
@@ -248,14 +251,77 @@ def _closed_form(total: Any) -> Any:
         if numeric is None or exact is None:
             return None
         return closed if _series_close(numeric, exact) else None
-    symbols = sorted(total.free_symbols, key=lambda s: s.name)
     checked = 0
-    for point in sample_points(symbols, "series:" + str(total), count=2):
+    for point in _points_in(region, total, count=2):
         numeric, exact = _partial_series(total, point), evaluate(closed, point)
         if numeric is None or exact is None or not _series_close(numeric, exact):
             return None
         checked += 1
     return closed if checked == 2 else None
+
+
+def _summed(total: Any) -> tuple[Any, Any] | None:
+    """sympy's summation of ``total`` and the region where it converges (issue 32 item 5).
+
+    A power series in a parameter (``\\sum x^n``) sums to a case split: the closed form where
+    ``|x| < 1``, the unevaluated sum elsewhere. The closed form is kept with its region, and
+    the series is checked against it at points inside that region only; outside it the sum
+    diverges, and the closed form is its analytic continuation, so comparing it with the gold
+    anywhere says the same. A summand ``e^{-n\\beta\\hbar\\omega}`` is summed as the power
+    ``y^n`` of ``y = e^{-\\beta\\hbar\\omega}`` (sympy leaves the exponential form alone)."""
+    index = total.limits[0][0]
+    summand, back = _exponential_powers(total.function, index)
+    closed = sympy.Sum(summand, total.limits[0]).doit().xreplace(back)
+    regions = []
+    cases = {}
+    for case in closed.atoms(sympy.Piecewise):
+        (expression, condition), *rest = case.args
+        if expression.has(sympy.Sum) or condition is sympy.true:
+            return None
+        if not all(other.has(sympy.Sum) or cond is sympy.false for other, cond in rest):
+            return None  # a case split of the answer itself, not only of convergence
+        cases[case] = expression
+        regions.append(condition)
+    return closed.xreplace(cases), sympy.And(*regions) if regions else sympy.true
+
+
+def _exponential_powers(summand: Any, index: Any) -> tuple[Any, dict[Any, Any]]:
+    """``summand`` with each ``exp(a + b n)`` written ``e^a y^n`` for a new ``y = e^b``, and
+    the map back from each ``y``."""
+    back: dict[Any, Any] = {}
+    replacements = {}
+    for power in summand.atoms(sympy.exp):
+        argument = sympy.expand(power.args[0])
+        rate = argument.coeff(index, 1)
+        rest = sympy.expand(argument - rate * index)
+        if rate == 0 or rest.has(index):
+            continue
+        base = sympy.Dummy("y", positive=True)
+        back[base] = sympy.exp(rate)
+        replacements[power] = sympy.exp(rest) * base**index
+    return (summand.xreplace(replacements), back) if replacements else (summand, {})
+
+
+CONVERGENCE_TRIES = 12  # candidate points drawn to find two inside a sum's region
+
+
+def _points_in(region: Any, total: Any, count: int) -> list[dict[Any, Any]]:
+    """``count`` sample points inside ``region`` (the drawn points, then the same points
+    mapped into (0, 1), where power series converge); fewer where none are found."""
+    symbols = sorted(total.free_symbols, key=lambda s: s.name)
+    drawn = sample_points(symbols, "series:" + str(total), count=CONVERGENCE_TRIES // 2)
+    candidates = drawn + [{s: v / (1 + v) for s, v in point.items()} for point in drawn]
+    inside = []
+    for point in candidates:
+        try:
+            holds = region.xreplace(point)
+        except Exception:  # a region sympy cannot decide at a point excludes the point
+            continue
+        if holds is sympy.true:
+            inside.append(point)
+            if len(inside) == count:
+                break
+    return inside
 
 
 def _series_close(numeric: Value, exact: Value) -> bool:
@@ -300,7 +366,68 @@ def sum_closed_forms(expr: Any) -> Any:
         closed = _closed_form(total)
         if closed is not None:
             replacements[total] = closed
+    for integral in expr.atoms(sympy.Integral):
+        closed = _integrated(integral)
+        if closed is not None:
+            replacements[integral] = closed
     return expr.xreplace(replacements) if replacements else expr
+
+
+INTEGRAND_OPS_LIMIT = 30  # larger integrands are not integrated (risch may stall)
+INTEGRAL_TOLERANCE = _mp.mpf("1e-12")  # quadrature agrees with the closed form to this
+
+
+@functools.lru_cache(maxsize=256)
+def _integrated(integral: Any) -> Any:
+    """The checked closed form of one definite integral, or None (the rule of
+    :func:`sum_closed_forms`, issue 32): ``\\int_0^L x^2\\,dx`` is ``L^3/3``. Before, an
+    integral was never evaluated, so a chain with an integral link (``W = \\int p\\,dV =
+    nRT\\ln 2``) was wrong. Used only when sympy's result is free of integrals, case splits
+    and unknown functions and agrees with mpmath's quadrature to 1e-12 at two sample points
+    of its parameters (at the point itself when it has none); an indefinite integral (its
+    constant is arbitrary) and an integral of an unknown function are left as written."""
+    if len(integral.limits) != 1 or len(integral.limits[0]) != 3:
+        return None  # one definite integral at a time (quadrature checks one variable)
+    if integral.has(sympy.core.function.AppliedUndef):
+        return None
+    if sympy.count_ops(integral.function) > INTEGRAND_OPS_LIMIT:
+        return None
+    try:
+        closed = integral.doit()
+    except Exception:  # integration's own failures leave the integral as written
+        return None
+    if closed.has(sympy.Integral, sympy.Piecewise) or closed.is_finite is False:
+        return None
+    symbols = sorted(integral.free_symbols, key=lambda s: s.name)
+    points = sample_points(symbols, "integral:" + str(integral), count=2) if symbols else [{}]
+    for point in points:
+        exact, numeric = evaluate(closed, point), _quadrature(integral, point)
+        if exact is None or numeric is None:
+            return None
+        if abs(numeric - exact) > INTEGRAL_TOLERANCE * max(abs(exact), _mp.mpf(1)):
+            return None
+    return closed
+
+
+def _quadrature(integral: Any, point: dict[Any, Any]) -> Value | None:
+    """A definite integral at one point of its parameters, by mpmath's quadrature (sympy's
+    evalf of an integral with substituted parameters gave no number)."""
+    variable, low, high = integral.limits[0]
+    values = {s: sympy.Rational(v) for s, v in point.items()}
+    integrand = integral.function.xreplace(values)
+    bounds = [sympy.sympify(b).xreplace(values) for b in (low, high)]
+    try:
+        term = sympy.lambdify(variable, integrand, modules="mpmath")
+        with mpmath.workdps(EXACT_DIGITS // 2):
+            ends = [
+                mpmath.mpf(sympy.N(b, EXACT_DIGITS // 2))
+                if b.is_finite
+                else (mpmath.inf if b > 0 else -mpmath.inf)
+                for b in bounds
+            ]
+            return _mp.mpc(mpmath.quad(term, ends))
+    except Exception:  # an integral mpmath cannot evaluate is not checked, so not replaced
+        return None
 
 
 def has_float(expr: Any) -> bool:

@@ -88,7 +88,17 @@ from studybench.verify.relations import (
 # decimals, term groups that do not match within their own size must cancel at their own
 # scale and every partial derivative agree relative to its terms (symbolic.parts_agree); the
 # gold with its decimals rounded within 1% is accepted as such (rounded: e^{-E/0.026})
-VERIFIER_VERSION = "1.8.0"
+# 1.9.0: a power series with a parameter takes its closed form where it converges (sympy's
+# case split |x| < 1; the series checked by mpmath at two points inside that region; an
+# exponential summand e^{-n a} summed as powers of e^{-a}); a definite integral takes sympy's
+# result where quadrature agrees at two points (before, no integral was evaluated); a
+# function of the integration variable (\lambda(x) under dx) is a function, no constant
+# (\int_0^L \lambda(x)\,dt equalled the integral over x); an accented Greek letter is one
+# symbol in the slow parser (\dot\omega was o m e g a_dot, with a g); a derivative of the
+# one position the gold writes reads as its plain a, v, omega or alpha (\ddot x + \omega^2 x
+# = 0 for a = -\omega^2 x); a separator opening a text group splits a tuple (-6.00\text{ and
+# inverted})
+VERIFIER_VERSION = "1.9.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

@@ -136,6 +136,7 @@ def _judge_equation(
             renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
             if renamed.correct:
                 return accept("renamed_label")
+    read_pred = _read_kinematic_name(tuple(read_pred), tuple(read_gold))
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
     return outcome
@@ -164,17 +165,48 @@ def _quantity(symbol: Any) -> str:
 # is the derivative of a position, an acceleration the second derivative (or the velocity's
 # derivative); likewise for angles.
 _KINEMATIC = tuple(
-    (plain, f"{position}_{dots}")
-    for plain, positions, dots in (
-        ("v", "xyzsr", "dot"),
-        ("a", "xyzsr", "ddot"),
-        ("a", "v", "dot"),
-        ("omega", ("theta", "phi"), "dot"),
-        ("alpha", ("theta", "phi"), "ddot"),
-        ("alpha", ("omega",), "dot"),
+    (plain, f"{position}_{mark}")
+    for plain, positions, marks in (
+        ("v", "xyzsr", ("dot", "Dt")),
+        ("a", "xyzsr", ("ddot", "Dtt")),
+        ("a", "v", ("dot", "Dt")),
+        ("omega", ("theta", "phi"), ("dot", "Dt")),
+        ("alpha", ("theta", "phi"), ("ddot", "Dtt")),
+        ("alpha", ("omega",), ("dot", "Dt")),
     )
     for position in positions
+    for mark in marks  # Newton's dots and Leibniz's d/dt (\frac{d^2x}{dt^2})
 )
+
+
+def _read_kinematic_name(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]:
+    """The prediction's derivative read as the gold's plain name, by the convention of
+    :data:`_KINEMATIC`: ``\\ddot x + \\omega^2 x = 0`` for ``a = -\\omega^2 x``. Only where
+    the gold's left side is that plain name and the prediction never writes it, the gold
+    writes the position it is the derivative of and no other position, and the prediction
+    has just one such derivative; otherwise ``pred`` is returned as it is."""
+    import sympy
+
+    if not gold[0].is_Symbol:
+        return pred
+    plain = canonical_name(gold[0])
+    pred_names = {canonical_name(s): s for s in sympy.Tuple(*pred).free_symbols}
+    gold_names = {canonical_name(s) for s in sympy.Tuple(*gold).free_symbols}
+    if plain in pred_names:
+        return pred
+    derivatives = [
+        pred_names[derivative]
+        for name, derivative in _KINEMATIC
+        if name == plain and derivative in pred_names and derivative not in gold_names
+    ]
+    positions = {derivative.rsplit("_", 1)[0] for name, derivative in _KINEMATIC if name == plain}
+    written = positions & gold_names
+    if len(derivatives) != 1 or len(written) != 1:
+        return pred
+    if canonical_name(derivatives[0]).rsplit("_", 1)[0] not in written:
+        return pred
+    lhs, rhs = (side.xreplace({derivatives[0]: gold[0]}) for side in pred)
+    return lhs, rhs
 
 
 def _may_rename(
