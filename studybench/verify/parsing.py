@@ -410,6 +410,9 @@ _ACCENT_NAMES = {"widehat": "hat", "widetilde": "tilde", "bar": "mean", "overlin
 
 
 _SLOW_FRAC_DIGITS = re.compile(r"\\frac\s*(\d)\s*(?:(\d)|(?=\{))")
+# latex2sympy2_extended reads a power ``^T`` or ``^{T}`` as a matrix transpose: ``e^{T}`` was
+# e itself, ``\\int_0^T`` a syntax error. Spaced inside braces, T is the symbol.
+_SLOW_TRANSPOSE = re.compile(r"\^\s*(?:\{\s*T\s*\}|T(?![A-Za-z_]))")
 
 
 def _prepare_slow(text: str) -> str:
@@ -419,6 +422,7 @@ def _prepare_slow(text: str) -> str:
         lambda m: "\\frac{" + m.group(1) + "}" + ("{" + m.group(2) + "}" if m.group(2) else ""),
         text,
     )
+    text = _SLOW_TRANSPOSE.sub("^{ T }", text)
     text = _SLOW_VECTOR.sub(r"\1", text)
     # a Greek letter keeps its backslash: ``theta_{dot}`` was read as the product
     # t h e t a_dot, so ``\\dot\\omega`` held a ``g`` and met the gravitational g

@@ -392,10 +392,14 @@ def _integrated(integral: Any) -> Any:
         return None
     if sympy.count_ops(integral.function) > INTEGRAND_OPS_LIMIT:
         return None
+    # the parameters positive, as everywhere in the verifier: sympy's case split for a zero or
+    # negative parameter (\\int_0^T \\sin\\omega t\\,dt at omega = 0) is then not made
+    positive = {s: sympy.Dummy(s.name, positive=True) for s in integral.free_symbols}
     try:
-        closed = integral.doit()
+        closed = integral.xreplace(positive).doit()
     except Exception:  # integration's own failures leave the integral as written
         return None
+    closed = closed.xreplace({dummy: symbol for symbol, dummy in positive.items()})
     if closed.has(sympy.Integral, sympy.Piecewise) or closed.is_finite is False:
         return None
     symbols = sorted(integral.free_symbols, key=lambda s: s.name)

@@ -129,6 +129,8 @@ def _to_pint_syntax(unit_text: str) -> str | None:
         return None
     if not re.search(r"[A-Za-zµ]", text):
         return None
+    if text.startswith("/"):
+        text = "1 " + text  # a reciprocal unit after its number: 50 / s, 3.0 /\mathrm{m}
     return re.sub(r"\s+", " ", text)
 
 

@@ -101,3 +101,18 @@ def test_an_accented_greek_letter_is_one_symbol_in_both_parsers(text: str, names
     pred, gold = parse_expressions(text + series, text + series)
     assert {canonical_name(s) for s in pred.free_symbols} == names
     assert pred == gold
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (r"e^{T}", "exp(T)"),
+        (r"e^T", "exp(T)"),
+        (r"x^{ T }", "x**T"),
+        (r"\int_0^{T} x\,dx", "Integral(x, (x, 0, T))"),
+        (r"\int_0^T x\,dx", "Integral(x, (x, 0, T))"),
+        (r"T^{T_0}", "T**T_0"),
+    ],
+)
+def test_a_power_t_is_the_symbol_t_not_a_transpose(text: str, expected: str) -> None:
+    assert str(parse_latex(text)) == expected

@@ -167,8 +167,10 @@ def _quantity(symbol: Any) -> str:
 _KINEMATIC = tuple(
     (plain, f"{position}_{mark}")
     for plain, positions, marks in (
-        ("v", "xyzsr", ("dot", "Dt")),
-        ("a", "xyzsr", ("ddot", "Dtt")),
+        # not r: a radius's rate is no speed (in circular motion r is constant while v =
+        # \\omega r), so \\dot r = \\omega r is no answer for v = \\omega r
+        ("v", "xyzs", ("dot", "Dt")),
+        ("a", "xyzs", ("ddot", "Dtt")),
         ("a", "v", ("dot", "Dt")),
         ("omega", ("theta", "phi"), ("dot", "Dt")),
         ("alpha", ("theta", "phi"), ("ddot", "Dtt")),
@@ -179,12 +181,28 @@ _KINEMATIC = tuple(
 )
 
 
+# A rate's derivative is the plain name whatever position the gold writes (\\dot v is a in
+# a = -\\omega^2 x); only a position's derivative must be of the position written.
+_RATES = frozenset({"v", "omega"})
+
+
+def _of_the_written_position(derivative: str, gold_right: Any) -> bool:
+    """Whether ``derivative`` (``y_ddot``) is of the position the gold's right side writes,
+    where it writes one: ``\\ddot y = -\\omega^2 x`` is no answer for ``a = -\\omega^2 x``. A
+    right side that writes no position of the table (``a = g/7``) leaves the label free."""
+    written = {canonical_name(s) for s in gold_right.free_symbols}
+    positions = {d.rsplit("_", 1)[0] for _, d in _KINEMATIC} & written - _RATES
+    of = derivative.rsplit("_", 1)[0]
+    return of in _RATES or not positions or of in positions
+
+
 def _read_kinematic_name(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]:
     """The prediction's derivative read as the gold's plain name, by the convention of
     :data:`_KINEMATIC`: ``\\ddot x + \\omega^2 x = 0`` for ``a = -\\omega^2 x``. Only where
     the gold's left side is that plain name and the prediction never writes it, the gold
-    writes the position it is the derivative of and no other position, and the prediction
-    has just one such derivative; otherwise ``pred`` is returned as it is."""
+    writes no position of the table or just the one the derivative is of (``a = F/m`` leaves
+    the name free, as a label may rename it: :func:`_may_rename`), and the prediction has
+    just one such derivative; otherwise ``pred`` is returned as it is."""
     import sympy
 
     if not gold[0].is_Symbol:
@@ -199,12 +217,11 @@ def _read_kinematic_name(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[
         for name, derivative in _KINEMATIC
         if name == plain and derivative in pred_names and derivative not in gold_names
     ]
-    positions = {derivative.rsplit("_", 1)[0] for name, derivative in _KINEMATIC if name == plain}
-    written = positions & gold_names
-    if len(derivatives) != 1 or len(written) != 1:
+    if len(derivatives) != 1:
         return pred
-    if canonical_name(derivatives[0]).rsplit("_", 1)[0] not in written:
-        return pred
+    gold_right = sympy.Tuple(*(s for s in gold[1:]))
+    if not _of_the_written_position(canonical_name(derivatives[0]), gold_right):
+        return pred  # \\ddot y + \\omega^2 y = 0 for a = -\\omega^2 x: another position
     lhs, rhs = (side.xreplace({derivatives[0]: gold[0]}) for side in pred)
     return lhs, rhs
 
@@ -225,7 +242,11 @@ def _may_rename(
         canonical_name(s) for s in gold[0].free_symbols
     }
     if any(names == {plain_name} | {derivative} for plain_name, derivative in _KINEMATIC):
-        return True  # a for \\ddot x: the same quantity in two notations
+        # a for \\ddot x: the same quantity in two notations, of the position the gold writes
+        derivative = next(iter(names - {n for n, _ in _KINEMATIC}), "")
+        return _of_the_written_position(derivative, gold[1])
+    if names & {derivative for _, derivative in _KINEMATIC}:
+        return False  # \\ddot y for v, \\dot x for a: a position's other derivative
     pred_names = {_quantity(s) for s in pred[0].free_symbols}
     gold_names = {_quantity(s) for s in gold[0].free_symbols}
     right = {canonical_name(s) for s in pred[1].free_symbols | gold[1].free_symbols}
