@@ -127,6 +127,11 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
         ROOT, settings, port=port, params=params, log_ports=(free_port(), free_port())
     ) as airflow:
         api, log = airflow.api, airflow.log
+        # the gpu pool, created through the API on start; set again, it is resized
+        assert api._request("GET", f"/api/v2/pools/{la.GPU_POOL}")["slots"] == 1
+        api.set_pool(la.GPU_POOL, 2, "concurrent vLLM engines")
+        assert api._request("GET", f"/api/v2/pools/{la.GPU_POOL}")["slots"] == 2
+        api.set_pool(la.GPU_POOL, 1, "concurrent vLLM engines")
         wait_for_watcher(home)  # the checkpoint lands once the watcher runs: a new arrival
 
         # a training job's checkpoint appears in the watched folder
