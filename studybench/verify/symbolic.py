@@ -224,7 +224,7 @@ SUMMAND_OPS_LIMIT = 40  # larger summands are left to the numeric check (summati
 
 @functools.lru_cache(maxsize=256)
 def _closed_form(total: Any) -> Any:
-    """The checked closed form of one infinite sum, or None (see :func:`sum_closed_forms`).
+    """The checked closed form of one infinite sum, or None (see :func:`checked_closed_forms`).
     Cached per worker: the gold of a slot meets its k samples with the same sum."""
     if len(total.limits) != 1:
         return None
@@ -347,9 +347,10 @@ def _partial_series(total: Any, point: dict[Any, Any]) -> Value | None:
         return None
 
 
-def sum_closed_forms(expr: Any) -> Any:
-    """Replace each infinite sum of numbers by its closed form, where sympy's summation finds
-    one: ``\\sum_{n\\ge1} 1/n^2`` becomes ``\\pi^2/6``, so the comparison is exact (40
+def checked_closed_forms(expr: Any) -> Any:
+    """Replace each infinite sum and each definite integral by its closed form where sympy
+    finds one that a numeric check confirms (integrals: :func:`_integrated`). A sum of
+    numbers: ``\\sum_{n\\ge1} 1/n^2`` becomes ``\\pi^2/6``, so the comparison is exact (40
     digits) instead of the numeric series check (1e-12), which would take a wrong closed form
     within 1e-12 of the true value (``\\pi^2/6 + 10^{-14}``) for the sum.
 
@@ -380,7 +381,7 @@ INTEGRAL_TOLERANCE = _mp.mpf("1e-12")  # quadrature agrees with the closed form 
 @functools.lru_cache(maxsize=256)
 def _integrated(integral: Any) -> Any:
     """The checked closed form of one definite integral, or None (the rule of
-    :func:`sum_closed_forms`, issue 32): ``\\int_0^L x^2\\,dx`` is ``L^3/3``. Before, an
+    :func:`checked_closed_forms`, issue 32): ``\\int_0^L x^2\\,dx`` is ``L^3/3``. Before, an
     integral was never evaluated, so a chain with an integral link (``W = \\int p\\,dV =
     nRT\\ln 2``) was wrong. Used only when sympy's result is free of integrals, case splits
     and unknown functions and agrees with mpmath's quadrature to 1e-12 at two sample points

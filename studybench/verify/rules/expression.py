@@ -18,6 +18,7 @@ from studybench.verify.rules.outcome import Outcome, accept, reject, side_failur
 from studybench.verify.symbolic import (
     EXACT_TOLERANCE,
     canonical_name,
+    checked_closed_forms,
     closed_forms_equal,
     evaluate,
     exactly_zero,
@@ -29,7 +30,6 @@ from studybench.verify.symbolic import (
     relative_tolerance,
     sample_points,
     substitute_definitions,
-    sum_closed_forms,
 )
 
 
@@ -312,7 +312,7 @@ def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) 
     if pred_e == gold_e:
         return accept("structural")
     pred_e, gold_e = substitute_definitions(pred_e, gold_e)
-    pred_e, gold_e = sum_closed_forms(pred_e), sum_closed_forms(gold_e)
+    pred_e, gold_e = checked_closed_forms(pred_e), checked_closed_forms(gold_e)
     if any(total.free_symbols for total in (pred_e.atoms(sympy.Sum) | gold_e.atoms(sympy.Sum))):
         # a sum with parameters and no checked closed form: sympy cannot evaluate it reliably
         return accept("structural") if pred_e == gold_e else reject("inconclusive")
