@@ -231,6 +231,23 @@ _JUXTAPOSED = re.compile(
 _SIDE_BY_SIDE = re.compile(r"\d(?:\s*\(\s*[+-]?\s*|\s)[\d.]")
 
 
+# A gold labelled as a maximum or minimum (B_{\max}, v_{\rm min}, h_{max}): the bound it is
+_EXTREME_LABEL = re.compile(
+    r"_\s*\{?\s*(?:\\(?:mathrm|rm|text|textrm)\s*\{?\s*)?\\?(max|min)(?![A-Za-z])"
+)
+
+
+def _label_bound(gold: str) -> str | None:
+    """``"upper"`` for a gold labelled a maximum, ``"lower"`` for a minimum, else None: a bound
+    written as the answer must point that way (an attack found ``v \\le 4`` accepted for
+    ``v_{\\min} = 4``)."""
+    head = gold.split("=", 1)[0] if "=" in gold else ""
+    kinds = {m.group(1) for m in _EXTREME_LABEL.finditer(head)}
+    if len(kinds) != 1:
+        return None
+    return "upper" if kinds == {"max"} else "lower"
+
+
 def _juxtaposed_value(pred: str) -> bool:
     """Whether the value the box states is two numbers side by side (:data:`_JUXTAPOSED`):
     refused where it is the only value, not a step of a chain that states the value too
@@ -281,10 +298,14 @@ def judge_nv_text(
         correct, reason = judge_chain(pred, gold, listed)
         return ok(reason) if correct else no(reason)
 
+    implied = _label_bound(gold)
+
     def compare(side: str, form: str) -> tuple[bool, str]:
         directions = bound_direction(side), bound_direction(form)
         if None not in directions and directions[0] != directions[1]:
             return False, "wrong_bound"  # B > 0.866 T for B < 0.866 T: the other range
+        if directions[1] is None and implied is not None and directions[0] not in (None, implied):
+            return False, "wrong_bound"  # v \le 4 m/s for v_{\min} = 4 m/s
         correct, reason = nv_single(bound_value(side), bound_value(form), tolerance, requested)
         apart = unit_set_apart(side)
         if reason.startswith("unparseable") and apart != side:
