@@ -4,6 +4,7 @@ each started or built once (tiers and timing hooks: tests/tiers.py)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import socket
@@ -199,20 +200,106 @@ def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _trained_checkpoints_key() -> str:
-    """What the shared training run is made of: the tiny model's key, every source file of
-    the package (the recipe, the callbacks, the data loaders and the settings it reads; any
-    change retrains, so a cached run never hides a change), params.yaml, the instruction
-    files it trains on and the training libraries' versions."""
+    """What the shared training run is made of, besides the package's code: the tiny model's
+    key, the recipe's own code here (:func:`train_tiny_checkpoints`), params.yaml, the
+    instruction files it trains on and the training libraries' versions. The package's code
+    is keyed by :func:`cached_trained_checkpoints`: the modules the run loaded."""
+    import inspect
+
     import trl
 
     digest = hashlib.sha256(_tiny_model_key().encode())
-    for path in sorted((ROOT / "studybench").rglob("*.py")):
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    digest.update(inspect.getsource(train_tiny_checkpoints).encode())
     settings = load_settings_for_training()
     for path in [ROOT / "params.yaml", *settings]:
         digest.update(str(path).encode() + b"\0" + path.read_bytes())
     digest.update(f"trl=={trl.__version__}".encode())
     return digest.hexdigest()[:16]
+
+
+SOURCES_FILE = "studybench-sources.json"  # beside a trained run: the modules it loaded
+
+
+def loaded_package_sources() -> list[str]:
+    """The package's source files this process has imported, relative to the repository."""
+    found = set()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if (name == "studybench" or name.startswith("studybench.")) and file:
+            path = Path(file).resolve()
+            found.add(str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path))
+    return sorted(found)
+
+
+def sources_digest(files: list[str], root: Path = ROOT) -> str:
+    """The content of ``files`` (relative to ``root``, or absolute) as one short hash; a file
+    that is gone hashes as gone, so an entry that recorded it is stale."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        path = root / name
+        digest.update(name.encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"\0gone\0")
+    return digest.hexdigest()[:16]
+
+
+def cached_with_sources(
+    kind: str,
+    inputs: str,
+    build: Callable[[Path], None],
+    sources: Callable[[], list[str]] = loaded_package_sources,
+    root: Path = ROOT,
+    cache: Path | None = None,
+) -> Path:
+    """``build(path)`` once per ``inputs`` key and content of the source files it used: after
+    the build, ``sources()`` lists them (relative to ``root``) and the list is kept beside the
+    result (a depfile, as make and ccache keep one). An entry ``<inputs>-<digest>`` is used
+    while its recorded files still hash to its digest, so a change to one of them builds
+    again and a change to any other file does not. Built under a lock per ``inputs``,
+    privately, then renamed in place (no reader sees a half-made result)."""
+    from filelock import FileLock
+
+    cache = cache or Path(tempfile.gettempdir()) / f"studybench-{kind}-{os.getuid()}"
+
+    def current() -> Path | None:
+        for entry in sorted(cache.glob(f"{inputs}-*")):
+            record = entry / SOURCES_FILE
+            if entry.is_dir() and record.is_file():
+                files = json.loads(record.read_text(encoding="utf-8"))
+                if entry.name == f"{inputs}-{sources_digest(files, root)}":
+                    return entry
+        return None
+
+    found = current()
+    if found is not None:
+        return found
+    cache.mkdir(parents=True, exist_ok=True)
+    with FileLock(cache / f"{inputs}.lock"):
+        found = current()  # built by whoever held the lock before us
+        if found is not None:
+            return found
+        building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
+        try:
+            made = building / "made"
+            build(made)
+            files = sources()
+            (made / SOURCES_FILE).write_text(json.dumps(files, indent=1), encoding="utf-8")
+            target = cache / f"{inputs}-{sources_digest(files, root)}"
+            shutil.rmtree(target, ignore_errors=True)  # a stale entry of the same name
+            made.rename(target)
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+    return target
+
+
+def cached_trained_checkpoints() -> Path:
+    """The shared training run (see ``trained_checkpoints``), built again only when what made
+    it changed: its inputs (:func:`_trained_checkpoints_key`) or a package module that the
+    training process had loaded when it finished (:func:`cached_with_sources`). A change to a
+    module it never loaded (the verifier's rules, the DAG tasks, the CLI) cannot change what it
+    trained, and no longer costs a retraining (about 100 s of one core in every ``make test``
+    after such a change). The list is a superset: whatever the building process had imported
+    before counts too, so a change is never missed."""
+    return cached_with_sources("trained", _trained_checkpoints_key(), train_tiny_checkpoints)
 
 
 def load_settings_for_training() -> list[Path]:
@@ -253,12 +340,12 @@ def train_tiny_checkpoints(run: Path) -> None:
 def trained_checkpoints(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A training run of the tiny model (TRL SFT on the answered instruction layers, with the
     ready-marker callback): ``checkpoint-0`` (untrained) and ``checkpoint-160``, which
-    reproduces its training answers. Trained once per content (``_trained_checkpoints_key``;
+    reproduces its training answers. Trained once per content (``cached_trained_checkpoints``;
     about 30 s on two cores) from the cached tiny model, so the workers of a ``pytest -n``
     session share one run; each session gets its own copy (tests may write beside it)."""
-    cached = cached_build("trained", _trained_checkpoints_key(), train_tiny_checkpoints)
+    cached = cached_trained_checkpoints()
     run = tmp_path_factory.mktemp("trained") / "sft-test"
-    shutil.copytree(cached, run)
+    shutil.copytree(cached, run, ignore=shutil.ignore_patterns(SOURCES_FILE))
     return run
 
 

@@ -38,12 +38,10 @@ def compile_own_code() -> Path:
 def builds() -> list[tuple[str, Callable[[], Path]]]:
     """What to build, cheapest first (so a slow machine still gets the databases)."""
     from tests.conftest import (
-        _trained_checkpoints_key,
-        cached_build,
         cached_tiny_model,
+        cached_trained_checkpoints,
         migrated_airflow_db,
         migrated_mlflow_template,
-        train_tiny_checkpoints,
     )
 
     return [
@@ -51,10 +49,7 @@ def builds() -> list[tuple[str, Callable[[], Path]]]:
         ("migrated MLflow store", migrated_mlflow_template),
         ("migrated Airflow database", migrated_airflow_db),
         ("tiny model", cached_tiny_model),
-        (
-            "trained checkpoints",
-            lambda: cached_build("trained", _trained_checkpoints_key(), train_tiny_checkpoints),
-        ),
+        ("trained checkpoints", cached_trained_checkpoints),
     ]
 
 

@@ -231,8 +231,8 @@ def test_the_budget_holds_to_its_margin(case: dict[str, Any], tmp_path: Path) ->
 
 
 def test_the_project_states_both_budgets() -> None:
-    # [tool.studybench-suite]: the measured two-worker figure plus headroom
-    assert suite_budget.budget_for("full") == (1150.0, 0.1)
+    # [tool.studybench-suite]: issue 33's goal (15 minutes) plus headroom for CI machines
+    assert suite_budget.budget_for("full") == (900.0, 0.2)
     assert suite_budget.budget_for("fast")[0] == 120.0
     with pytest.raises(ValueError, match=r"\[tool.studybench-suite\] has no 'nightly_budget_s'"):
         suite_budget.budget_for("nightly")

@@ -63,7 +63,11 @@ def test_nightly_regression_alert_by_mail_and_webhook(
     from studybench.pipeline import evaluate as ev
     from studybench.tracking.mlflow_log import client_for
 
-    baseline_params = write_params(tmp_path, checkpoints={"splits": ["memorisation"]})
+    # the untrained model writes to the token limit; the alert needs no long answers
+    short = {"max_new_tokens": 8}
+    baseline_params = write_params(
+        tmp_path, protocol=short, checkpoints={"splits": ["memorisation"]}
+    )
     settings = load_settings(baseline_params, environ={})
     pinned = ev.plan_checkpoint(str(tiny_model), settings)
     ev.generate(pinned, settings)
@@ -80,6 +84,7 @@ def test_nightly_regression_alert_by_mail_and_webhook(
     try:
         params = write_params(
             tmp_path,
+            protocol=short,
             checkpoints={"splits": ["memorisation"]},
             nightly={
                 "splits": ["memorisation"],

@@ -27,10 +27,13 @@ def test_checkpoint_regression_notifies_without_failing_the_run(
     from studybench.tracking.mlflow_log import client_for
 
     splits = {"splits": ["memorisation"]}
+    # the untrained model writes to the token limit; the alert needs no long answers
+    short = {"max_new_tokens": 8}
     # the pinned baseline: the same model evaluated before (its own run folders and
     # experiment in the same store, so the DAG run below evaluates the checkpoint again)
     baseline_params = write_params(
         tmp_path,
+        protocol=short,
         checkpoints=splits,
         tracking={"experiment": "pinned"},
         paths={"runs_dir": str(tmp_path / "pinned-runs")},
@@ -49,6 +52,7 @@ def test_checkpoint_regression_notifies_without_failing_the_run(
     try:
         params = write_params(
             tmp_path,
+            protocol=short,
             checkpoints={**splits, "baseline": baseline_run},  # fail_on_regression: default
             alerts={"smtp": {"enabled": True, "to": ["evals@lab.test"], "conn_id": "sb_smtp"}},
             tracking={"experiment": "dag-test", "ui_url": "http://mlflow.lab.test"},

@@ -47,20 +47,15 @@ def wait_for_watcher(home: Path, timeout_s: float = 120.0) -> None:
         "AND job.id = (SELECT max(id) FROM job WHERE job_type = 'TriggererJob')"
     )
     while time.monotonic() < deadline:
-        with (
-            contextlib.closing(
-                sqlite3.connect(f"file:{home / 'airflow.db'}?mode=ro", uri=True)
-            ) as db,
-            contextlib.suppress(sqlite3.OperationalError),
-        ):  # locked by a writer: retry
-            if db.execute(query).fetchone()[0] == 1:
-                return
+        if db_count(home, query) == 1:
+            return
         time.sleep(0.5)
     raise AssertionError(f"the checkpoint watcher did not start in {timeout_s:.0f} s")
 
 
-def asset_events(home: Path) -> int:
-    """How many asset events (watched checkpoints reported) Airflow's database holds."""
+def db_count(home: Path, query: str) -> int:
+    """The count ``query`` reads from Airflow's sqlite database, opened read-only; while a
+    writer holds the lock, read again (20 s at most)."""
     for _ in range(100):
         with (
             contextlib.closing(
@@ -68,9 +63,14 @@ def asset_events(home: Path) -> int:
             ) as db,
             contextlib.suppress(sqlite3.OperationalError),
         ):  # locked by a writer: retry
-            return int(db.execute("SELECT count(*) FROM asset_event").fetchone()[0])
+            return int(db.execute(query).fetchone()[0])
         time.sleep(0.2)
     raise AssertionError("Airflow's database stayed locked")
+
+
+def asset_events(home: Path) -> int:
+    """How many asset events (watched checkpoints reported) Airflow's database holds."""
+    return db_count(home, "SELECT count(*) FROM asset_event")
 
 
 def wait_for_asset_events(home: Path, count: int, timeout_s: float = 120.0) -> None:
@@ -113,7 +113,7 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
     port = free_port()
     params = write_params(
         tmp_path,
-        protocol={"k": 1, "seeds": [0], "max_new_tokens": 40},
+        protocol={"k": 1, "seeds": [0], "max_new_tokens": 32},
         checkpoints={
             "roots": [str(watched)],
             "quiet_period_s": 1,
@@ -175,7 +175,7 @@ def test_watched_checkpoint_is_evaluated_without_a_manual_step(
         shutil.copytree(
             trained_checkpoints / "checkpoint-160", watched / "copy-of-run" / "checkpoint-160"
         )
-        time.sleep(12)  # a dozen polls of the running watcher
+        time.sleep(6)  # six polls of the running watcher (a new one fires in 2-4 s)
         assert asset_events(home) == reported
         shutil.copytree(trained_checkpoints / "checkpoint-0", watched / "sft-test" / "checkpoint-0")
         wait_for_asset_events(home, reported + 1)

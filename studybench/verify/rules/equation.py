@@ -314,23 +314,34 @@ def _rearranged(
     for asked in asked_all[:MAX_ASKED]:
         name = canonical_name(asked)
         target = next((s for s in pred_d.free_symbols if canonical_name(s) == name), None)
-        if target is not None and _hedging_factor(pred_d, name):
-            return False  # (v - \\sqrt{2gh})(h - 1) = 0 also holds at h = 1, whatever v is
+
+        # (v - \\sqrt{2gh})(h - 1) = 0 also holds at h = 1, whatever v is: such a hedge
+        # rejects before anything can accept; being costly (a factorisation), it is looked
+        # for after the cheap rejections and before any acceptance or next quantity
+        def hedged(target: Any = target, name: str = name) -> bool:
+            return target is not None and _hedging_factor(pred_d, name)
+
         branch = _principal_branch(pred_d, gold_d, name) if target is not None else None
         if branch is None and _periodic_in(name, pred_d, gold_d):
             return False  # solve lists one solution of tan's family: tan x = tan a, x = a
         if branch is not None:
+            if hedged():
+                return False
             decided = _principal_by_linear_forms(pred_d, gold_d, name, branch, tolerance, seed)
             if decided is not None:
                 return decided
         from_gold = _solutions(gold_d, name, magnitude)
         if from_gold is None:
+            if hedged():
+                return False
             continue
         if target is None:
             return False
         # necessary, and cheap: the prediction holds at every solution of the gold (on the
         # principal branch, only at the gold's solution on it: see _principal_branch)
         if branch is None and not _holds_at(pred_d, target, from_gold, rel, seed):
+            return False
+        if branch is None and hedged():
             return False
         from_pred = _solutions(pred_d, name, magnitude)
         if from_pred is None:
