@@ -125,12 +125,24 @@ def cached_build(kind: str, key: str, build: Callable[[Path], None]) -> Path:
     with FileLock(cache / f"{key}.lock"):
         if target.exists():  # built by whoever held the lock before us
             return target
-        building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
-        try:
-            build(building / "made")
-            (building / "made").rename(target)
-        finally:
-            shutil.rmtree(building, ignore_errors=True)
+        return build_into_place(cache, build, lambda made: target)
+
+
+def build_into_place(
+    cache: Path, build: Callable[[Path], None], target_of: Callable[[Path], Path]
+) -> Path:
+    """``build`` into a private folder of ``cache``, then rename the result to
+    ``target_of(result)`` (which may read it), so no reader ever sees a half-made result; a
+    stale folder of that name is replaced. The caller holds the build's lock."""
+    building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
+    try:
+        made = building / "made"
+        build(made)
+        target = target_of(made)
+        shutil.rmtree(target, ignore_errors=True)
+        made.rename(target)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
     return target
 
 
@@ -277,18 +289,13 @@ def cached_with_sources(
         found = current()  # built by whoever held the lock before us
         if found is not None:
             return found
-        building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
-        try:
-            made = building / "made"
-            build(made)
+
+        def recorded(made: Path) -> Path:
             files = sources()
             (made / SOURCES_FILE).write_text(json.dumps(files, indent=1), encoding="utf-8")
-            target = cache / f"{inputs}-{sources_digest(files, root)}"
-            shutil.rmtree(target, ignore_errors=True)  # a stale entry of the same name
-            made.rename(target)
-        finally:
-            shutil.rmtree(building, ignore_errors=True)
-    return target
+            return cache / f"{inputs}-{sources_digest(files, root)}"
+
+        return build_into_place(cache, build, recorded)
 
 
 def cached_trained_checkpoints() -> Path:
