@@ -517,6 +517,28 @@ def test_run_info_is_the_data_versions_and_the_protocol(runs: Runs) -> None:
     assert run_info(runs.client, bare) == EvaluationInfo(name=f"run {bare}")
 
 
+@pytest.mark.parametrize(
+    ("tags", "verifier", "judge"),
+    [
+        ({"verifier_version": "1.8.0", "judge_version": "j1"}, "1.8.0", "j1"),
+        # a re-score's tag wins over the version the evaluation was logged with
+        (
+            {"verifier_version": "1.8.0", "studybench.verifier_version": "1.9.0"},
+            "1.9.0",
+            "",
+        ),
+        ({"judge_version": "j1", "studybench.judge_version": "j2"}, "", "j2"),
+        ({"studybench.verifier_version": "1.9.0"}, "1.9.0", ""),
+    ],
+)
+def test_run_info_names_the_instruments(
+    runs: Runs, tags: dict[str, str], verifier: str, judge: str
+) -> None:
+    run = runs.make({EVAL: "a", **tags})
+    info = run_info(runs.client, run)
+    assert (info.verifier_version, info.judge_version) == (verifier, judge)
+
+
 def _result(key: str, decision: str, diff: float) -> MetricResult:
     return MetricResult(
         benchmark="studybench",
@@ -567,6 +589,7 @@ def test_paired_metrics_keep_every_decision_under_the_logged_name() -> None:
         0.03,
     )
     assert first.combined_std == 0.0
+    assert [m.mde for m in out] == [0.1, 0.1, 0.1]
 
 
 def _scored(
@@ -776,6 +799,40 @@ def test_compare_runs_settings_replace_the_threshold(runs: Runs) -> None:
     assert result.metrics[0].margin == 0.375 and not result.regression
     paired = compare_runs(runs.client, _scored(runs, True), _scored(runs, False), 0.02, log=False)
     assert paired.method == "paired" and paired.regression
+
+
+@pytest.mark.parametrize(
+    ("label", "prefix"), [("compare", "studybench"), ("best", "studybench.best")]
+)
+def test_a_paired_comparison_logs_its_test_target_and_instruments(
+    runs: Runs, label: str, prefix: str
+) -> None:
+    long_version = "v" * 600  # tag values are cut at 500 characters
+    instruments = {"verifier_version": long_version, "judge_version": "j1"}
+    base = _scored(runs, True, tags=instruments)
+    cand = _scored(runs, False, tags=instruments)
+    result = compare_pair(runs.client, base, cand, FAST)
+    assert result.paired is not None
+    log_comparison(runs.client, result, label)
+    tags = runs.client.get_run(cand).data.tags
+    assert tags[f"{prefix}.compare_test"] == result.paired.method[:500]
+    assert result.paired.method.startswith("pooled unbiased pass@k per parent")
+    assert tags[f"{prefix}.compare_multiplicity"] == "westfall-young"
+    assert tags[f"{prefix}.compare_target"] == "this_benchmark"
+    assert tags[f"{prefix}.compare_verifier_version"] == "v" * 500
+    assert tags[f"{prefix}.compare_judge_version"] == "j1"
+    assert "studybench.compare_test" not in runs.client.get_run(base).data.tags
+
+
+def test_compare_runs_answers_the_target_it_is_given(runs: Runs) -> None:
+    base, cand = _scored(runs, True), _scored(runs, False)
+    for target in ("this_benchmark", "problems_like_these"):
+        result = compare_runs(runs.client, base, cand, 0.02, target=target)
+        assert result.paired is not None and result.paired.settings.target == target
+        assert result.paired.settings.min_effect == 0.02
+        assert runs.client.get_run(cand).data.tags["studybench.compare_target"] == target
+    default = compare_runs(runs.client, base, cand, 0.02, log=False)
+    assert default.paired is not None and default.paired.settings.target == "this_benchmark"
 
 
 # --- register_checkpoint and the best alias ------------------------------------------------
