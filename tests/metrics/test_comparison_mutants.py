@@ -10,19 +10,24 @@ run names and the ``regressions`` list.
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import numpy as np
 import pytest
 
 from studybench.metrics.clustered import cluster_tables
 from studybench.metrics.comparison import (
     CompareSettings,
     MetricResult,
+    _method,
     compare_items,
     metric_key,
 )
+from studybench.metrics.comparison import test_inputs as flipped_inputs
 from studybench.metrics.items import ItemRow
 from studybench.metrics.paired import EvaluationInfo, compare_tables
 from studybench.metrics.passk import VerdictRow
+from studybench.metrics.pooled import PooledMetric
 from studybench.metrics.power import minimum_detectable_effect
 
 
@@ -301,3 +306,154 @@ def test_power_notes_for_other_benchmarks_split_less_rows_and_another_power() ->
     ]
     notes = compare_items(plain_b, plain_c, CompareSettings(n_resamples=199, min_effect=0.01)).notes
     assert len(notes) == 1 and notes[0].startswith("all: this split cannot detect a drop")
+
+
+# --- what the sign flips act on, the method's text and the summary --------------------------
+
+
+def _unit(
+    baseline: list[float],
+    candidate: list[float],
+    den: list[float],
+    baseline_var: list[float],
+    candidate_var: list[float],
+) -> PooledMetric:
+    return PooledMetric(
+        *(
+            np.array(v, dtype=np.float64)
+            for v in (baseline, candidate, den, baseline_var, candidate_var)
+        )
+    )
+
+
+def test_this_benchmark_flips_differences_over_their_sampling_sd() -> None:
+    # d = (0.5, -1.0); variances 0.02 + 0.03 and 0; floor den^2 / (4 n) with n = 4 chains
+    unit = _unit([0.5, 2.0], [1.0, 1.0], [1.0, 2.0], [0.02, 0.0], [0.03, 0.0])
+    got = flipped_inputs(unit, 4, "this_benchmark")
+    assert got.dtype == np.float64
+    assert got == pytest.approx([0.5 / math.sqrt(0.05 + 1 / 16), -1.0 / math.sqrt(4 / 16)])
+
+
+@pytest.mark.parametrize(
+    ("target", "chains", "variance"),
+    [
+        ("problems_like_these", 4, 0.05),  # the unweighted mean of the parents
+        ("this_benchmark", 0, 0.05),  # no chains: no floor, the raw differences
+        ("this_benchmark", 4, math.nan),  # one seed: no sampling variance known
+        ("this_benchmark", 4, math.inf),
+    ],
+)
+def test_otherwise_the_raw_differences_are_flipped(
+    target: str, chains: int, variance: float
+) -> None:
+    unit = _unit([0.5, 2.0], [1.0, 1.0], [1.0, 2.0], [variance, 0.0], [0.0, 0.0])
+    got = flipped_inputs(unit, chains, target)
+    assert got.dtype == np.float64 and list(got) == [0.5, -1.0]
+
+
+@pytest.mark.parametrize(
+    ("unit", "target", "exact", "multiplicity", "text"),
+    [
+        (
+            "pooled",
+            "this_benchmark",
+            True,
+            "westfall-young",
+            "pooled unbiased pass@k per parent (every attempt of every seed); sign-flip "
+            "permutation over parents of the per-parent differences over their sampling sd, "
+            "every sign pattern (exact); Westfall-Young step-down maxT over the same sign "
+            "patterns over 3 metric(s); decision on this benchmark",
+        ),
+        (
+            "seed-mean",
+            "problems_like_these",
+            False,
+            "holm",
+            "per-seed scores averaged per parent; sign-flip permutation over parents of the "
+            "per-parent differences, 999 seeded patterns; Holm over 3 metric(s); decision on "
+            "problems like these",
+        ),
+    ],
+)
+def test_the_method_says_unit_statistic_patterns_family_and_target(
+    unit: str, target: str, exact: bool, multiplicity: str, text: str
+) -> None:
+    settings = CompareSettings(unit=unit, target=target, n_resamples=999)
+    assert _method(settings, exact, 3, multiplicity) == text
+
+
+def test_the_summary_of_a_comparison() -> None:
+    result = compare_items(
+        _rows({"p0": [1], "p1": [0], "p2": [1]}),
+        _rows({"p0": [1], "p1": [1], "p2": [1]}),
+        CompareSettings(target="problems_like_these", unit="seed-mean", multiplicity="holm"),
+        baseline_info=EvaluationInfo(name="a", verifier_version="1.9.0"),
+        candidate_info=EvaluationInfo(name="b", verifier_version="1.9.0"),
+    )
+    assert result.summary() == {
+        "target": "problems_like_these",
+        "unit": "seed-mean",
+        "multiplicity": "holm",
+        "method": result.method,
+        "instruments": {"verifier_version": "1.9.0"},
+        "warnings": result.warnings,
+        "notes": result.notes,
+    }
+    assert result.method.startswith("per-seed scores averaged per parent")
+    assert result.method.endswith("Holm over 1 metric(s); decision on problems like these")
+
+
+def _nights(correct: Any, seeds: tuple[int, ...] = (0,)) -> list[ItemRow]:
+    """Six single-slot parents, one attempt per seed; ``correct(parent, seed)``."""
+    return [
+        ItemRow(
+            split="application", parent=f"p{i}", slot="0", seed=s, attempt=0, correct=correct(i, s)
+        )
+        for i in range(6)
+        for s in seeds
+    ]
+
+
+def test_one_seed_decides_on_the_other_target_and_says_so() -> None:
+    result = compare_items(_nights(lambda i, s: False), _nights(lambda i, s: True), k=1)
+    (m,) = result.metrics
+    # six parents that all gain: 2 of the 2^6 sign patterns are as extreme (exact, family of 1)
+    assert (m.p_value, m.p_adjusted, m.exact) == (2 / 64, 2 / 64, True)
+    assert (m.baseline_std, m.candidate_std) == (0.0, 0.0)  # one seed: no spread, not NaN
+    assert m.target == "problems_like_these" and (m.ci_low, m.ci_high) == (1.0, 1.0)
+    wide = m.targets["problems_like_these"]
+    assert (wide.ci_low, wide.ci_high, wide.se, wide.p_value) == (1.0, 1.0, 0.0, 2 / 64)
+    narrow = m.targets["this_benchmark"]
+    assert math.isnan(narrow.ci_low) and math.isnan(narrow.se)
+    assert result.warnings == [
+        "no this benchmark interval for application/par_at_1 (a parent needs more than k "
+        "attempts over its seeds to show its sampling noise): decided on the other target"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("names", "shown"),
+    [(("night-1", "night-2"), "night-1"), (None, "baseline"), (("", ""), "baseline")],
+)
+def test_the_warnings_name_the_runs_and_the_std_is_over_seeds(
+    names: tuple[str, str] | None, shown: str
+) -> None:
+    infos = {}
+    if names:
+        infos = {
+            "baseline_info": EvaluationInfo(name=names[0]),
+            "candidate_info": EvaluationInfo(name=names[1]),
+        }
+    result = compare_items(
+        _nights(lambda i, s: False, seeds=(0, 1, 2)),
+        _nights(lambda i, s: i < 2 + 2 * s, seeds=(0, 1)),  # 2/6 in seed 0, 4/6 in seed 1
+        k=1,
+        **infos,
+    )
+    (m,) = result.metrics
+    assert result.warnings == [
+        f"studybench/application: seed(s) [2] only in {shown}: left out of the test "
+        "(both sides pool seeds [0, 1])"
+    ]
+    assert m.baseline_std == 0.0
+    assert m.candidate_std == pytest.approx(float(np.std([2 / 6, 4 / 6], ddof=1)))

@@ -9,6 +9,7 @@ deleting each chain and recomputing from scratch.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -132,14 +133,68 @@ def test_the_unequal_data_rule(case: dict[str, Any]) -> None:
     assert list(pair.seeds) == expect["seeds"]
     assert pair.chains == 2 * len(expect["seeds"])
     result = compare_items(base, cand, k=2, slots_of=SLOTS)
-    assert result.warnings == list(pair.warnings)
-    if not expect["warnings"]:
-        assert result.warnings == []
-    text = " | ".join(result.warnings)
-    for word in expect["warnings"]:
-        assert word in text
+    assert list(pair.warnings) == expect["warnings"]
+    assert result.warnings == expect["warnings"]
+    assert pair.unit == "pooled"
     for m in result.metrics:
         assert m.parents == len(expect["kept"]) and m.dropped == len(expect["dropped"])
+
+
+def _per_seed(rows: list[ItemRow], parent: str, seed: int) -> tuple[float, float]:
+    """(Par, Sub numerator) of one parent in one seed by hand: solved when one of its k = 2
+    attempts answers every slot; Sub counts the slots that one attempt answers. A verdict
+    missing inside an attempt is wrong."""
+    slots = SLOTS[parent]
+    right = {
+        (r.attempt, r.slot) for r in rows if (r.parent, r.seed) == (parent, seed) and r.correct
+    }
+    par = float(any(all((a, m) in right for m in slots) for a in range(2)))
+    sub = float(sum(any((a, m) in right for a in range(2)) for m in slots))
+    return par, sub
+
+
+@pytest.mark.parametrize("chains", [True, False], ids=["asked", "table-without-chains"])
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_the_seed_mean_unit_by_hand(case: dict[str, Any], chains: bool) -> None:
+    """The rule before pooling (per-seed means over the seeds the test uses), asked for, or
+    the fallback of a table that has no per-attempt chains (with its warning)."""
+    base, cand = _design(case, "baseline"), _design(case, "candidate")
+    key = ("studybench", "application")
+    table_b = cluster_tables(base, k=2, slots_of=SLOTS)[key]
+    table_c = cluster_tables(cand, k=2, slots_of=SLOTS)[key]
+    if chains:
+        pair = align(table_b, table_c, unit="seed-mean")
+        fallback = []
+    else:
+        pair = align(table_b, dataclasses.replace(table_c, hits=None))
+        fallback = [
+            "studybench/application: no per-attempt chains in the table: per-seed means are tested"
+        ]
+    expect = case["expect"]
+    # the rule's order: seeds first, then the fallback, then parents and verdicts
+    seed_rule = [w for w in expect["warnings"] if "seed" in w]
+    others = [w for w in expect["warnings"] if "seed" not in w]
+    assert list(pair.warnings) == seed_rule + fallback + others
+    assert pair.unit == "seed-mean"
+    assert list(pair.parents) == expect["kept"] and list(pair.seeds) == expect["seeds"]
+    assert pair.chains == len(expect["seeds"])
+    seeds_b = case.get("baseline_seeds", [0, 1, 2])
+    seeds_c = case.get("candidate_seeds", [0, 1, 2])
+    used = len(expect["seeds"])
+    if set(seeds_b) & set(seeds_c):
+        seeds_b = seeds_c = expect["seeds"]
+    for index, metric in enumerate(("par_at_k", "sub_at_k")):
+        got = pair.metrics[metric]
+        for i, parent in enumerate(expect["kept"]):
+            for side, rows, seeds, value, var in (
+                ("b", base, seeds_b[:used], got.baseline, got.baseline_var),
+                ("c", cand, seeds_c[:used], got.candidate, got.candidate_var),
+            ):
+                values = [_per_seed(rows, parent, s)[index] for s in seeds]
+                assert value[i] == pytest.approx(float(np.mean(values))), (side, parent)
+                assert var[i] == pytest.approx(float(np.var(values, ddof=1)) / used), (side, parent)
+            den = 1.0 if metric == "par_at_k" else float(len(SLOTS[parent]))
+            assert got.den[i] == den
 
 
 def test_the_paper_figures_keep_every_parent_and_seed() -> None:

@@ -15,6 +15,7 @@ from studybench.metrics.sequential import (
     first_correct,
     longest_streak,
     parse_outcomes,
+    parse_sequences,
     sequential_metrics,
     slope,
     solved_ids,
@@ -83,6 +84,81 @@ def test_parse_outcomes(case: dict[str, Any]) -> None:
         with pytest.raises(ValueError) as caught:
             parse_outcomes(case["data"])
         assert case["error"] in str(caught.value)
+
+
+def test_parse_sequences_reads_vectors_and_id_records() -> None:
+    """Both sequence forms of the docstring, in order, with ids as text (an int id too)."""
+    data = {
+        "math": [[1, 0, None], {"outcomes": [0, 1], "problem_ids": ["q1", 2]}],
+        "logic": [{"outcomes": [1]}],
+        "empty": [],
+    }
+    assert parse_sequences(data) == [
+        SequenceOutcome(type="math", outcomes=(1, 0, None), problem_ids=()),
+        SequenceOutcome(type="math", outcomes=(0, 1), problem_ids=("q1", "2")),
+        SequenceOutcome(type="logic", outcomes=(1,), problem_ids=()),
+    ]
+
+
+SEQUENCE_ERRORS: list[tuple[Any, str]] = [
+    ([[1]], "expected an object of task type -> list of outcome sequences"),
+    ({"m": 3}, "task type 'm': expected a list of outcome vectors, got int"),
+    (
+        {"m": [[1], {"outcomes": [1], "problem_ids": ["a"], "x": 1}]},
+        "task type 'm', sequence 1: expected the fields outcomes and problem_ids, "
+        "got outcomes, problem_ids, x",
+    ),
+    (
+        {"m": [{"problem_ids": ["a"]}]},
+        "task type 'm', sequence 0: expected the fields outcomes and problem_ids, got problem_ids",
+    ),
+    (
+        {"m": [{"outcomes": [1], "problem_ids": "a"}]},
+        "task type 'm', sequence 0: problem_ids must be a list of ids (text or int)",
+    ),
+    (
+        {"m": [{"outcomes": [1], "problem_ids": None}]},
+        "task type 'm', sequence 0: problem_ids must be a list of ids (text or int)",
+    ),
+    (
+        {"m": [{"outcomes": [1], "problem_ids": [True]}]},
+        "task type 'm', sequence 0: problem_ids must be a list of ids (text or int)",
+    ),
+    (
+        {"m": [{"outcomes": [1], "problem_ids": [""]}]},
+        "task type 'm', sequence 0: problem_ids must be a list of ids (text or int)",
+    ),
+    (
+        {"m": [{"outcomes": [1], "problem_ids": [1.5]}]},
+        "task type 'm', sequence 0: problem_ids must be a list of ids (text or int)",
+    ),
+    (
+        {"m": [{"outcomes": [1, 0], "problem_ids": ["a"]}]},
+        "task type 'm', sequence 0: 1 problem_ids for 2 outcomes (one id per position)",
+    ),
+    (
+        {"m": [{"outcomes": [1], "problem_ids": ["a", "b"]}]},
+        "task type 'm', sequence 0: 2 problem_ids for 1 outcomes (one id per position)",
+    ),
+    # outcomes that are no list reach parse_outcomes, which names what they are
+    (
+        {"m": [{"outcomes": "ab", "problem_ids": ["a"]}]},
+        "task type 'm', sequence 0: expected a list of outcomes (0, 1 or null), got str",
+    ),
+    (
+        {"m": [[1], {"outcomes": [1, 2], "problem_ids": ["a", "b"]}]},
+        "task type 'm', sequence 1, position 2: outcomes must be 0, 1 or null (missing), got 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), SEQUENCE_ERRORS)
+def test_parse_sequences_names_the_first_bad_value(data: Any, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_sequences(data)
+    assert message in str(caught.value)
+    if message.startswith("task type"):
+        assert str(caught.value).startswith(message.split(":")[0] + ":")
 
 
 def test_the_mapping_form_is_the_same_as_sequences() -> None:
