@@ -102,8 +102,7 @@ def parse_sequences(data: Any) -> list[SequenceOutcome]:
     ids: dict[tuple[str, int], tuple[str, ...]] = {}
     for name, sequences in data.items():
         if not isinstance(sequences, list):
-            vectors[name] = sequences  # parse_outcomes names the type and what it got
-            continue
+            parse_outcomes({name: sequences})  # raises here, naming the type and what it got
         vectors[name] = []
         for index, entry in enumerate(sequences):
             if isinstance(entry, dict):

@@ -457,3 +457,122 @@ def test_the_warnings_name_the_runs_and_the_std_is_over_seeds(
     ]
     assert m.baseline_std == 0.0
     assert m.candidate_std == pytest.approx(float(np.std([2 / 6, 4 / 6], ddof=1)))
+
+
+def test_one_chain_still_weights_by_the_floor() -> None:
+    unit = _unit([0.0], [1.0], [1.0], [0.0], [0.0])
+    assert list(flipped_inputs(unit, 1, "this_benchmark")) == [1.0 / math.sqrt(1 / 4)]
+
+
+def test_a_seed_only_the_candidate_has_is_named_after_it() -> None:
+    result = compare_items(
+        _nights(lambda i, s: False, seeds=(0, 1)),
+        _nights(lambda i, s: True, seeds=(0, 1, 3)),
+        k=1,
+        baseline_info=EvaluationInfo(name="night-1"),
+        candidate_info=EvaluationInfo(name="night-2"),
+    )
+    assert result.warnings == [
+        "studybench/application: seed(s) [3] only in night-2: left out of the test "
+        "(both sides pool seeds [0, 1])"
+    ]
+
+
+def _two_attempts(solved_seed0: bool) -> list[ItemRow]:
+    """Six single-slot parents, seeds 0 and 1, k = 2: seed 0 solves both attempts or none,
+    seed 1 none."""
+    return [
+        ItemRow(
+            split="application",
+            parent=f"p{i}",
+            slot="0",
+            seed=s,
+            attempt=a,
+            correct=solved_seed0 and s == 0,
+        )
+        for i in range(6)
+        for s in (0, 1)
+        for a in (0, 1)
+    ]
+
+
+@pytest.mark.parametrize(("unit", "diff"), [("seed-mean", 0.5), ("pooled", 5 / 6)])
+def test_the_settings_unit_is_the_unit_tested(unit: str, diff: float) -> None:
+    # per seed Par@2 is 1 then 0 (mean 0.5); pooled over 4 chains with 2 solving,
+    # 1 - C(2, 2) / C(4, 2) = 5/6
+    result = compare_items(
+        _two_attempts(False), _two_attempts(True), CompareSettings(unit=unit), k=2
+    )
+    (m,) = result.metrics
+    assert m.diff == pytest.approx(diff)
+
+
+def _both_slots(correct: bool) -> list[ItemRow]:
+    return [
+        ItemRow(split="application", parent=f"p{i}", slot=slot, seed=0, attempt=0, correct=correct)
+        for i in range(6)
+        for slot in ("a", "b")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("multiplicity", "adjusted", "rule"),
+    [("westfall-young", 2 / 64, "Westfall-Young step-down maxT"), ("holm", 4 / 64, "; Holm over")],
+)
+def test_the_family_rule_adjusts_the_p_values(
+    multiplicity: str, adjusted: float, rule: str
+) -> None:
+    # Par and Sub move together on every parent: maxT over identical nulls keeps 2/64, Holm
+    # doubles the smaller p-value
+    result = compare_items(
+        _both_slots(False), _both_slots(True), CompareSettings(multiplicity=multiplicity), k=1
+    )
+    assert [m.p_value for m in result.metrics] == [2 / 64, 2 / 64]
+    assert [m.p_adjusted for m in result.metrics] == [adjusted, adjusted]
+    for m in result.metrics:
+        assert m.targets["problems_like_these"].p_adjusted == adjusted
+    assert rule in result.method and "every sign pattern (exact)" in result.method
+    # one seed: neither metric has a this-benchmark interval, both are named
+    assert result.warnings == [
+        "no this benchmark interval for application/par_at_1, application/sub_at_1 (a parent "
+        "needs more than k attempts over its seeds to show its sampling noise): decided on "
+        "the other target"
+    ]
+
+
+def test_the_instruments_known_on_either_side() -> None:
+    result = compare_items(
+        _nights(lambda i, s: False),
+        _nights(lambda i, s: True),
+        k=1,
+        baseline_info=EvaluationInfo(name="a", verifier_version="1.9.0"),
+        candidate_info=EvaluationInfo(name="b", judge_version="j1"),
+    )
+    assert result.instruments == {"verifier_version": "1.9.0", "judge_version": "j1"}
+
+
+def test_two_parents_have_a_standard_error() -> None:
+    base = [ItemRow(split="s", parent=p, slot="0", seed=0, attempt=0, correct=False) for p in "AB"]
+    cand = [
+        ItemRow(split="s", parent=p, slot="0", seed=0, attempt=0, correct=p == "A") for p in "AB"
+    ]
+    (m,) = compare_items(base, cand, k=1).metrics
+    # differences (1, 0): sd 1/sqrt(2) over sqrt(2) parents
+    assert m.targets["problems_like_these"].se == pytest.approx(0.5)
+
+
+def test_every_parent_dropped_leaves_nothing_to_decide() -> None:
+    # each parent misses seed 1 on one side: all three leave the test, which then has no
+    # estimate (NaN) and decides nothing, without dividing by zero
+    base = [
+        ItemRow(split="s", parent=p, slot="0", seed=s, attempt=0, correct=False)
+        for p in "AB"
+        for s in (0, 1)
+    ] + [ItemRow(split="s", parent="C", slot="0", seed=0, attempt=0, correct=True)]
+    cand = [
+        ItemRow(split="s", parent=p, slot="0", seed=0, attempt=0, correct=True) for p in "AB"
+    ] + [ItemRow(split="s", parent="C", slot="0", seed=1, attempt=0, correct=True)]
+    (m,) = compare_items(base, cand, k=1).metrics
+    assert (m.parents, m.dropped, m.decision, m.p_value) == (0, 3, "unchanged", 1.0)
+    wide = m.targets["problems_like_these"]
+    assert math.isnan(m.diff) and math.isnan(wide.se) and math.isnan(wide.ci_low)

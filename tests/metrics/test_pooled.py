@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from studybench.metrics.clustered import cluster_tables
 from studybench.metrics.comparison import compare_items
 from studybench.metrics.items import ItemRow
+from studybench.metrics.passk import VerdictRow
 from studybench.metrics.pooled import align, chain_estimates
 
 CASES = json.loads(Path(__file__).with_name("unequal_data_cases.json").read_text())["cases"]
@@ -223,3 +224,95 @@ def test_the_candidate_minus_the_baseline() -> None:
     assert par.diff == pytest.approx(1.0) and par.decision == "improved"
     (back,) = compare_items(rows(True), rows(False), k=1).metrics
     assert back.diff == pytest.approx(-1.0) and back.decision == "regressed"
+
+
+def _chains(rows: list[ItemRow], parent: str, seeds: list[int]) -> np.ndarray:
+    """One parent's chains (seed by seed, attempt by attempt) x its slots, by hand: a verdict
+    missing inside an attempt is a wrong answer."""
+    right = {(r.seed, r.attempt, r.slot) for r in rows if r.parent == parent and r.correct}
+    return np.array([[(s, a, m) in right for m in SLOTS[parent]] for s in seeds for a in range(2)])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_the_pooled_unit_is_the_share_of_k_subsets_of_the_kept_chains(
+    case: dict[str, Any],
+) -> None:
+    base, cand = _design(case, "baseline"), _design(case, "candidate")
+    key = ("studybench", "application")
+    pair = align(
+        cluster_tables(base, k=2, slots_of=SLOTS)[key],
+        cluster_tables(cand, k=2, slots_of=SLOTS)[key],
+    )
+    expect = case["expect"]
+    used = len(expect["seeds"])
+    seeds_b = case.get("baseline_seeds", [0, 1, 2])
+    seeds_c = case.get("candidate_seeds", [0, 1, 2])
+    if set(seeds_b) & set(seeds_c):
+        seeds_b = seeds_c = expect["seeds"]
+    par, sub = pair.metrics["par_at_k"], pair.metrics["sub_at_k"]
+    for i, parent in enumerate(expect["kept"]):
+        size = len(SLOTS[parent])
+        for rows, seeds, got_par, got_sub in (
+            (base, seeds_b[:used], par.baseline, sub.baseline),
+            (cand, seeds_c[:used], par.candidate, sub.candidate),
+        ):
+            want_par, want_sub = _brute(_chains(rows, parent, seeds), size, 2)
+            assert got_par[i] == pytest.approx(want_par) and got_sub[i] == pytest.approx(want_sub)
+        assert (par.den[i], sub.den[i]) == (1.0, size)
+
+
+def test_a_table_without_attempt_records_keeps_every_parent() -> None:
+    # present is None (no attempt records): nothing can be dropped, and the other side's
+    # missing verdicts are still reported
+    case = next(c for c in CASES if c["name"].startswith("a verdict missing"))
+    key = ("studybench", "application")
+    table_b = cluster_tables(_design(case, "baseline"), k=2, slots_of=SLOTS)[key]
+    table_c = cluster_tables(_design(case, "candidate"), k=2, slots_of=SLOTS)[key]
+    for baseline, candidate, warned in (
+        (dataclasses.replace(table_b, present=None), table_c, True),
+        (table_b, dataclasses.replace(table_c, present=None), False),
+        (
+            dataclasses.replace(table_b, present=None),
+            dataclasses.replace(table_c, present=None),
+            False,
+        ),
+    ):
+        pair = align(baseline, candidate)
+        assert list(pair.parents) == ["p0", "p1", "p2", "p3"] and pair.dropped == ()
+        assert list(pair.warnings) == (case["expect"]["warnings"] if warned else [])
+
+
+def test_one_seed_has_no_seed_variance() -> None:
+    case = {"baseline_seeds": [0], "candidate_seeds": [0], "remove": []}
+    key = ("studybench", "application")
+    pair = align(
+        cluster_tables(_design(case, "baseline"), k=2, slots_of=SLOTS)[key],
+        cluster_tables(_design(case, "candidate"), k=2, slots_of=SLOTS)[key],
+        unit="seed-mean",
+    )
+    for metric in pair.metrics.values():
+        assert metric.baseline_var.dtype == np.float64
+        assert np.isnan(metric.baseline_var).all() and np.isnan(metric.candidate_var).all()
+        assert metric.baseline.shape == (4,)
+
+
+def test_a_split_less_table_and_long_lists_of_parents_in_warnings() -> None:
+    rows = [
+        VerdictRow(parent=f"q{i}", slot="0", seed=s, attempt=a, correct=True)
+        for i in range(7)
+        for s in range(2)
+        for a in range(2)
+    ]
+    short = [r for r in rows if not (r.seed == 1 and r.attempt == 1)]
+    (table_b,) = cluster_tables(rows, k=2).values()
+    (table_c,) = cluster_tables(short, k=2).values()
+    pair = align(table_b, table_c)
+    assert pair.warnings == (
+        "studybench/-: 7 parent(s) miss an attempt on one side, dropped from both sides of the "
+        "test: 'q0', 'q1', 'q2', 'q3', 'q4' and 2 more",
+    )
+
+
+def test_a_parent_without_slots_is_never_solved() -> None:
+    par, _, sub, _ = chain_estimates(np.zeros((1, 2, 1), dtype=bool), np.array([0.0]), 1)
+    assert (par[0], sub[0]) == (0.0, 0.0)
