@@ -16,7 +16,12 @@ import pytest
 from studybench.metrics.comparison import compare_items
 from studybench.metrics.intervals import IntervalSettings
 from studybench.metrics.items import ItemRow
-from studybench.metrics.paired import ComparisonRefusedError, EvaluationInfo, paired_stats
+from studybench.metrics.paired import (
+    ComparisonRefusedError,
+    EvaluationInfo,
+    instruments,
+    paired_stats,
+)
 from studybench.metrics.passk import VerdictRow
 
 
@@ -233,3 +238,39 @@ def _fast() -> IntervalSettings:
 
 def _rng() -> np.random.Generator:
     return np.random.default_rng(0)
+
+
+@pytest.mark.parametrize(
+    ("baseline", "candidate", "known"),
+    [
+        (
+            {"verifier_version": "1.9.0"},
+            {"judge_version": "j1"},
+            {"verifier_version": "1.9.0", "judge_version": "j1"},
+        ),
+        ({}, {"verifier_version": "1.9.0"}, {"verifier_version": "1.9.0"}),
+        ({"judge_version": "j1"}, {"judge_version": "j1"}, {"judge_version": "j1"}),
+        ({}, {}, {}),
+    ],
+)
+def test_the_instruments_are_those_known_on_either_side(
+    baseline: dict[str, str], candidate: dict[str, str], known: dict[str, str]
+) -> None:
+    got = instruments(EvaluationInfo(**baseline), EvaluationInfo(**candidate))
+    assert got == known
+    assert instruments(None, None) == {}
+
+
+def test_mixed_instrument_versions_are_refused_with_the_way_out() -> None:
+    rows = [ItemRow(split="s", parent=p, slot="0", seed=0, attempt=0, correct=True) for p in "AB"]
+    with pytest.raises(ComparisonRefusedError) as caught:
+        compare_items(
+            rows,
+            rows,
+            baseline_info=EvaluationInfo(name="old", verifier_version="1.8.0"),
+            candidate_info=EvaluationInfo(name="new", verifier_version="1.9.0"),
+        )
+    assert str(caught.value) == (
+        "refusing to compare: verifier version differs (old: 1.8.0, new: 1.9.0); re-score the "
+        "older side with the current instruments first (studybench rescore)"
+    )
