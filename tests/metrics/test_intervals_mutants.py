@@ -13,11 +13,14 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from studybench.metrics.clustered import ClusterTable, cluster_tables
 from studybench.metrics.intervals import (
     IntervalSettings,
+    bootstrap_ci,
     interval,
+    ratio,
     variance_components,
     within_seed_sd,
 )
@@ -126,3 +129,39 @@ def test_the_seed_and_the_resample_count_are_honoured() -> None:
     assert (many.ci_low, many.ci_high) != (first.ci_low, first.ci_high)
     for result in (first, other_seed, many):
         assert result.ci_low < result.value < result.ci_high
+
+
+# --- bootstrap_ci's three methods on clusters of unequal size -------------------------------
+
+NUM = np.array([0.0, 1.0, 2.0, 1.0, 3.0, 0.0, 2.0, 1.0])
+DEN = np.array([1.0, 2.0, 2.0, 1.0, 3.0, 1.0, 2.0, 2.0])
+
+
+def test_bca_is_scipys_paired_vectorised_bootstrap_with_the_same_generator() -> None:
+    settings = IntervalSettings(method="BCa", n_resamples=999, confidence=0.9)
+    low, high = bootstrap_ci((NUM, DEN), ratio, settings, np.random.default_rng(5))
+    want = stats.bootstrap(
+        (NUM, DEN),
+        ratio,
+        n_resamples=999,
+        vectorized=True,
+        paired=True,
+        confidence_level=0.9,
+        method="BCa",
+        rng=np.random.default_rng(5),
+    ).confidence_interval
+    assert (low, high) == (float(want.low), float(want.high))
+    assert low < float(ratio(NUM, DEN)) < high
+
+
+def test_the_percentile_interval_by_hand_and_the_basic_one_reflected_about_the_point() -> None:
+    point = float(NUM.sum() / DEN.sum())
+    rows = np.random.default_rng(5).integers(0, len(NUM), size=(999, len(NUM)))
+    values = NUM[rows].sum(axis=1) / DEN[rows].sum(axis=1)
+    want_low, want_high = np.nanquantile(values, [0.05, 0.95])
+    settings = IntervalSettings(method="percentile", n_resamples=999, confidence=0.9)
+    low, high = bootstrap_ci((NUM, DEN), ratio, settings, np.random.default_rng(5))
+    assert (low, high) == pytest.approx((want_low, want_high), abs=1e-12)
+    basic = settings.model_copy(update={"method": "basic"})
+    b_low, b_high = bootstrap_ci((NUM, DEN), ratio, basic, np.random.default_rng(5))
+    assert (b_low, b_high) == pytest.approx((2 * point - high, 2 * point - low), abs=1e-12)
