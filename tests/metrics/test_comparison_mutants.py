@@ -10,6 +10,7 @@ run names and the ``regressions`` list.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import numpy as np
@@ -576,3 +577,34 @@ def test_every_parent_dropped_leaves_nothing_to_decide() -> None:
     assert (m.parents, m.dropped, m.decision, m.p_value) == (0, 3, "unchanged", 1.0)
     wide = m.targets["problems_like_these"]
     assert math.isnan(m.diff) and math.isnan(wide.se) and math.isnan(wide.ci_low)
+
+
+def test_this_benchmark_weights_parents_by_their_noise() -> None:
+    # parents of unequal sampling noise (seeded draws, 3 seeds x 2 attempts): the
+    # standardised differences give another p-value than the raw ones
+    draw = random.Random(1)
+    rates_b: list[float] = []
+    rates_c: list[float] = []
+    for _design in range(14):  # the 14th design drawn (where the two p-values first differ)
+        rates_b = [draw.random() for _ in range(6)]
+        rates_c = [min(1.0, r + draw.random() * 0.5) for r in rates_b]
+
+    def rows(rates: list[float], seed: int) -> list[ItemRow]:
+        outcome = random.Random(seed)
+        return [
+            ItemRow(
+                split="s",
+                parent=f"p{i}",
+                slot="0",
+                seed=s,
+                attempt=a,
+                correct=outcome.random() < rates[i],
+            )
+            for i in range(6)
+            for s in range(3)
+            for a in range(2)
+        ]
+
+    (m,) = compare_items(rows(rates_b, 13), rows(rates_c, 113), k=2).metrics
+    assert m.targets["this_benchmark"].p_value == pytest.approx(0.625)
+    assert m.targets["problems_like_these"].p_value == pytest.approx(0.5)

@@ -274,3 +274,21 @@ def test_mixed_instrument_versions_are_refused_with_the_way_out() -> None:
         "refusing to compare: verifier version differs (old: 1.8.0, new: 1.9.0); re-score the "
         "older side with the current instruments first (studybench rescore)"
     )
+
+
+def test_compare_tables_draws_its_interval_from_its_own_seeded_generator() -> None:
+    from studybench.metrics.clustered import cluster_tables
+    from studybench.metrics.intervals import rng_for
+    from studybench.metrics.paired import compare_tables
+
+    (base,) = cluster_tables(_rows([(p, "a") for p in "ABCDEF"], correct=False)).values()
+    mixed = _rows([(p, "a") for p in "ABC"]) + _rows([(p, "a") for p in "DEF"], correct=False)
+    (cand,) = cluster_tables(mixed).values()
+    settings = _fast()
+    result = compare_tables(base, cand, "par_at_k", settings)
+    assert math.isfinite(result.ci_low) and result.ci_low < result.ci_high
+    b_num, den = base.per_parent("par_at_k")
+    c_num, _ = cand.per_parent("par_at_k")
+    seeded = rng_for(settings.seed, base.benchmark, base.split, "par_at_k", "paired")
+    direct = paired_stats(b_num, c_num, den, settings, seeded)
+    assert (result.ci_low, result.ci_high) == (direct.ci_low, direct.ci_high)

@@ -316,3 +316,11 @@ def test_a_split_less_table_and_long_lists_of_parents_in_warnings() -> None:
 def test_a_parent_without_slots_is_never_solved() -> None:
     par, _, sub, _ = chain_estimates(np.zeros((1, 2, 1), dtype=bool), np.array([0.0]), 1)
     assert (par[0], sub[0]) == (0.0, 0.0)
+
+
+def test_five_parents_are_named_without_more() -> None:
+    from studybench.metrics.pooled import NAMED, _named
+
+    assert NAMED == 5
+    assert _named([f"q{i}" for i in range(5)]) == "'q0', 'q1', 'q2', 'q3', 'q4'"
+    assert _named(["q0"]) == "'q0'"
