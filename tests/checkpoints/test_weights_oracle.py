@@ -51,8 +51,19 @@ def _reason(folder: Path) -> str:
             struct.pack("<Q", 4) + b"{,}\xff",
             "model.safetensors: safetensors header is not valid JSON",
         ),
+        (
+            struct.pack("<Q", 20) + b'{"__metadata__": {}}',
+            "model.safetensors: holds no tensors (weights never gathered?)",
+        ),
     ],
-    ids=["five_bytes", "eight_zero_bytes", "header_longer_than_file", "list_header", "bad_json"],
+    ids=[
+        "five_bytes",
+        "eight_zero_bytes",
+        "header_longer_than_file",
+        "list_header",
+        "bad_json",
+        "metadata_only",
+    ],
 )
 def test_bad_headers_are_named_exactly(tmp_path: Path, data: bytes, reason: str) -> None:
     folder = _folder(tmp_path)
