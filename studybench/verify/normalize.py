@@ -142,6 +142,10 @@ _BARE_ARGUMENT = re.compile(
 )
 _UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r")\s*\{")
 _MULTISPACE = re.compile(r"\s+")
+# A box's last "\ " (a spaced-out unit, "14.5\ \text{m/s}\ ") loses its space when the box
+# is stripped; the backslash left alone at the end means nothing. An escaped backslash
+# ("\\", a line break) is not one.
+_LONE_TRAILING_BACKSLASH = re.compile(r"(?<!\\)((?:\\\\)*)\\$")
 _TRAILING_PUNCT = re.compile(r"[\s.;,]+$")
 # A neutral lead-in before a factor: "a factor of \\kappa", "by a factor of 2". Only words
 # that claim no direction: "increases by a factor of 2" (or "decreases ...") is left as
@@ -227,6 +231,7 @@ def normalize_answer(text: str) -> str:
     after ``\\mathrm``/``\\text`` unwrapping, so the unit parser can read them).
     """
     text = expand_siunitx(text.translate(_CHAR_TABLE))
+    text = _LONE_TRAILING_BACKSLASH.sub(r"\1", text.rstrip())
     text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
     text = _DEGREE_O.sub(r"\1^{\\circ}", text)
     text = _NABLA_PRODUCT.sub(lambda m: rf"\nabla_{{{_NABLA_NAMES[m.group(1)]}}} ", text)

@@ -184,6 +184,9 @@ _UNIT_GROUP = re.compile(
     r"\\(?:text|textrm|mathrm|mbox|rm)\s*\{(?P<unit>[^{}]*)\}\s*$"
 )
 _NUMBER_END = re.compile(r"(?:\d|\d\s*\})\s*$")
+# What may follow a side's unit without meaning anything: spacing commands, a full stop, a
+# lone backslash (the rest of a "\ " whose space was stripped with the box).
+_SIDE_FILLER = re.compile(r"(?:\s|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\.|\\$)+$")
 _SIDE_BREAK = re.compile(
     r"=|\\(?:approx|simeq|sim|cong|doteq|equiv|q?quad)(?![a-zA-Z])|,|;"
     r"|\\text\s*\{\s*(?:or|and)\s*\}"
@@ -229,7 +232,7 @@ def mark_unit_annotations(text: str) -> str:
     pos = 0
     for start, end in _side_spans(text):
         side = text[start:end]
-        match = _UNIT_GROUP.search(side.rstrip())
+        match = _UNIT_GROUP.search(_SIDE_FILLER.sub("", side))
         if match is not None and side[: match.start()].strip():
             unit = match.group("unit").strip().strip("()[]").strip()
             spaced = bool(match.group("space")) or match.group("unit")[:1] in (" ", "(")

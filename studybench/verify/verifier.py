@@ -98,7 +98,10 @@ from studybench.verify.relations import (
 # one position the gold writes reads as its plain a, v, omega or alpha (\ddot x + \omega^2 x
 # = 0 for a = -\omega^2 x); a separator opening a text group splits a tuple (-6.00\text{ and
 # inverted})
-VERIFIER_VERSION = "1.9.0"
+# 1.9.1: spacing, a full stop or a lone backslash after an equation side's unit no longer hides
+# the unit (x = 0.382\,\mathrm{m}\, was wrong against x = 0.382\,\mathrm{m}); a box's last "\\ "
+# whose space was stripped leaves no backslash behind (14.5\ \text{m/s}\ was unparseable)
+VERIFIER_VERSION = "1.9.1"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
