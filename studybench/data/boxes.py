@@ -25,6 +25,7 @@ class BoxScan:
 
     contents: tuple[str, ...]
     unbalanced: bool
+    spans: tuple[tuple[int, int], ...] = ()  # each box's (start of "\\boxed", end after "}")
 
 
 def scan_boxes(text: str) -> BoxScan:
@@ -34,20 +35,22 @@ def scan_boxes(text: str) -> BoxScan:
     braces. Nested boxes stay inside their outer box (the outer one is the answer).
     """
     contents: list[str] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     while True:
         match = _BOX_OPEN.search(text, pos)
         if match is None:
-            return BoxScan(tuple(contents), unbalanced=False)
+            return BoxScan(tuple(contents), unbalanced=False, spans=tuple(spans))
         start = match.end()
-        end = _matching_brace(text, start)
+        end = matching_brace(text, start)
         if end is None:
-            return BoxScan(tuple(contents), unbalanced=True)
+            return BoxScan(tuple(contents), unbalanced=True, spans=tuple(spans))
         contents.append(text[start:end])
+        spans.append((match.start(), end + 1))
         pos = end + 1
 
 
-def _matching_brace(text: str, start: int) -> int | None:
+def matching_brace(text: str, start: int) -> int | None:
     """Index of the ``}`` closing the group whose ``{`` is at ``start - 1``."""
     depth = 1
     i = start

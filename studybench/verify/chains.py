@@ -264,6 +264,68 @@ def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
     return [(position, part) for position, part in enumerate(parts) if not roles[position]]
 
 
+def _label_head(label: str) -> str:
+    """A label without its arguments: ``v(t)`` -> ``v``, ``x_1`` -> ``x_1``."""
+    applied = _APPLIED.match(label)
+    return label_key(applied.group("head") if applied is not None else label)
+
+
+def definition_conflict(
+    value: str, definitions: tuple[tuple[str, str], ...], gold_label: str | None = None
+) -> str | None:
+    """Why the definitions after a value (``q(t) = C\\varepsilon(1 - e^{-t/\\tau}), \\tau =
+    RC``) are no definitions, or None.
+
+    A definition names a symbol the value is written in, so that the value means it
+    substituted. An "equation" for the answer's own label (``x = \\frac{2d}{3}, x =
+    \\frac{d}{3}``, ``\\ \\text{where}\\ x = 0``) is a second claim about the value, and the
+    judge never read it: the label is no symbol of the value, so it was skipped as a name and
+    the first value alone decided (``redefined_label``). Two definitions of one symbol are two
+    values for it (``duplicate_definition``); a definition whose symbol no value side and no
+    other definition uses (the label's own symbols do not count) is a second answer
+    (``unused_definition``); one written in terms of the label itself (``v = \\sqrt{2gh}, h =
+    \\frac{v^2}{2g}``) defines the symbol through the answer (``circular_definition``)."""
+    from studybench.verify.parsing import UnparseableError, parse_expressions
+    from studybench.verify.symbolic import canonical_name
+
+    values = value_sides(value, gold_label)
+    positions = {position for position, _ in values}
+    labels = [side for position, side in enumerate(chain(value)) if position not in positions]
+    labels += [gold_label] if gold_label is not None else []
+    heads = {_label_head(label) for label in labels} - {""}
+    names = [_label_head(name) for name, _ in definitions]
+    if any(name in heads for name in names):
+        return "redefined_label"
+    if len(set(names)) != len(names):
+        return "duplicate_definition"
+    texts = [side for _, side in values]
+    bodies = [body for _, body in definitions]
+    plain_labels = [label for label in labels if "(" not in label and is_label(label)]
+    try:
+        parsed = parse_expressions(
+            *texts, *(name for name, _ in definitions), *bodies, *plain_labels
+        )
+    except (UnparseableError, RecursionError):
+        return None  # left to the comparison, which names the side it cannot read
+
+    def symbols(exprs: tuple[object, ...]) -> set[str]:
+        return {canonical_name(s) for e in exprs for s in getattr(e, "free_symbols", set())}
+
+    count, defined = len(texts), len(definitions)
+    used = symbols(parsed[:count])
+    defined_names = parsed[count : count + defined]
+    parsed_bodies = parsed[count + defined : count + 2 * defined]
+    label_names = symbols(parsed[count + 2 * defined :])
+    for index, name in enumerate(defined_names):
+        own = symbols((name,))
+        others = symbols(parsed_bodies[:index] + parsed_bodies[index + 1 :])
+        if own and not own & (used | others):
+            return "unused_definition"
+        if label_names & symbols((parsed_bodies[index],)):
+            return "circular_definition"
+    return None
+
+
 def is_restatement(pred: str, gold: str) -> bool:
     """Whether ``pred`` only names what the gold's question asks (the gold's label)."""
     label = gold_chain(gold).label

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
+from studybench.verify.visibility import denials, hedged, without_hidden
 
 MAX_INPUT_CHARS = 64 * 1024
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
@@ -26,7 +28,9 @@ class Extraction:
     """The candidate answer strings of one output, and why there are none when empty."""
 
     answers: tuple[str, ...]
-    problem: str | None = None  # "no_box", "think_unterminated", "unbalanced_box"
+    problem: str | None = None  # "no_box", "think_unterminated", "unbalanced_box", ...
+    # for each pair of neighbouring boxes, whether a hedge word ("or", "maybe") joins them
+    hedges: tuple[bool, ...] = ()
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -94,16 +98,35 @@ def _unbox(content: str) -> str:
 
 
 def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
-    """Every non-empty box of the visible text, in order (``\\fbox`` is a box too)."""
+    """Every non-empty box a reader sees and the output stands behind, in order (``\\fbox``
+    is a box too); see :mod:`studybench.verify.visibility` for what is hidden or disowned.
+
+    ``hedges`` says which neighbouring boxes a hedge word joins (``\\boxed{a} or
+    \\boxed{b}``): such boxes are claims about one answer (``judge_inline`` wants each of them
+    right). Boxes side by side without one keep the protocol's rule: the last box (the last
+    ``k``) wins."""
     visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
-    scan = scan_boxes(_FBOX.sub(r"\\boxed", visible))
-    boxes = tuple(_unbox(c) for c in scan.contents if c.strip())
-    boxes = tuple(b for b in boxes if b)
-    if boxes:
-        return Extraction(boxes)
+    shown = _FBOX.sub(r"\\boxed", without_hidden(visible))
+    scan = scan_boxes(shown)
+    found = [
+        (box, start, end)
+        for content, (start, end) in zip(scan.contents, scan.spans, strict=True)
+        if (box := _unbox(content) if content.strip() else "")
+    ]
+    denied = denials(shown, [(start, end) for _, start, end in found])
+    kept = [box for box, flag in zip(found, denied, strict=True) if not flag]
+    if kept:
+        boxes = tuple(box for box, _, _ in kept)
+        gaps = pairwise(kept)
+        return Extraction(boxes, hedges=tuple(hedged(shown[a[2] : b[1]]) for a, b in gaps))
     if unterminated:
         return Extraction((), "think_unterminated")
-    return Extraction((), "unbalanced_box" if scan.unbalanced else "no_box")
+    if any(denied):
+        return Extraction((), "disowned_box")
+    if scan.unbalanced:
+        return Extraction((), "unbalanced_box")
+    hidden = any(c.strip() for c in scan_boxes(_FBOX.sub(r"\\boxed", visible)).contents)
+    return Extraction((), "hidden_box" if hidden else "no_box")
 
 
 def gold_answers(gold: str) -> tuple[str, ...]:

@@ -69,7 +69,9 @@ _DROP_COMMANDS = re.compile(
     r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg|displaystyle|textstyle"
     r"|limits|nolimits)(?![a-zA-Z])"
 )
-_SPACES = re.compile(r"\\[,;:! ]|\\q?quad(?![a-zA-Z])|~")
+# LaTeX spacing commands (thin to wide spaces, ~): one spelling, which relations builds on
+SPACING = r"\\[,;:! ]|\\q?quad(?![a-zA-Z])|~"
+_SPACES = re.compile(SPACING)
 _FRAC_VARIANTS = re.compile(r"\\[dt]frac(?![a-zA-Z])")
 # A negated relation (``v \\not= 5``, ``\\not\\approx``, ``\\neq``, ``\\nsim``, ``!=``) states
 # what the value is NOT: it is never the value. All spellings become the one token NEGATED,
@@ -83,6 +85,11 @@ _NEGATION = re.compile(
     r"|!=|=/="
 )
 _APPROX = re.compile(r"\\(?:approx|simeq|sim|cong|doteq)(?![a-zA-Z])")
+# a leading \sim before a truth word negates it (nothing is "approximately true")
+_TILDE_TRUTH = re.compile(
+    r"^\s*\\sim(?![a-zA-Z])(?=\s*(?:\\(?:text|textbf|mathrm)\s*\{\s*)?(?:true|false|yes|no)\b)",
+    re.IGNORECASE,
+)
 _DEGREE = re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\(?:text)?degree(?![a-zA-Z])")
 # A degree written with the letter o after a number: ``45^{o}``, ``45^o``.
 _DEGREE_O = re.compile(r"(\d)\s*\^\s*(?:\{\s*o\s*\}|o(?![a-zA-Z]))")
@@ -241,6 +248,7 @@ def normalize_answer(text: str) -> str:
     text = _DEGREE.sub(lambda _: r" ^{\circ} ", text)
     text = _PERCENT.sub(" % ", text)
     text = _NEGATION.sub(" " + NEGATED.replace("\\", "\\\\") + " ", text)
+    text = _TILDE_TRUTH.sub("¬", text)  # \sim\text{False}: "not false", no approximation
     text = _APPROX.sub("=", text)
     text = _FONT_SWITCH.sub(" ", text)
     text = _OPERATORNAME.sub(lambda m: "\\" + m.group(1) + " ", text)

@@ -210,6 +210,15 @@ _HELD_FIXED_BAR = re.compile(
 )
 
 
+def _apart(match: re.Match[str], name: str) -> str:
+    """``name`` spaced from a letter before the match: ``\\gamma\\frac{\\partial u}{\\partial
+    t}`` was ``\\gammau_{dt}``, a command neither parser knows (the slow one then read a
+    gamma function of u_{dt}). After a number no space is added: a space there ends a
+    denominator (``1/2 x``)."""
+    start = match.start()
+    return " " + name if start and match.string[start - 1].isalpha() else name
+
+
 class _Derivatives:
     """Rewrites derivatives of one text as names; an operator applied to a derivative it
     produced (\\partial_x \\partial_t u) adds its variables to that derivative."""
@@ -244,14 +253,14 @@ class _Derivatives:
         variables = self._variables(match.group(5))
         if len(variables) != order:
             return match.group(0)  # orders that do not add up: left to fail as written
-        return self.name(self._function(match, 2), variables, kind)
+        return _apart(match, self.name(self._function(match, 2), variables, kind))
 
     def operator(self, match: re.Match[str], kind: str) -> str:
         order = int(match.group(1) or 1)
         variables = self._variables(match.group(2))
         if len(variables) != order:
             return match.group(0)
-        return self.name(self._function(match, 3), variables, kind)
+        return _apart(match, self.name(self._function(match, 3), variables, kind))
 
     def subscript(self, match: re.Match[str]) -> str:
         letters = re.findall(_VARIABLE, match.group(2).strip("{} "))
@@ -259,7 +268,7 @@ class _Derivatives:
         variables = letters * order if len(letters) == 1 else letters
         if len(letters) > 1 and order != 1:
             return match.group(0)
-        return self.name(self._function(match, 4), variables, "d")
+        return _apart(match, self.name(self._function(match, 4), variables, "d"))
 
     def rewrite(self, text: str) -> str:
         if "partial" in text:
@@ -318,6 +327,13 @@ _PRIMED = re.compile(
     + r")(?:\s*\(\s*[A-Za-z]\s*\))?"  # x''(t): the derivative, whatever its argument is called
 )
 _ONE_PRIME = re.compile(r"'|\\prime")
+# An accent braced before primes, \dot{x}': unbraced (\dot x'), so the primes are read with
+# the letter; braced, they were dropped and \dot{x}' (a second derivative) read as \dot x.
+_BRACED_ACCENT_PRIMED = re.compile(
+    r"(\\(?:dot|ddot|dddot|hat|bar|tilde|vec))\s*\{\s*([A-Za-z]|\\[A-Za-z]+)\s*\}(?=\s*(?:"
+    + _PRIMES
+    + r"))"
+)
 
 
 def _primed(match: re.Match[str]) -> str:
@@ -360,6 +376,8 @@ def _prepare(text: str) -> str:
         text = _ZETA.sub(_zeta, text)
     if "sum" in text:
         text = _SUM_FROM.sub(r"\\sum_{\1=\2}^{\\infty}", text)
+    if "{" in text:
+        text = _BRACED_ACCENT_PRIMED.sub(r"\1 \2", text)
     text = _PRIMED.sub(_primed, text)
     text = _Derivatives().rewrite(text)
     if "Delta" in text:
@@ -427,12 +445,13 @@ def _prepare_slow(text: str) -> str:
     # a Greek letter keeps its backslash: ``theta_{dot}`` was read as the product
     # t h e t a_dot, so ``\\dot\\omega`` held a ``g`` and met the gravitational g
     text = _SLOW_MEAN.sub(lambda m: m.group(1) + "_{mean}", text)
-    return _SLOW_ACCENT.sub(
+    text = _SLOW_ACCENT.sub(
         lambda m: (
             (m.group(2) or m.group(3)) + "_{" + _ACCENT_NAMES.get(m.group(1), m.group(1)) + "}"
         ),
         text,
     )
+    return _letter_symbols(text)  # last: \\dot I is I_{dot} by now
 
 
 def _balanced(text: str) -> bool:
@@ -462,12 +481,25 @@ def parse_latex(text: str) -> Any:
     guard(text)
     if not _balanced(text):  # a truncated answer: ANTLR took 20-60 ms to say so
         raise UnparseableError("syntax")
+    prepared = _prepare(text)
+    dummies: dict[Any, Any] = {}
+    if "\\int" in prepared:
+        prepared, dummies = _name_integration_dummies(prepared)
+    parsed = _slow_parse(prepared)
+    if dummies and hasattr(parsed, "xreplace"):
+        parsed = parsed.xreplace(dummies)
+    return bind_integration_variables(parsed) if "int" in text else parsed
+
+
+def _slow_parse(prepared: str) -> Any:
+    """latex2sympy2_extended's reading of text already through :func:`_prepare`, with the
+    letter I a symbol (:func:`_letter_symbols`); raises :class:`UnparseableError`."""
     from latex2sympy2_extended import latex2sympy
 
     normalization, conversion = _configs()
     try:
         parsed = latex2sympy(
-            _prepare_slow(_prepare(text)),
+            _prepare_slow(prepared),
             normalization_config=normalization,
             conversion_config=conversion,
         )
@@ -475,7 +507,168 @@ def parse_latex(text: str) -> Any:
         raise
     except Exception as exc:  # the parser raises bare Exception on syntax errors
         raise UnparseableError("syntax") from exc
-    return bind_integration_variables(parsed) if "int" in text else parsed
+    return _letter_symbols_named(parsed)
+
+
+# latex2sympy2_extended reads the letter I as the imaginary unit and then drops its subscript
+# and power: ``I_0`` was i, ``LI^2`` was iL, so ``\\int_0^1 LI\\,dx`` met ``LI^2`` and ``LI_1^2``
+# met ``LI_0^2``. It reads ``\\gamma`` and ``\\Gamma`` as Euler's constant (``\\gamma x`` met
+# ``0.5772x``) or as the gamma function (``\\gamma\\,x``, ``\\gamma_0 x`` were gamma(x)). An E
+# or e with a subscript (``E_0``) was a syntax error. The fast parser reads each as a symbol
+# (a current, a damping rate, an energy); the slow one now does too: the letter is written
+# ``\\mathit{I}`` (a symbol ``math{I}``), renamed ``I`` after parsing. Inside a subscript or
+# a text command it is left as written; E and e without a subscript keep their reading
+# (Euler's number, the parsers agree on it).
+_SYMBOL_LETTER = re.compile(
+    r"\\(?:text|math|mbox|operatorname|bold)[A-Za-z]*\s*\{[^{}]*\}"  # kept as written
+    r"|_\s*(?:\{[^{}]*\}|[A-Za-z0-9])"  # a subscript: a name, kept
+    r"|\\(gamma|Gamma)(?![A-Za-z])"  # a symbol
+    r"|\\[A-Za-z]+"  # another command (\\Im, \\Iota), kept
+    r"|(I|[Ee](?=\s*_))"  # a symbol
+)
+_MATH_LETTER = re.compile(r"math\{(I|E|e|gamma|Gamma)\}(?=_|$)")
+
+
+def _letter_symbols(text: str) -> str:
+    """Each letter I, ``\\gamma``, ``\\Gamma`` (and E, e with a subscript) of ``text`` written
+    ``\\mathit{I}``, but in a subscript or a text command."""
+    if "I" not in text and "_" not in text and "amma" not in text:
+        return text
+    return _SYMBOL_LETTER.sub(_symbol_letter, text)
+
+
+def _symbol_letter(match: re.Match[str]) -> str:
+    """One match of :data:`_SYMBOL_LETTER`: a letter to write as a symbol, or kept."""
+    letter = match.group(1) or match.group(2)
+    return r"\mathit{" + letter + "}" if letter else match.group(0)
+
+
+def _letter_symbols_named(parsed: Any) -> Any:
+    """The symbols ``math{I}...`` that :func:`_letter_symbols` made, renamed ``I...``."""
+    import sympy
+
+    if not hasattr(parsed, "atoms"):
+        return parsed
+    renamed = {
+        symbol: sympy.Symbol(_MATH_LETTER.sub(r"\1", symbol.name), **symbol.assumptions0)
+        for symbol in parsed.atoms(sympy.Symbol)
+        if _MATH_LETTER.match(symbol.name)
+    }
+    return parsed.xreplace(renamed) if renamed else parsed
+
+
+# An integral's variable as the grammar cannot read it in the differential: primed or
+# subscripted (``dt'`` is ``dt_{prime}`` here: a syntax error), or the letter I (``\\mathit{I}``
+# there). Inside the integral it is one bound symbol: written as a Greek letter absent from
+# the text for parsing, then renamed to the variable's own symbol, so ``t'`` is neither
+# ``t`` nor a derivative, the variable outside the integral stays free (a leaked ``q'`` is a
+# symbol the gold does not have), and an integrand in another variable stays a constant
+# (``\\int_0^A kx\\,dx'`` is ``kxA``).
+_INTEGRAL_START = re.compile(r"\\int(?![A-Za-z])(?:\s*\\(?:no)?limits(?![A-Za-z]))?\s*")
+_DUMMY = r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{[A-Za-z0-9]*\})?"
+_DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])d\s*(" + _DUMMY + r")(?![A-Za-z0-9_{])")
+_PLACEHOLDERS = ("omicron", "varsigma", "upsilon", "iota")  # Greek letters physics leaves alone
+
+
+def _group_end(text: str, start: int) -> int | None:
+    """The end of the limit that begins at ``start``: a braced group, a command, one
+    character; None when there is none."""
+    if start >= len(text):
+        return None
+    if text[start] == "{":
+        depth = 0
+        for index in range(start, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[index], 0)
+            if depth == 0:
+                return index + 1
+        return None
+    command = re.match(r"\\[A-Za-z]+|[A-Za-z0-9]", text[start:])
+    return start + command.end() if command else None
+
+
+def _limits_end(text: str, start: int) -> int | None:
+    """The end of a definite integral's two limits (``_a^b`` or ``^b_a``) from ``start``."""
+    position, marks = start, ""
+    for _ in range(2):
+        mark = re.match(r"\s*([_^])\s*", text[position:])
+        if mark is None or mark.group(1) in marks:
+            return None
+        marks += mark.group(1)
+        end = _group_end(text, position + mark.end())
+        if end is None:
+            return None
+        position = end
+    return position
+
+
+def _differential(text: str, start: int) -> re.Match[str] | None:
+    """The first differential of the integrand from ``start``, at its own brace depth;
+    None where the integrand closes first or holds another integral (nested integrals are
+    left as written)."""
+    depth = 0
+    for index in range(start, len(text)):
+        char = text[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif char == "\\" and _INTEGRAL_START.match(text, index):
+            return None
+        elif char == "d" and depth == 0:
+            match = _DIFFERENTIAL.match(text, index)
+            if match is not None and (index == 0 or not text[index - 1].isalpha()):
+                return match
+    return None
+
+
+def _needs_dummy(variable: str) -> bool:
+    """Whether the grammar cannot read ``variable`` in a differential (see above)."""
+    return "_" in variable or variable == "I"
+
+
+def _name_integration_dummies(text: str) -> tuple[str, dict[Any, Any]]:
+    """``text`` with the variable of each definite integral that needs it (see above)
+    written as a placeholder inside that integral, and the placeholder symbols mapped to
+    the variables' symbols."""
+    import sympy
+
+    free = [name for name in _PLACEHOLDERS if "\\" + name not in text]
+    mapping: dict[Any, Any] = {}
+    position = 0
+    while free:
+        start = _INTEGRAL_START.search(text, position)
+        if start is None:
+            break
+        position = start.end()
+        body = _limits_end(text, start.end())
+        differential = _differential(text, body) if body is not None else None
+        if body is None or differential is None or not _needs_dummy(differential.group(1)):
+            continue
+        variable = differential.group(1)
+        symbol = _variable_symbol(variable)
+        if symbol is None:
+            continue
+        placeholder = free.pop(0)
+        occurrence = re.compile(r"(?<![A-Za-z\\])" + re.escape(variable) + r"(?![A-Za-z0-9_{'])")
+        written = "\\" + placeholder + " "
+        integrand = occurrence.sub(written.replace("\\", "\\\\"), text[body : differential.start()])
+        text = text[:body] + integrand + "d" + written + text[differential.end() :]
+        mapping[sympy.Symbol(placeholder)] = symbol
+    return text, mapping
+
+
+@lru_cache(maxsize=1024)
+def _variable_symbol(variable: str) -> Any:
+    """The symbol the slow parser makes of an integral's variable alone; None if not one."""
+    import sympy
+
+    try:
+        symbol = _slow_parse(variable)
+    except UnparseableError:
+        return None
+    return symbol if isinstance(symbol, sympy.Symbol) else None
 
 
 def bind_integration_variables(expr: Any) -> Any:
@@ -490,19 +683,37 @@ def bind_integration_variables(expr: Any) -> Any:
         return expr
     replacements = {}
     for integral in expr.atoms(sympy.Integral):
-        variables = {canonical_name_of(v): v for v, *_ in integral.limits}
+        variables = {_skeleton(canonical_name_of(v)): v for v, *_ in integral.limits}
         bound = {}
         for symbol in integral.function.free_symbols:
             base, marker, arguments = canonical_name_of(symbol).partition("_of")
             if not marker or not base:
                 continue
-            names = arguments.split("Zc")  # the escape of a comma between arguments
+            names = [_skeleton(_unescaped(name)) for name in arguments.split("Zc")]
             applied = [variables[name] for name in names if name in variables]
             if applied:
                 bound[symbol] = sympy.Function(symbol.name)(*applied)
         if bound:
             replacements[integral] = integral.xreplace(bound)
     return expr.xreplace(replacements) if replacements else expr
+
+
+_ESCAPED = re.compile(r"Z(.)")
+_UNESCAPES = {escape[1]: char for char, escape in _ARGUMENT_ESCAPES.items()}
+
+
+def _unescaped(argument: str) -> str:
+    """An argument of an opaque application as written (:func:`_argument_name` undone)."""
+    return _ESCAPED.sub(lambda m: _UNESCAPES.get(m.group(1), m.group(0)), argument)
+
+
+def _skeleton(name: str) -> str:
+    """A name's letters and digits: how an application's argument (``\\theta``, ``t_{prime}``)
+    and the integral's variable (``theta``, ``t_{prime}``) are matched. Matching loosely only
+    binds more: an integrand bound to the variable is left unevaluated. As written, ``f(\\theta)``
+    (argument ``Zbtheta``) and ``v(t')`` were constants in ``\\int f(\\theta)\\,d\\theta`` and
+    ``\\int v(t')\\,dt'``: ``\\pi f(\\theta)`` was accepted for the first."""
+    return _NAME_NOISE.sub("", name)
 
 
 def canonical_name_of(symbol: Any) -> str:

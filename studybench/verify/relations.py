@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from studybench.verify.normalize import normalize_answer, split_top_level
+from studybench.verify.normalize import SPACING, normalize_answer, split_top_level
 
 # A label names the quantity: one letter or Greek letter, optionally accented, a vector,
 # with a subscript, primes, and the arguments of a function (F(t), v_x(t_1)).
@@ -180,13 +180,13 @@ def _split_bound(text: str) -> list[str]:
 # A unit set apart after a side of an EX/EQ answer: ``2\\pi\\sqrt{l/g}\\,\\mathrm{s}``,
 # ``x\\text{ (rad/s)}``, ``x = 0.382\\,\\mathrm{m}``; after a number no space is needed.
 _UNIT_GROUP = re.compile(
-    r"(?P<space>(?:\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\s)*)"
+    rf"(?P<space>(?:{SPACING}|\s)*)"
     r"\\(?:text|textrm|mathrm|mbox|rm)\s*\{(?P<unit>[^{}]*)\}\s*$"
 )
 _NUMBER_END = re.compile(r"(?:\d|\d\s*\})\s*$")
 # What may follow a side's unit without meaning anything: spacing commands, a full stop, a
 # lone backslash (the rest of a "\ " whose space was stripped with the box).
-_SIDE_FILLER = re.compile(r"(?:\s|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\.|\\$)+$")
+_SIDE_FILLER = re.compile(rf"(?:\s|{SPACING}|\.|\\$)+$")
 _SIDE_BREAK = re.compile(
     r"=|\\(?:approx|simeq|sim|cong|doteq|equiv|q?quad)(?![a-zA-Z])|,|;"
     r"|\\text\s*\{\s*(?:or|and)\s*\}"

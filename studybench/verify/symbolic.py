@@ -695,11 +695,12 @@ def numerically_equal(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
 _MAX_EXPANDED_TERMS = 200
 
 
-def _expanded_terms(expr: Any) -> tuple[Any, ...]:
+def _expanded_terms(expr: Any, log: bool = False) -> tuple[Any, ...]:
     """``expr``'s additive terms with products distributed and small integer powers of sums
     multiplied out (``x(1 + 10^{-45}y)`` has two terms, ``0.6(v + 340)^2`` three), so that
     each power of a symbol is compared with its counterpart; as written when that would give
-    more than ``_MAX_EXPANDED_TERMS``."""
+    more than ``_MAX_EXPANDED_TERMS``. ``log`` also splits logarithms of products (``10\\log_{10}
+    (I/10^{-12})`` into ``10\\log_{10} I + 120``)."""
 
     def count(node: Any) -> int:
         if node.is_Add:
@@ -715,9 +716,7 @@ def _expanded_terms(expr: Any) -> tuple[Any, ...]:
     if sum(count(term) for term in terms) > _MAX_EXPANDED_TERMS:
         return terms
     try:
-        expanded = sympy.expand(
-            expr, power_exp=False, power_base=False, log=False, multinomial=True
-        )
+        expanded = sympy.expand(expr, power_exp=False, power_base=False, log=log, multinomial=True)
     except Exception:  # sympy's own failure: the terms as written
         return terms
     return tuple(sympy.Add.make_args(expanded))
@@ -732,12 +731,27 @@ def _group_terms(parts: list[tuple[Any, Value]]) -> dict[Any, list[Value]]:
         # 20.4, not the -0.002 left once its two constants are added
         pieces = [p for t in sympy.Add.make_args(part) for p in _expanded_terms(t)]
         for term in pieces:
-            coefficient, key = term.as_coeff_Mul()
+            coefficient, key = _numeric_factor(term)
             value = evaluate(coefficient, {})
             if value is None:
                 value, key = _mp.mpc(1), term
             groups.setdefault(key, []).append(value * factor)
     return groups
+
+
+def _numeric_factor(term: Any) -> tuple[Any, Any]:
+    """``term`` as (its factors without symbols, the rest): ``p_0V_0\\ln 2`` is a term in
+    ``p_0V_0`` with coefficient ``\\ln 2``, as ``0.6931p_0V_0`` is, and ``\\sqrt{10gh/7}``
+    one in ``\\sqrt{g}\\sqrt{h}``. Why: with only the rational factor split off
+    (``as_coeff_Mul``) a gold whose coefficient is irrational shared no group with its
+    decimal approximation, so every group was unmatched and a stray term (``0.6931p_0V_0 +
+    10^{-30}``) only had to cancel against the whole."""
+    if not term.free_symbols:
+        return term, sympy.Integer(1)
+    if not term.is_Mul:
+        return sympy.Integer(1), term
+    number, rest = term.as_independent(*term.free_symbols, as_Add=False)
+    return number, rest
 
 
 def _unmatched_cancel(
@@ -819,9 +833,10 @@ def parts_agree(a: Any, b: Any, tolerance: Any, seed: str, factor: Value = 1) ->
     denominators (``\\frac{x}{1 + 3\\times10^{-25}y}``, ``\\sin(x + 3\\times10^{-25}y)``).
     ``F = 1.8\\times10^{10}\\,q_1q_2/r^2`` is no multiple of
     ``F = 9\\times10^{9}\\,q_1q_2/r^2``: the ratio of the sides is 2 to ten digits, yet in
-    ``F`` the two differ by a factor 2. Exact expressions are confirmed by ``exactly_zero``
-    and ``constant_ratio`` instead. Known limit: inside a function, a small term in every
-    symbol of a large one hides (``\\sqrt{xy + 3\\times10^{-45}y}``)."""
+    ``F`` the two differ by a factor 2. Then, at all the points, the wholes agree and every
+    term or factor the comparison cannot see there has its counterpart in the gold
+    (``_stray_parts``: ``\\sqrt{xy + 3\\times10^{-45}y}`` is no ``\\sqrt{xy}``). Exact
+    expressions are confirmed by ``exactly_zero`` and ``constant_ratio`` instead."""
     factor = _mp.mpc(factor)
     symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     groups = _group_terms([(a, _mp.mpc(1)), (b, -factor)])
@@ -833,24 +848,214 @@ def parts_agree(a: Any, b: Any, tolerance: Any, seed: str, factor: Value = 1) ->
         ]
     except Exception:  # sympy cannot differentiate it: the groups decide alone
         slopes = []
-    checked = 0
+    checked, compared = 0, []
     for point in sample_points(symbols, seed + "\x00parts"):
-        if checked == 2:
-            break
-        unmatched = _unmatched_cancel(groups, point, tolerance)
-        if unmatched is None:
-            continue
-        if unmatched is False:
-            return False
-        for da, terms_a, db, terms_b in slopes:
-            sa, sb = evaluate(da, point), evaluate(db, point)
-            scale_a, scale_b = _term_scale(terms_a, point), _term_scale(terms_b, point)
-            if sa is None or sb is None or scale_a is None or scale_b is None:
-                continue
-            if abs(sa - factor * sb) > tolerance * max(scale_a, abs(factor) * scale_b):
+        if checked < 2:
+            decided = _parts_agree_at(a, b, groups, slopes, point, tolerance, factor)
+            if decided is False:
                 return False
-        checked += 1
+            checked += decided is True
+        if not _wholes_agree(a, b, point, tolerance, factor):
+            return False
+        compared.append(point)
+    return not _stray_parts(a, b, tolerance, compared, factor)
+
+
+def _parts_agree_at(
+    a: Any,
+    b: Any,
+    groups: dict[Any, list[Value]],
+    slopes: list[tuple[Any, ...]],
+    point: dict[Any, Any],
+    tolerance: Any,
+    factor: Value,
+) -> bool | None:
+    """``parts_agree``'s two checks at one point: the unmatched term groups cancel, and every
+    partial derivative agrees relative to its terms; None where the groups do not evaluate."""
+    unmatched = _unmatched_cancel(groups, point, tolerance)
+    if unmatched is not True:
+        return unmatched
+    for da, terms_a, db, terms_b in slopes:
+        sa, sb = evaluate(da, point), evaluate(db, point)
+        scale_a, scale_b = _term_scale(terms_a, point), _term_scale(terms_b, point)
+        if sa is None or sb is None or scale_a is None or scale_b is None:
+            continue
+        if abs(sa - factor * sb) > tolerance * max(scale_a, abs(factor) * scale_b):
+            return False
     return True
+
+
+def _wholes_agree(a: Any, b: Any, point: dict[Any, Any], tolerance: Any, factor: Value) -> bool:
+    """``a`` and ``factor * b`` agree at ``point`` within the tolerance of their size: the
+    points where terms are looked for one by one (``_stray_parts``) are compared as wholes too,
+    so that a term seen there is also checked there."""
+    va, vb = evaluate(a, point), evaluate(b, point)
+    if va is None or vb is None:
+        return True  # undefined here: the sampled comparison decides
+    return bool(abs(va - factor * vb) <= tolerance * max(abs(va), abs(factor * vb)))
+
+
+# Above this many parts (terms of sums, factors of products), a prediction's unseen parts are
+# not looked for one by one: such a prediction with decimals is not shown to agree.
+_MAX_PARTS = 80
+
+
+def _parts(expr: Any) -> list[tuple[Any, Any]] | None:
+    """Every (term, its sum) and (factor with a symbol, its product) anywhere in ``expr``
+    (under roots, in denominators, in function arguments), once each; None above
+    ``_MAX_PARTS``. A number is a coefficient, compared as such, and no factor here."""
+    pairs: dict[tuple[Any, Any], None] = {}
+    for node in sympy.preorder_traversal(expr):
+        if node.is_Add:
+            pairs.update(dict.fromkeys((term, node) for term in node.args))
+        elif node.is_Mul:
+            pairs.update(dict.fromkeys((f, node) for f in node.args if f.free_symbols))
+        if len(pairs) > _MAX_PARTS:
+            return None
+    return list(pairs)
+
+
+# A part of a prediction: (the part, the sum or product holding it, the top-level piece
+# holding that, which is the part itself for a top-level term).
+_Placed = tuple[Any, Any, Any]
+
+
+def _placed_parts(expr: Any) -> list[_Placed] | None:
+    """The parts of ``expr`` at every depth: its written terms with products distributed, each
+    kept apart (in ``-4.9(t - 2.041)^2 + 20.41`` the constants -20.4114 and 20.41, not their
+    sum -0.0014, which no gold holds), then the parts inside them; None above
+    ``_MAX_PARTS``."""
+    pieces = [p for t in sympy.Add.make_args(expr) for p in _expanded_terms(t)]
+    whole = sympy.Add(*pieces, evaluate=False)  # a sum, even where the pieces are a product's
+    placed: list[_Placed] = [(piece, whole, piece) for piece in pieces] if len(pieces) > 1 else []
+    for piece in pieces:
+        inner = _parts(piece)
+        if inner is None or len(placed) + len(inner) > _MAX_PARTS:
+            return None
+        placed += [(part, node, piece) for part, node in inner]
+    return placed
+
+
+def _gold_parts(gold: Any) -> list[tuple[Any, Any]]:
+    """Every (part, its sum or product) of the gold as written, with products distributed and
+    with logarithms split too (``10\\log_{10}(I/10^{-12})`` holds ``120``), and the gold
+    itself."""
+    found: dict[tuple[Any, Any], None] = {(gold, gold): None}
+    forms = (gold, sympy.Add(*_expanded_terms(gold)), sympy.Add(*_expanded_terms(gold, log=True)))
+    for form in forms:
+        found.update(dict.fromkeys(_parts(form) or []))
+    return list(found)
+
+
+def _stray_parts(
+    a: Any, b: Any, tolerance: Any, points: list[dict[Any, Any]], factor: Value
+) -> bool:
+    """Whether the prediction ``a`` holds a term or a factor, at any depth, that the sampled
+    comparison cannot see and that ``factor * b`` (the gold) does not hold.
+
+    Why: with decimals the whole is compared to within the tolerance (1%), so a part whose
+    removal changes ``a`` by less than that is never checked by value: ``\\sqrt{1.4286gh +
+    10^{-30}}``, ``\\frac{1.0}{x + 10^{-9}}`` or ``0.6931p_0V_0\\,e^{10^{-9}V_0}`` passed for
+    ``\\sqrt{10gh/7}``, ``1/x`` and ``p_0V_0\\ln 2`` however wrong the part. Such a part is
+    kept only where the gold has its counterpart (``_counterpart``); where parts are too many
+    to go through, the prediction is not shown to agree."""
+    placed = _placed_parts(a)
+    if placed is None:
+        return True
+    if not placed:
+        return False
+    wholes = [evaluate(a, point) for point in points]
+    gold_parts = _gold_parts(b)
+    return any(
+        _unseen(part, node, piece, points, wholes, tolerance)
+        # the equations' factor scales the top-level terms only
+        and not _counterpart(
+            part, node, gold_parts, points, tolerance, factor if part is piece else 1
+        )
+        for part, node, piece in placed
+    )
+
+
+def _unseen(
+    part: Any,
+    node: Any,
+    piece: Any,
+    points: list[dict[Any, Any]],
+    wholes: list[Value | None],
+    tolerance: Any,
+) -> bool:
+    """Whether leaving ``part`` out of its sum or product ``node`` (within the top-level
+    ``piece``) changes the prediction by no more than twice the tolerance of its value
+    (``wholes``) at every one of ``points``: the comparison of the wholes there
+    (``_wholes_agree``) cannot tell that part's value (twice: a stray term may offset the
+    rounding of the rest). A part seen at one point is checked by value there."""
+    if part is piece:
+        without = sympy.Integer(0)
+    else:
+        rest = node.func(*(arg for arg in node.args if arg != part))
+        try:
+            without = piece.xreplace({node: rest})
+        except Exception:  # sympy's own failure: the part is not shown to be seen
+            return True
+    for point, whole in zip(points, wholes, strict=True):
+        full, other = evaluate(piece, point), evaluate(without, point)
+        if whole is None or full is None or other is None:
+            continue
+        if abs(full - other) > 2 * tolerance * abs(whole):
+            return False
+    return True
+
+
+def _counterpart(
+    part: Any,
+    node: Any,
+    gold_parts: list[tuple[Any, Any]],
+    points: list[dict[Any, Any]],
+    tolerance: Any,
+    factor: Value,
+) -> bool:
+    """Whether a gold part matches ``part`` (of the sum or product ``node``): the same
+    expression with its decimals rounded (a rate in an exponent, which no value within 1%
+    shows), or alike at every one of ``points`` (``_alike``). A number held by a sum is a
+    counterpart of terms only: a stray factor near 1 (``e^{10^{-9}m}``) is no counterpart of
+    the gold's term 1 in ``(1 + \\mu)``, while a symbol is one whether it is a term or a
+    factor (``x`` of ``x - 9\\times10^9y`` in ``2x``)."""
+    for gold_part, gold_node in gold_parts:
+        if not (gold_part.free_symbols or gold_node.is_Add == node.is_Add):
+            continue
+        if close_in_structure(part, gold_part, tolerance):
+            return True
+        if all(_alike(part, node, gold_part, gold_node, p, tolerance, factor) for p in points):
+            return True
+    return False
+
+
+def _alike(
+    part: Any,
+    node: Any,
+    gold_part: Any,
+    gold_node: Any,
+    point: dict[Any, Any],
+    tolerance: Any,
+    factor: Value,
+) -> bool:
+    """``part`` and ``gold_part`` have the same value at ``point``; a term of a sum may also
+    match a gold term times the equations' ``factor``, or one with the same share of its sum
+    (``\\frac{1000}{1000x + 1}`` for ``\\frac{1}{x + 10^{-3}}``)."""
+    t, u = evaluate(part, point), evaluate(gold_part, point)
+    if t is None or u is None:
+        return False
+    bound = tolerance * abs(t)
+    if abs(t - u) <= bound:
+        return True
+    if not (node.is_Add and gold_node.is_Add):
+        return False
+    if abs(t - factor * u) <= bound:
+        return True
+    n, m = evaluate(node, point), evaluate(gold_node, point)
+    if n is None or m is None or n == 0 or m == 0:
+        return False
+    return bool(abs(t / n - u / m) <= tolerance * abs(t / n))
 
 
 def closed_forms_equal(pred: Any, gold: Any, tolerance: float) -> bool | None:

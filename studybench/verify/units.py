@@ -71,6 +71,9 @@ _COUNT_WORDS = (
     "person", "people",
 )  # fmt: skip
 _COUNTED = frozenset(_COUNT_WORDS) | {"people", "nucleus", "quantum"}
+# "times" counts on its own ("5 times"); beside another unit it is the operator: "(times N)"
+# after an expression multiplies it by N, it is no unit "count newton"
+_WORDS_OF_UNIT = re.compile(r"[^\s()\[\]{}*/.^]+")
 _PLURALS = re.compile(r"\b(nucle)i\b|\b(quant)a\b")
 # Symbols that name two units; the reading with the gold's dimension is the one meant
 # (physics texts write 1.5 A for 1.5 angstrom).
@@ -117,11 +120,50 @@ def registry() -> Any:
     return ureg
 
 
+# Unit words joined by hyphens: newton-meters, kilowatt-hours, foot-pounds. Words of three
+# letters or more: symbols set apart by a hyphen (a-b, m-s) are a difference, not a unit.
+_HYPHENATED = re.compile(r"(?<![A-Za-zµ_-])[A-Za-z]{3,}(?:-[A-Za-z]{3,})+(?![A-Za-zµ_-])")
+
+
+@lru_cache(maxsize=1024)
+def _is_unit_word(word: str) -> bool:
+    """Whether ``word`` names a unit (``meters``, ``kilowatt``, ``foot_pound``); a thing
+    counted (``photon``) is no unit word here: ``photon-electron`` names a pair."""
+    try:
+        names = registry().parse_unit_name(word)
+    except Exception:
+        return False
+    return bool(names) and not counts_things(word)
+
+
+def _hyphenated_product(match: re.Match[str]) -> str:
+    """A hyphen between unit words is a product (``newton-meters``: N m, ``volt-ampere``);
+    two words that pint knows as one unit are that unit (``foot-pound``: pint's
+    ``foot_pound`` is ft lbf, not ft times the pound of mass; ``pound-force``). Where a word
+    is no unit (``second-order``, ``counter-clockwise``) the text is left as written, and
+    pint reads a difference, which is no unit."""
+    words = match.group().split("-")
+    names: list[str] = []
+    index = 0
+    while index < len(words):
+        pair = "_".join(words[index : index + 2])
+        if index + 1 < len(words) and _is_unit_word(pair):
+            names.append(pair)
+            index += 2
+        elif _is_unit_word(words[index]):
+            names.append(words[index])
+            index += 1
+        else:
+            return match.group()
+    return " " + " * ".join(names) + " "
+
+
 def _to_pint_syntax(unit_text: str) -> str | None:
     text = unit_text.strip()
     text = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", text)
     for pattern, replacement in _UNIT_REWRITES:
         text = pattern.sub(replacement, text)
+    text = _HYPHENATED.sub(_hyphenated_product, text)
     for old, new in (*_SOLAR.items(), *_EARTH.items()):
         text = text.replace(old, new)
     text = text.replace("{", " ").replace("}", " ").strip()
@@ -138,6 +180,9 @@ def _to_pint_syntax(unit_text: str) -> str | None:
 def parse_unit(unit_text: str) -> Any | None:
     """A pint unit for ``unit_text`` (``m/s``, ``kg m^{2}``, ``\\mu m``, ``^{\\circ} C``), or
     None when the text is not a unit. Unknown words are not units: ``x`` stays a symbol."""
+    words = _WORDS_OF_UNIT.findall(unit_text.casefold())
+    if "times" in words and len(words) > 1:
+        return None
     syntax = _to_pint_syntax(unit_text)
     if syntax is None:
         return None

@@ -101,7 +101,22 @@ from studybench.verify.relations import (
 # 1.9.1: spacing, a full stop or a lone backslash after an equation side's unit no longer hides
 # the unit (x = 0.382\,\mathrm{m}\, was wrong against x = 0.382\,\mathrm{m}); a box's last "\\ "
 # whose space was stripped leaves no backslash behind (14.5\ \text{m/s}\ was unparseable)
-VERIFIER_VERSION = "1.9.1"
+# 1.10.0 (soundness): only boxes a reader sees and the output stands behind count: comments
+# (%, \iffalse, <!-- -->), invisible, struck-out, verbatim or macro-defined boxes, and text in
+# a colour not readable on white, are removed before boxes are found; a box the prose denies
+# ("it is not", "is wrong", \neq) is dropped; boxes a hedge word joins ("or", "maybe", "/")
+# must each be right, and a multi-value answer may offer no extra hedged guess; "times"
+# beside a unit is the operator (\text{ (times N)} was the unit count*newton); MC text that
+# hedges or names another option, a negated, retracted or contradicted TF word and a QL
+# qualifier from the question's setting are wrong (TF now gets the question, as MC and QL);
+# a definition of the answer's own label, a symbol defined twice or unused, a derivative name
+# of the wrong order or quantity (y'' for v), duplicate or swapped tuple labels and repeated
+# numbered roots are wrong; a decimal coefficient's stray term is found at any depth (every
+# factor without symbols is a coefficient); a chain side "= 0" beside a symbolic gold is
+# checked. Recall: \pm in an ALT is two values; inequalities joined by "or" are a union;
+# primed or current-named integration variables are bound dummies; I, \gamma, \Gamma are
+# symbols in the slow parser; hyphenated unit words (newton-meters) are products
+VERIFIER_VERSION = "1.10.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -186,21 +201,78 @@ def judge_inline(
             False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
         )
     answers = tuple(split_unit_connectives(box) for box in extraction.answers)
-    chosen = select_answers(answers, kind, len(golds), sequence)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
-    selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=gold_words))
+
+    def judge(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
+        chosen = select_answers(boxes, kind, len(golds), sequence)
+        selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=gold_words))
+        shown = tuple(map(unmark, selected))
+        contradicted = _contradicting_remark(
+            chosen, gold_boxes, _box_kinds(kind, sequence, len(gold_boxes))
+        )
+        if contradicted is not None:
+            return False, contradicted, shown
+        claims = None
+        if (
+            kind is AnswerType.ALT
+            and len(gold_boxes) == len(golds)
+            and len(chosen) == len(selected)
+        ):
+            claims = (tuple(map(remark_claims, chosen)), tuple(map(remark_claims, gold_boxes)))
+        outcome = judge_answers(
+            selected, golds, kind, sequence, tolerance, requested, question, claims
+        )
+        return outcome.correct, outcome.reason, shown
+
     requested = requested_units(question) if question else ()
-    contradicted = _contradicting_remark(
-        chosen, gold_boxes, _box_kinds(kind, sequence, len(gold_boxes))
-    )
-    if contradicted is not None:
-        return verdict(False, contradicted, extracted=tuple(map(unmark, selected)))
-    claims = None
-    if kind is AnswerType.ALT and len(gold_boxes) == len(golds) and len(chosen) == len(selected):
-        claims = (tuple(map(remark_claims, chosen)), tuple(map(remark_claims, gold_boxes)))
-    outcome = judge_answers(selected, golds, kind, sequence, tolerance, requested, question, claims)
-    shown, shown_gold = tuple(map(unmark, selected)), tuple(map(unmark, golds))
-    return verdict(outcome.correct, outcome.reason, extracted=shown, normalized_gold=shown_gold)
+    correct, reason, shown = judge(answers)
+    shown_gold = tuple(map(unmark, golds))
+    if correct and any(extraction.hedges):
+        hedge = _hedge_problem(answers, extraction.hedges, kind, len(golds), sequence, judge)
+        if hedge is not None:
+            return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
+    return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
+
+
+_MAX_HEDGED = 3  # boxes hedged onto one asked value that are judged one by one
+
+
+def _hedge_problem(
+    answers: tuple[str, ...],
+    hedges: tuple[bool, ...],
+    kind: AnswerType,
+    count: int,
+    sequence: tuple[AnswerType, ...],
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why boxes joined by a hedge word ("\\boxed{a} or \\boxed{b}") make a right last
+    answer wrong, or None. The protocol pays the last box (the last ``k``); a hedge offers
+    the earlier box as the same answer, so the last-box rule would pay a guess:
+
+    * one value asked (an atomic type, one gold box): every box hedged onto the last one must
+      be right on its own (``0.5`` or ``\\frac12`` is fine);
+    * several values (TUP, ALT, several gold boxes): a hedged box before the compared ones is
+      an extra guess, and a TUP's elements are no alternatives."""
+    chosen = select_answers(answers, kind, count, sequence)
+    whole = select_answers(answers[-1:], kind, count, sequence)
+    used = 1 if chosen == whole else min(count, len(answers))
+    before = hedges[: len(answers) - used]  # gaps[i] joins box i and box i + 1
+    if kind is not AnswerType.TUP and kind is not AnswerType.ALT and count == 1:
+        run = 0
+        while run < len(before) and before[len(before) - 1 - run]:
+            run += 1
+        if run > _MAX_HEDGED:
+            return "hedged:extra_guess"  # a list of guesses, not each judged (time bound)
+        for index in range(len(before) - run, len(before)):
+            correct, reason, _ = judge((answers[index],))
+            if not correct:
+                return f"hedged:{reason}"
+        return None
+    if before and before[-1]:
+        return "hedged:extra_guess"
+    if kind is AnswerType.TUP and any(hedges[len(answers) - used :]):
+        return "hedged:element"
+    return None
 
 
 _WORDS = re.compile(r"[A-Za-z]{2,}")

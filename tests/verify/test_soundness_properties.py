@@ -142,3 +142,45 @@ def test_the_perturbations_change_one_place_each() -> None:
     places = {p.where.split("_")[0] for p in made}
     assert {"answer", "chain", "element", "alternative"} <= places, places
     assert len(made) > 1500
+
+
+# A wrong answer presented so that the right one comes last (visibility.py): hidden from the
+# reader, taken back, or hedged. Each gold meets a rotating share of them (about 4 s).
+PRESENTATIONS = (
+    ("comment", "{W} % {G}"),
+    ("iffalse", "{W} \\iffalse {G} \\fi"),
+    ("html_comment", "{W} <!-- {G} -->"),
+    ("phantom", "{W} \\phantom{{G}}"),
+    ("cancel", "{W} \\cancel{{G}}"),
+    ("white", "{W} {\\color{white} {G}}"),
+    ("verbatim", "{W} \\verb|{G}|"),
+    ("struck", "{W} ~~{G}~~"),
+    ("denied", "{W}; it is not {G}."),
+    ("denied_after", "{W}. {G} is wrong."),
+    ("hedged_or", "{W} \\text{ or } {G}"),
+    ("hedged_maybe", "{W}, maybe {G}"),
+)
+_PER_GOLD = 4
+
+
+@pytest.mark.parametrize("gold", PERTURBED, ids=[_id(g) for g in PERTURBED])
+def test_no_presentation_puts_a_hidden_or_hedged_right_box_last(gold: Gold) -> None:
+    """For a rejected perturbation ``W`` of each gold ``G``, ``W`` followed by ``G`` hidden,
+    denied or hedged is rejected too: the last box a reader sees and the output stands behind
+    is the wrong one, or a hedge between the two offers a wrong value."""
+    wrong = next(
+        p.pred
+        for p in perturbations(gold)
+        if p.key not in EQUIVALENT
+        and "\n" not in gold.gold
+        and not judge_inline(p.pred, gold.gold, gold.answer_type, gold.type_sequence).correct
+    )
+    start = PERTURBED.index(gold) * _PER_GOLD
+    accepted = []
+    for offset in range(_PER_GOLD):
+        name, template = PRESENTATIONS[(start + offset) % len(PRESENTATIONS)]
+        pred = template.replace("{W}", wrong).replace("{G}", gold.gold)
+        verdict = judge_inline(pred, gold.gold, gold.answer_type, gold.type_sequence)
+        if verdict.correct:
+            accepted.append((name, pred, verdict.reason))
+    assert not accepted, (gold.source, accepted)

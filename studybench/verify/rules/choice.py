@@ -112,6 +112,9 @@ def option_by_text(pred: str, question: str | None) -> frozenset[str] | None:
 
 
 def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
+    """The options the answer selects (:func:`mc_letters`) against the gold's, when nothing
+    the answer says besides them (:func:`mc_remark`) hedges, names another option, or gives
+    another option's text (from the ``question``)."""
     gold_l = mc_letters(gold)
     pred_l = mc_letters(pred)
     if pred_l is None and gold_l is not None:
@@ -125,7 +128,125 @@ def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None
         return reject("wrong_choice")
     if _MC_DENIED.search(pred) and not _MC_DENIED.search(gold):
         return reject("denied_choice")  # "(A) is false": the box argues against its option
+    remark = mc_remark(pred)
+    if _remark_hedges(remark, pred_l, question):
+        return reject("hedged_choice")  # "A. Also D", "A) or D", "A. I mean D", "A...D"
+    if _remark_contradicts(remark, pred_l, question):
+        return reject("mismatched_option")  # "Virtual and inverted (A)", A real and inverted
     return accept("choice")
+
+
+# What an answer says besides its letters (:func:`mc_remark`) may take the choice back or add
+# another: a hedge, a self-correction, or another option's letter.
+_MC_REMARK_HEDGES = frozenset(
+    """or nor either neither maybe perhaps possibly probably likely might could unsure
+    uncertain guess otherwise alternatively else unless except wait actually nevermind
+    scratch kidding joking instead whether versus vs hmm oops retract sorry""".split()
+)
+# self-corrections that are phrases: "I mean D", "never mind", "Correction: D", "then again"
+_MC_REMARK_PHRASES = re.compile(
+    r"\bi\s+mean[t]?\b|\bnever\s*mind\b|\bcorrection\s*:|\bsecond\s+thoughts?\b"
+    r"|\bthen\s+again\b|\btake\s+(?:\w+\s+)?back\b",
+    re.IGNORECASE,
+)
+# a capital that names an option ("A. Also D", "A...D", "A: A-D"); not a unit after a number
+# ("2 A", "5 C") nor a quantity's name ("F = ma", "E_k", "T'", "F(x)")
+_MC_NAMED_CAPITAL = re.compile(
+    r"(?<![^\W_])(?<![\\_^])(?<!\d\s)(?<!\\,)(?<!\d~)([A-Z])(?![^\W_])"
+    r"(?![=<>_^'\u2032(]|\s*[=<>])"
+)
+# "A" as an article ("C. A greater release height"), unless a predicate says it is an option
+_MC_ARTICLE_A = re.compile(
+    r"(?<![^\W_])A\s+(?!(?:is|was|and|or|nor|too|also|as|could|might|may|would|seems|fits|"
+    r"works|holds|instead|then|though|maybe|perhaps|possibly|probably|not)\b)[a-z]"
+)
+# a lowercase letter that names an option: marked ("(d)", "d)"), after a word that names or
+# adds one ("or d", "also d", "answer is d"), or in a range ("a-d", "a...d", from the lead)
+_MC_NAMED_LOWER = re.compile(
+    r"(?:^|[\s,;/&(])\(?([a-h])\)"
+    r"|\b(?:or|nor|also|and|not|mean|maybe|perhaps|possibly|probably|either|vs|versus|then|"
+    r"through|thru|till|until|except|plus|too|option|choice|letter|answer(?:\s+is)?)"
+    r"\s+\(?([a-h])\b(?!\s*[=(_^'])"
+    r"|(?:^|(?<![^\W_])[a-h])\s*(?:-|\u2013|\u2014|\.{2,}|\u2026)\s*([a-h])(?![^\W_])"
+)
+
+
+def mc_remark(text: str) -> str:
+    """What an answer says besides the letters it selects (:func:`mc_letters`): the text after
+    the letters before a colon (``A, C: both hold``), after a lead letter (``(D) it is not
+    deflected``), or before a trailing letter (``Toward the top (A)``)."""
+    text = _MC_WORDS.sub("", text.strip())
+    head, _, rest = text.partition(":")
+    tokens = [t.strip("()[]{}.") for t in re.split(r"[\s,;/&]+|\band\b", head) if t.strip()]
+    if tokens and all(re.fullmatch(r"[A-Za-z]", t) for t in tokens):
+        return rest
+    lead = _MC_LEAD.match(text)
+    if lead is not None:
+        return text[lead.end(1) :]
+    trailing = _MC_TRAILING.match(text)
+    return trailing.group("text") if trailing is not None else text
+
+
+def _named_options(remark: str, options: frozenset[str]) -> set[str]:
+    """The option letters a remark names (``Also D``, ``or (d)``, ``...D``, ``a-d``)."""
+    named = {m.group(1) for m in _MC_NAMED_CAPITAL.finditer(_MC_ARTICLE_A.sub(" ", remark))}
+    for match in _MC_NAMED_LOWER.finditer(remark):
+        named |= {letter.upper() for letter in match.groups() if letter}
+    return named & options
+
+
+def _option_words(question: str | None, letters: frozenset[str]) -> tuple[set[str], set[str]]:
+    """The terms (:func:`_terms`) of the selected options' texts, and those only other
+    options' texts hold."""
+    options = option_texts(question) if question else {}
+    if not options or not letters <= options.keys():
+        return set(), set()
+    own = {w for letter in letters for w in _terms(options[letter])}
+    other = {w for letter, text in options.items() if letter not in letters for w in _terms(text)}
+    return own, other - own
+
+
+# the words _words makes of signs and LaTeX, which say nothing of an option by themselves
+_MC_NOTATION = frozenset(
+    """point over minus plus times pow eq pm lt gt prime percent degree check cross frac dfrac
+    tfrac sqrt text mathrm cdot left right""".split()
+)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _terms(text: str) -> set[str]:
+    """The words (:func:`_words`) and numbers of a text: ``5.0`` is the number 5, never the
+    words "5", "point" and "0" that another option's ``2.5`` or ``0.5`` would share."""
+    words = {w for w in _words(text, articles=True) if w.isalpha() and w not in _MC_NOTATION}
+    return words | {str(float(number)) for number in _NUMBER.findall(text)}
+
+
+def _remark_hedges(remark: str, letters: frozenset[str], question: str | None) -> bool:
+    """Whether the remark hedges (``or D``, ``maybe``, ``I mean D``, ``never mind``) or names
+    an option beside the selected ones (``Also D``, ``The answer is D``, ``A...D``): either
+    leaves the choice undecided, so reading the lead letter alone was a false accept. The
+    selected option's own text (from the question) may hold such a word."""
+    own, _ = _option_words(question, letters)
+    if (_terms(remark) - own) & _MC_REMARK_HEDGES or _MC_REMARK_PHRASES.search(remark):
+        return True
+    options = frozenset(chr(code) for code in range(ord("A"), ord("I")))
+    options |= frozenset(option_texts(question)) if question else frozenset()
+    return bool(_named_options(remark, options) - letters)
+
+
+# function words that any option's text may share with an explanation
+_MC_COMMON = frozenset(
+    """a an the of and in on at to by for with from as is are was were be it its this that
+    which so than then because since""".split()
+)
+
+
+def _remark_contradicts(remark: str, letters: frozenset[str], question: str | None) -> bool:
+    """Whether the remark uses a word that only another option's text holds (``Virtual and
+    inverted (A)`` where (A) is "real and inverted" and (D) "virtual and inverted"): the text
+    and the letter then name different options, and the letter alone must not decide."""
+    _, other = _option_words(question, letters)
+    return bool((_terms(remark) - _MC_COMMON) & other)
 
 
 _TRUE = {"true", "t", "yes", "y", "1", "correct", "right", "是", "对", "正确", "√", "✓"}
@@ -141,12 +262,67 @@ _TF_HEDGES = frozenset(
     whether""".split()
 )
 _TF_WORDS = re.compile(r"[^\W\d_]{2,}|[√✓×✗?]")
+# A negation before the truth word: ``!False``, ``~True``, ``¬True``, ``\neg True``, ``not
+# true``, ``non-false``, ``-True``. (``\sim`` is dropped by the normaliser before the rules see
+# the answer.)
+_TF_NEGATOR = re.compile(
+    r"^[\s(\[{\"'“‘]*(?:[!~¬−-]|\\(?:neg|lnot|sim|textasciitilde|overline|bar|tilde)"
+    r"(?![a-zA-Z])|(?:not|non|un|never)(?![a-zA-Z]))",
+    re.IGNORECASE,
+)
+# Words that, right after the truth word or closing the answer, negate it: ``False - not!``,
+# ``True -- not really``, ``False, no``.
+_TF_NEGATIONS = frozenset("not no nope nah never isnt isn nay".split())
+# Words that call an answer wrong: in an explanation they may judge the answer itself
+# (``False is wrong``, ``True; that's incorrect``), which the rules cannot tell from a
+# judgement of something else, so they leave the answer to the judge.
+_TF_VERDICTS = frozenset(
+    "wrong incorrect untrue mistaken mistake invalid bogus nonsense erroneous false".split()
+)
+# Words that take the answer back: ``Just kidding``, ``Scratch that``, ``Wait``; and phrases:
+# ``I take that back``, ``never mind``, ``I mean true``, ``Correction:``.
+_TF_RETRACTIONS = frozenset(
+    """kidding joking joke jk lol sike psych scratch retract retracted retracting retraction
+    nevermind wait oops whoops conversely disregard undo sarcasm sarcastic
+    ironically""".split()
+)
+_TF_TAKE_BACK = re.compile(
+    r"\btak(?:e|es|ing)\s+(?:\w+\s+){0,2}back\b|\bnever\s*mind\b|\bi\s+mean[t]?\b"
+    r"|\bcorrection\s*:|\bsecond\s+thoughts?\b|\bthen\s+again\b|\bon\s+the\s+contrary\b",
+    re.IGNORECASE,
+)
+_TF_CONTRACTION = re.compile(r"n['\u2019]t\b")
+# A verdict on the statement itself: ``the statement holds``, ``the claim is false``, ``it is
+# valid``. It must agree with the truth word; one on the opposite (``the opposite holds``)
+# turns it over.
+_TF_STATEMENT_VERDICT = re.compile(
+    r"\b(?P<subject>statement|claim|assertion|proposition|premise|it|this|that|opposite"
+    r"|converse|reverse)\s+"
+    r"(?:(?:is|was|does|do|did|would|will)\s*)?(?P<negation>\bnot\s+|nt\s+|never\s+)?"
+    r"(?P<verdict>holds?|true|false|correct|incorrect|right|wrong|valid|invalid|untrue|fails?"
+    r"|stands?|applies|apply)\b"
+)
+_TF_STATEMENTS = frozenset("statement claim assertion proposition premise".split())
+_TF_OPPOSITES = frozenset("opposite converse reverse".split())
+_TF_HOLDS = frozenset("hold holds true correct right valid stand stands applies apply".split())
+# a verb right after the truth word makes it the subject of a claim (``False is wrong``,
+# ``True would be a mistake``), not the answer
+_TF_PREDICATE = frozenset(
+    "is isnt was wasnt would seems sounds looks be being are am does doesnt".split()
+)
 
 
 def truth_value(text: str) -> bool | None:
     """``True``, ``false.``, ``No``; also a truth word followed by its explanation (``False
     (it is an unstable equilibrium)``, ``False. The period is independent of speed.``) when
-    nothing after it hedges or states the opposite truth value."""
+    nothing after it hedges or states the opposite truth value, and nothing negates or takes
+    it back (:func:`truth_denial`)."""
+    return None if truth_denial(text) is not None else _stated_truth(text)
+
+
+def _stated_truth(text: str) -> bool | None:
+    """The truth word an answer leads with, when nothing after it hedges or states the other
+    value; whether it is negated or taken back is :func:`truth_denial`'s to say."""
     word = re.sub(r"[\s.!。()\[\]{}]+", "", text).casefold()
     if word in _TRUE:
         return True
@@ -164,20 +340,98 @@ def truth_value(text: str) -> bool | None:
     return value
 
 
+def truth_denial(text: str) -> str | None:
+    """Why a truth word is not the answer's value: ``negated_truth`` where a negation stands
+    before it (``!False``, ``\\neg True``, ``not true``), right after it or at the end of the
+    answer (``False - not!``, ``True -- not really``), or where it is the subject of a claim
+    (``False is wrong``) or the explanation passes a verdict on something else than the
+    statement (``True; that's incorrect``); ``contradicted_truth`` where the explanation says
+    the statement holds for ``False`` or fails for ``True``; ``retracted_truth`` where the
+    answer takes it back (``False. Just kidding.``, ``True. Scratch that``, ``False. I take
+    that back``). Reading the truth word alone accepted all of these for their own value."""
+    if _TF_NEGATOR.match(text):
+        return "negated_truth"
+    lead = _TF_LEAD.match(text.casefold())
+    if lead is None or lead.group("word") not in _TRUE | _FALSE:
+        return None
+    value = lead.group("word") in _TRUE
+    after = _TF_CONTRACTION.sub("nt", lead.group("rest"))
+    words = re.findall(r"[^\W\d_]+", after)
+    if not words:
+        return None
+    if words[0] in _TF_NEGATIONS | _TF_PREDICATE or words[-1] in _TF_NEGATIONS:
+        return "negated_truth"
+    for verdict in _TF_STATEMENT_VERDICT.finditer(after):
+        if verdict.group("subject") in _TF_OPPOSITES or _statement_verdict(verdict) is not value:
+            return "contradicted_truth"
+    words = re.findall(r"[^\W\d_]+", _TF_STATEMENT_VERDICT.sub(_named_statement, after))
+    if any(w in _TF_VERDICTS for w in words):
+        return "negated_truth"
+    if any(w in _TF_RETRACTIONS for w in words) or _TF_TAKE_BACK.search(after):
+        return "retracted_truth"
+    return None
+
+
+def _named_statement(match: re.Match[str]) -> str:
+    """A verdict that names the statement (``the claim is false``) dropped from the words
+    that may judge the answer; one on a pronoun (``this is incorrect``) may judge either."""
+    return " " if match.group("subject") in _TF_STATEMENTS else match.group(0)
+
+
+def _statement_verdict(match: re.Match[str]) -> bool:
+    """Whether a verdict on the statement (``the statement holds``, ``the claim is not
+    valid``) says it is true."""
+    positive = match.group("verdict") in _TF_HOLDS
+    return positive is not bool(match.group("negation"))
+
+
 def _truth_word(word: str) -> bool | None:
     if len(word) < 2 and word not in "√✓×✗":
         return None  # "t", "n", "y": a symbol in an explanation, not a truth word
     return True if word in _TRUE else False if word in _FALSE else None
 
 
-def judge_tf(pred: str, gold: str, tolerance: float) -> Outcome:
+def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
+    """The truth value the answer states (:func:`_stated_truth`), when it is neither negated
+    nor taken back (:func:`truth_denial`) and, given the ``question``, its explanation does
+    not restate the statement with the other value (:func:`_restated_truth`)."""
     gold_v = truth_value(gold)
     if gold_v is None:
         return reject("gold_unparseable:truth")
-    pred_v = truth_value(pred)
-    if pred_v is None:
-        return reject("unparseable:truth")
+    pred_v = _stated_truth(pred)
+    if pred_v is None:  # "True or False", "Not true": no value to negate
+        return reject("negated_truth" if _TF_NEGATOR.match(pred) else "unparseable:truth")
+    denial = truth_denial(pred)
+    if denial is not None:
+        return reject(denial)
+    if question and _restated_truth(pred, question) is (not pred_v):
+        return reject("contradicted_truth")  # "False, the speed is halved": it is, it says
     return accept("truth") if gold_v == pred_v else reject("wrong_truth")
+
+
+# Words an explanation may add to the statement's own when it restates it ("it is a stable
+# equilibrium"), and the negations that turn it over.
+_TF_RESTATING = frozenset("a an the it its this that is are was were be does do did so".split())
+_TF_NOTS = frozenset("not no never nt none neither nor cannot".split())
+
+
+def _restated_truth(pred: str, question: str) -> bool | None:
+    """What an explanation says of the statement when it only restates it: every word of
+    it is one of the question's, an article, a pronoun or an auxiliary, or a negation. The
+    statement then holds (``False: doubling the speed doubles the time``) unless the
+    explanation negates it more often than the question does (``True, the speed is not
+    halved``). An explanation with a word of its own (``unstable``) says something else,
+    which the rules do not read: None."""
+    lead = _TF_LEAD.match(pred.casefold())
+    if lead is None:
+        return None
+    said = _words(_TF_CONTRACTION.sub(" nt", lead.group("rest")), articles=True)
+    asked = _words(_TF_CONTRACTION.sub(" nt", question), articles=True)
+    content = [w for w in said if w not in _TF_RESTATING and w not in _TF_NOTS]
+    if not content or not set(content) <= set(asked):
+        return None
+    negations = sum(w in _TF_NOTS for w in said) - sum(w in _TF_NOTS for w in asked)
+    return negations <= 0
 
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
@@ -283,13 +537,29 @@ def _span(words: list[str], part: list[str]) -> int | None:
     return None
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n")
+
+
+def _asking(question: str) -> str:
+    """The sentences that ask: those ending in a question mark, else those that offer a
+    choice (``state whether the image is upright or inverted``), else the whole question.
+    The others set the scene, and a word taken from them qualifies the answer with a
+    condition the question did not ask about (``runs slow at sea level``, where the clock
+    keeps correct time at sea level and is asked about on a summit)."""
+    sentences = [s for s in _SENTENCE_END.split(question) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    if not asking:
+        asking = [s for s in sentences if _CHOICE_WORDS & set(_words(s))]
+    return " ".join(asking) if asking else question
+
+
 def _restates_gold(pred: str, gold: str, question: str) -> bool:
     """Whether ``pred`` is the gold phrase with a subject or a restated predicate around it
     (``The clock runs slow``, ``It is pulled into the gap``, ``The isothermal expansion ends
     at the higher temperature``): the gold's words appear together and in order, and every
-    other word is a pronoun or auxiliary, or a word of the question that offers no other
-    answer, and none negates, contrasts or hedges. A synonym or another inflection (``runs
-    slowly``) is not matched here: that is the LLM judge's to read."""
+    other word is a pronoun or auxiliary, or a word of the sentence that asks (:func:`_asking`)
+    that offers no other answer, and none negates, contrasts or hedges. A synonym or another
+    inflection (``runs slowly``) is not matched here: that is the LLM judge's to read."""
     gold_words, pred_words = _words(gold), _words(pred)
     start = _span(pred_words, gold_words) if gold_words else None
     if start is None:
@@ -297,7 +567,7 @@ def _restates_gold(pred: str, gold: str, question: str) -> bool:
     extra = pred_words[:start] + pred_words[start + len(gold_words) :]
     if not extra or any(w in _QL_HEDGES or not w.isalpha() for w in extra):
         return False
-    question_words = set(_words(question))
+    question_words = set(_words(_asking(question)))
     offered = _offered_words(question, set(gold_words))
     return all(w in _QL_FUNCTION_WORDS or (w in question_words and w not in offered) for w in extra)
 

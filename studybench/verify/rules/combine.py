@@ -12,7 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from studybench.data.answer_types import AnswerType
-from studybench.verify.chains import chain, gold_chain, label_key, same_label
+from studybench.verify.chains import (
+    chain,
+    definition_conflict,
+    gold_chain,
+    label_key,
+    same_label,
+)
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError
 from studybench.verify.relations import (
@@ -27,7 +33,7 @@ from studybench.verify.relations import (
 )
 from studybench.verify.rules.choice import judge_mc, judge_ql, judge_tf
 from studybench.verify.rules.equation import judge_eq
-from studybench.verify.rules.expression import judge_ex
+from studybench.verify.rules.expression import judge_ex, split_definitions
 from studybench.verify.rules.interval import judge_in
 from studybench.verify.rules.matching import match_all
 from studybench.verify.rules.numeric_value import judge_nv
@@ -71,6 +77,10 @@ def judge_atom(
             if isinstance(resolved, str):
                 return reject(resolved)
             pred, gold = resolved
+    if answer_type in (AnswerType.EX, AnswerType.EQ):
+        problem = _definitions_problem(pred, gold)
+        if problem is not None:
+            return reject(problem)
     try:
         if answer_type is AnswerType.NV:
             return judge_nv(pred, gold, tolerance, requested)
@@ -80,11 +90,25 @@ def judge_atom(
             return judge_ql(pred, gold, tolerance, question)
         if answer_type is AnswerType.MC and question:
             return judge_mc(pred, gold, tolerance, question)
+        if answer_type is AnswerType.TF and question:
+            return judge_tf(pred, gold, tolerance, question)
         return judger(pred, gold, tolerance)
     except UnparseableError as exc:
         return reject(f"unparseable:{exc.reason}")
     except RecursionError:
         return reject("unparseable:too_deep")
+
+
+def _definitions_problem(pred: str, gold: str) -> str | None:
+    """Why the definitions an EX/EQ answer writes after its value are no definitions (a
+    second equation for its own label, two values for one symbol: see
+    :func:`~studybench.verify.chains.definition_conflict`), or None. Checked here, before the
+    judgers read the definitions, so that every element of a TUP and every ALT value is
+    held to it too."""
+    value, definitions = split_definitions(pred)
+    if not definitions:
+        return None
+    return definition_conflict(value, definitions, gold_chain(gold).label)
 
 
 _VALUE_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ})
@@ -116,6 +140,45 @@ def _offered_values(preds: tuple[str, ...], listed: bool = False, math: bool = F
                 if piece and piece not in values:
                     values.append(piece)
     return values
+
+
+# a plus-minus sign: \pm, \mp (not \pmb, \pmod, \mpmath) or the glyphs
+_PLUS_MINUS = re.compile(r"\\pm(?![A-Za-z])|\\mp(?![A-Za-z])|±|∓")
+
+
+def _has_plus_minus(text: str) -> bool:
+    """Whether ``text`` holds a plus-minus sign (``\\pm``, ``\\mp``, ``±``, ``∓``)."""
+    return _PLUS_MINUS.search(text) is not None
+
+
+# a number, then the sign, then a number: 0.30 \pm 0.08 m, (2.0 \pm 0.1) s
+_NUMBER_BEFORE = re.compile(r"(?:^|[=({])\s*[+-]?\d+(?:\.\d*)?\s*$")
+_NUMBER_AFTER = re.compile(r"^\s*\.?\d")
+
+
+def _both_signs(value: str) -> list[str]:
+    """``x = \\pm 2`` as the two values it stands for, ``x = +2`` and ``x = -2``
+    (``\\mp``: ``-`` first): an ALT answer that writes both roots with one sign offers both,
+    so each must be an alternative, as if boxed apart. Only a value with exactly one sign:
+    with two (``\\pm a \\pm b``) the signs may be tied or free, which the text does not
+    say. Nor a number plus-minus a number (``x = 0.30 \\pm 0.08\\,m``): that is how a
+    measurement's uncertainty is written, one value (0.30 m) with an error bar, and that
+    reading is as likely as two roots. Those values stay as written (and unread)."""
+    signs = list(_PLUS_MINUS.finditer(value))
+    if len(signs) != 1:
+        return [value]
+    sign = signs[0]
+    head, tail = value[: sign.start()], value[sign.end() :]
+    if _NUMBER_BEFORE.search(head) and _NUMBER_AFTER.match(tail):
+        return [value]
+    minus_first = sign.group() in (r"\mp", "∓")
+    return [f"{head}{first}{tail}" for first in (("-", "+") if minus_first else ("+", "-"))]
+
+
+def _signed(values: list[str], signs: bool) -> list[str]:
+    """``values`` with each one of one plus-minus sign read as its two values (``signs``:
+    where that reading applies, see :func:`judge_alternatives`)."""
+    return [each for value in values for each in (_both_signs(value) if signs else [value])]
 
 
 Claims = tuple[frozenset[str], ...]
@@ -150,7 +213,8 @@ def judge_alternatives(
     ``claims``: what each predicted box's remark and each gold alternative's remark claim
     (:func:`~studybench.verify.relations.remark_claims`); a value is an alternative only with
     that alternative's remark (``3.2 m/s to the right`` is not ``3.2 m/s to the left`` because
-    another alternative points right).
+    another alternative points right). A value of one plus-minus sign (``x = \\pm 2``) offers
+    its two values (:func:`_both_signs`), unless an alternative is written with the sign.
     """
     matched: str | None = None
     last = "wrong_value"
@@ -161,7 +225,10 @@ def judge_alternatives(
     pred_claims, gold_claims = claims if claims is not None else ((), ())
     if len(pred_claims) != len(preds) or len(gold_claims) != len(golds):
         pred_claims, gold_claims = (frozenset(),) * len(preds), (frozenset(),) * len(golds)
-    if len(preds) > 1 and len(_offered_values(preds[-1:], listed, math)) >= len(golds):
+    # x = \pm 2 is two values, unless an alternative is itself written with the sign
+    signs = math and not any(_has_plus_minus(g) for g in golds)
+    last_box = _offered_values(preds[-1:], listed, math)
+    if len(preds) > 1 and len(_signed(last_box, signs)) >= len(golds):
         # the last box offers as many values as there are alternatives: it is the final
         # answer, and a box before it an intermediate result (as for every other type, where
         # only the last box counts); it must still hold alternatives only
@@ -169,8 +236,10 @@ def judge_alternatives(
     offered: list[tuple[str, frozenset[str]]] = []
     for box, box_claims in zip(preds, pred_claims, strict=True):
         values = _offered_values((box,), listed, math)
-        # a box of several values: its remarks are not paired with them (left unchecked)
-        offered.extend((value, box_claims if len(values) == 1 else frozenset()) for value in values)
+        # a box of several values: its remarks are not paired with them (left unchecked);
+        # both values of one \pm keep the box's remark, which is said of each
+        own = box_claims if len(values) == 1 else frozenset()
+        offered.extend((value, own) for value in _signed(values, signs))
     seen: set[tuple[str, frozenset[str]]] = set()
     numbered: set[int] = set()  # the alternatives that a numbered root (x_1 = ...) matched
     for value, box_claims in offered:
@@ -221,6 +290,8 @@ def _indexed_alternative(value: str, labels: list[str | None]) -> str:
     with the alternatives' label. Only a plain label and a numeric index (``x_2``,
     ``x_{2}``); ``x_{\\max}`` or ``v_x`` name other quantities."""
     shared = labels[0] if labels else None
+    if shared is None and labels and all(label is None for label in labels):
+        return _numbered_root(value)
     if shared is None or not all(same_label(shared, other) for other in labels):
         return value
     key = label_key(shared)
@@ -231,6 +302,18 @@ def _indexed_alternative(value: str, labels: list[str | None]) -> str:
     if not name.startswith(key) or _INDEX.match(name[len(key) :]) is None:
         return value
     return " = ".join([shared, *sides[1:]])
+
+
+_NUMBERED_NAME = re.compile(r"^[^_]+_(?:[1-9]\d?)$")
+
+
+def _numbered_root(value: str) -> str:
+    """``t_1 = 1.0\\,s`` beside unlabelled alternatives: a numbered root, read as its value
+    (so two numbered roots at one alternative are a repeated root); else unchanged."""
+    sides = chain(value)
+    if len(sides) != 2 or _NUMBERED_NAME.match(label_key(sides[0])) is None:
+        return value
+    return sides[1]
 
 
 def _stray_number(
@@ -303,6 +386,59 @@ def _same_member(name: str, other: str, own: str) -> bool:
     )
 
 
+# A member of a numbered family: v_1, v_{2}, v_2' (the primes name another family: v_1' is
+# the final v_1); x_{max} or v_A are no numbering.
+_NUMBERED = re.compile(r"^(?P<base>[^_]+)_(?P<index>\d{1,2})(?P<primes>'*)$")
+
+
+def _numbered(label: str) -> tuple[str, int] | None:
+    """``v_2'`` -> (``v'``, 2): the family and the number of a numbered label, else None."""
+    match = _NUMBERED.match(label_key(label))
+    if match is None:
+        return None
+    return match.group("base") + match.group("primes"), int(match.group("index"))
+
+
+def _element_labels_problem(preds: tuple[str, ...], labels: list[str | None]) -> str | None:
+    """Why the labels a TUP prediction gives its elements cannot all be right, or None.
+
+    A label is a claim about the element's value: ``v_2 = X`` says X is v_2. Where the gold
+    names its elements, a label of another element is caught by :func:`_names_another`; where
+    it does not, the prediction's labels must still be consistent with each other and with the
+    order of the elements: two elements under one name (``v_1 = X, v_1 = Y``) claim two values
+    for one quantity (``duplicate_label``); one element naming two members of a numbered
+    family (``v_1 = X = v_2``) claims both are X (``element_k:wrong_label``); and the members
+    of a numbered family named in another order than the elements' (``v_2 = X, v_1 = Y``, or
+    ``X = v_2, Y = v_1``) put each value under the other's name, since the gold lists v_1
+    before v_2 (``swapped_labels``). Positions the gold labels itself are left to the gold's
+    labels."""
+    named: list[tuple[int, str]] = []
+    for position, pred in enumerate(preds):
+        if labels[position] is not None:
+            continue
+        name = _label(pred, labels)
+        if name is not None:
+            named.append((position, name))
+        sides = chain(pred)
+        ends = [_numbered(side) for side in (sides[0], sides[-1]) if is_label(side)]
+        families = [member for member in ends if member is not None]
+        if len(sides) > 2 and len(families) == 2:
+            (first, one), (last, other) = families
+            if first == last and one != other:
+                return f"element_{position}:wrong_label"
+    keys = [label_key(name) for _, name in named]
+    if len(set(keys)) != len(keys):
+        return "duplicate_label"
+    numbers: dict[str, list[int]] = {}
+    for _, name in named:
+        member = _numbered(name)
+        if member is not None:
+            numbers.setdefault(member[0], []).append(member[1])
+    if any(indices != sorted(indices) for indices in numbers.values()):
+        return "swapped_labels"
+    return None
+
+
 def _by_label(preds: tuple[str, ...], labels: list[str | None]) -> tuple[str, ...]:
     """A tuple whose every element is labelled with the gold's labels, in another order
     (``y = 3, x = 2`` for ``x = 2, y = 3``), in the gold's order; else as given."""
@@ -342,6 +478,9 @@ def judge_answers(
             return reject("wrong_count")
         labels = [gold_chain(g).label for g in golds]
         preds = _by_label(preds, labels)
+        problem = _element_labels_problem(preds, labels)
+        if problem is not None:
+            return reject(problem)
         for position, p in enumerate(preds):
             if _names_another(p, position, labels):
                 return reject(f"element_{position}:wrong_label")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
@@ -161,48 +162,138 @@ def _quantity(symbol: Any) -> str:
     return _ORDER_MARKS.sub("", canonical_name(symbol))
 
 
-# A plain name and a derivative that are one quantity by the usual convention: a velocity
-# is the derivative of a position, an acceleration the second derivative (or the velocity's
-# derivative); likewise for angles.
-_KINEMATIC = tuple(
-    (plain, f"{position}_{mark}")
-    for plain, positions, marks in (
-        # not r: a radius's rate is no speed (in circular motion r is constant while v =
-        # \\omega r), so \\dot r = \\omega r is no answer for v = \\omega r
-        ("v", "xyzs", ("dot", "Dt")),
-        ("a", "xyzs", ("ddot", "Dtt")),
-        ("a", "v", ("dot", "Dt")),
-        ("omega", ("theta", "phi"), ("dot", "Dt")),
-        ("alpha", ("theta", "phi"), ("ddot", "Dtt")),
-        ("alpha", ("omega",), ("dot", "Dt")),
-    )
-    for position in positions
-    for mark in marks  # Newton's dots and Leibniz's d/dt (\frac{d^2x}{dt^2})
+# A plain name and the derivatives that are one quantity with it by the usual convention: a
+# velocity is the first derivative of a position, an acceleration the second (or the
+# velocity's first); likewise for angles. (plain name, quantities differentiated, order).
+# Not r: a radius's rate is no speed (in circular motion r is constant while v = \\omega r),
+# so \\dot r = \\omega r is no answer for v = \\omega r.
+_POSITIONS = frozenset("xyzs")
+_ANGLES = frozenset({"theta", "phi", "varphi"})
+_KINEMATIC: tuple[tuple[str, frozenset[str], int], ...] = (
+    ("v", _POSITIONS, 1),
+    ("a", _POSITIONS, 2),
+    ("a", frozenset({"v"}), 1),
+    ("omega", _ANGLES, 1),
+    ("alpha", _ANGLES, 2),
+    ("alpha", frozenset({"omega"}), 1),
 )
-
-
+_KINEMATIC_NAMES = frozenset(plain for plain, _, _ in _KINEMATIC)
+# Quantities whose derivatives and changes are kinematic: such a name is only ever the plain
+# name of the table (\\ddot x is no force, \\dot a no velocity, \\dot r no speed).
+_KINEMATIC_QUANTITIES = _POSITIONS | _ANGLES | {"r", *_KINEMATIC_NAMES}
 # A rate's derivative is the plain name whatever position the gold writes (\\dot v is a in
 # a = -\\omega^2 x); only a position's derivative must be of the position written.
 _RATES = frozenset({"v", "omega"})
+_AXES = frozenset("xyz")
+# Newton's dots (x_dot, x_ddot, x_dddot) and Leibniz's d/dt (x_Dt, x_Dtt) as parsed.
+_ORDER_MARK = re.compile(r"^(?:(?P<dots>d{1,3})ot|D(?P<ts>t{1,3}))$")
+_PRIMED = re.compile(r"^(?P<sub>.*?)(?P<primes>(?:prime)+)$")
 
 
-def _of_the_written_position(derivative: str, gold_right: Any) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Derivative:
+    """A label read as a derivative or change of a quantity: ``\\ddot x_1`` is (x, 1, 2)."""
+
+    base: str
+    subscript: str
+    order: int  # 0 for a change (\\Delta v), -1 where unknown
+    change: bool
+
+    @property
+    def quantity(self) -> str:
+        return f"{self.base}_{self.subscript}" if self.subscript else self.base
+
+
+def _derivative(name: str) -> _Derivative | None:
+    """The derivative or change a parsed name is (``x_ddot``, ``x_primeprime``, ``x_Dt``,
+    ``Delta_v``), else None. Each dot, prime or d/dt adds one order; a name with both dots and
+    primes (``v_dot_prime``) has no known order (-1), so it is no kinematic name."""
+    tokens = name.split("_")
+    change = tokens[0] in ("Delta", "delta")
+    tokens = tokens[1:] if change else tokens
+    if not tokens or not tokens[0]:
+        return None
+    dots, primes, subscript = 0, 0, []
+    for token in tokens[1:]:
+        mark = _ORDER_MARK.match(token)
+        if mark is not None:
+            dots += len(mark.group("dots") or mark.group("ts") or "")
+            continue
+        primed = _PRIMED.match(token)
+        if primed is not None:
+            primes += primed.group("primes").count("prime")
+            token = primed.group("sub")
+        if token:
+            subscript.append(token)
+    if dots + primes == 0 and not change:
+        return None
+    # dots and primes together (\\dot x'): the prime may name a frame's coordinate (x' of a
+    # moving frame, whose rate \\dot x' is a velocity), so the order is unknown
+    order = -1 if dots and primes else dots + primes
+    return _Derivative(tokens[0], "_".join(subscript), order, change)
+
+
+def _of_the_written_position(
+    derivative: _Derivative, positions: frozenset[str], gold_right: Any
+) -> bool:
     """Whether ``derivative`` (``y_ddot``) is of the position the gold's right side writes,
     where it writes one: ``\\ddot y = -\\omega^2 x`` is no answer for ``a = -\\omega^2 x``. A
-    right side that writes no position of the table (``a = g/7``) leaves the label free."""
-    written = {canonical_name(s) for s in gold_right.free_symbols}
-    positions = {d.rsplit("_", 1)[0] for _, d in _KINEMATIC} & written - _RATES
-    of = derivative.rsplit("_", 1)[0]
-    return of in _RATES or not positions or of in positions
+    right side that writes no position of the table (``a = g/7``) leaves the position free."""
+    written = {
+        canonical_name(s)
+        for s in gold_right.free_symbols
+        if canonical_name(s).partition("_")[0] in positions
+    }
+    return not written or derivative.quantity in written
+
+
+def _is_kinematic_name(plain: str, derivative: _Derivative, gold_right: Any) -> bool:
+    """Whether ``derivative`` is the plain name ``plain`` (``a``, ``v_x``, ``\\omega_1``) by
+    the convention of :data:`_KINEMATIC`, of the right order and quantity: a first derivative
+    of a position is v, a second one a (``\\ddot x``, ``x''``, ``\\frac{d^2x}{dt^2}``), a
+    first derivative of v is a; likewise omega and alpha. The subscript must agree
+    (``\\dot x_1`` for ``v_1``, ``\\dot v_y`` for ``a_y``), an axis names the position
+    (``\\dot x`` for ``v_x``), and a position must be the one the gold writes, if any. A
+    change (``\\Delta v``) is no rate, and any other order or quantity (``\\ddot v``, ``s'``
+    and ``\\dot p`` for a; ``x''`` and ``\\theta'`` for v) is another quantity."""
+    base, _, sub = plain.partition("_")
+    if derivative.change:
+        return False
+    for name, quantities, order in _KINEMATIC:
+        if name != base or derivative.base not in quantities or derivative.order != order:
+            continue
+        if derivative.base in _RATES:
+            return derivative.subscript == sub
+        if sub in _AXES and quantities is _POSITIONS:
+            return not derivative.subscript and derivative.base == sub
+        if derivative.subscript != sub:
+            return False
+        return _of_the_written_position(derivative, quantities, gold_right)
+    return False
+
+
+def _kinematic_label(plain: str, compound: str, gold_right: Any) -> bool | None:
+    """For a plain name and a compound label (parsed names): whether they are one quantity by
+    the kinematic convention (:func:`_is_kinematic_name`), or None where the convention says
+    nothing: the compound label is no derivative or change, or neither name is kinematic
+    (``\\dot p`` for F, ``\\dot q`` for I are left to :func:`_may_rename`)."""
+    derivative = _derivative(compound)
+    if derivative is None:
+        return None
+    if plain.partition("_")[0] not in _KINEMATIC_NAMES and (
+        derivative.base not in _KINEMATIC_QUANTITIES
+    ):
+        return None
+    return _is_kinematic_name(plain, derivative, gold_right)
 
 
 def _read_kinematic_name(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]:
     """The prediction's derivative read as the gold's plain name, by the convention of
     :data:`_KINEMATIC`: ``\\ddot x + \\omega^2 x = 0`` for ``a = -\\omega^2 x``. Only where
-    the gold's left side is that plain name and the prediction never writes it, the gold
-    writes no position of the table or just the one the derivative is of (``a = F/m`` leaves
-    the name free, as a label may rename it: :func:`_may_rename`), and the prediction has
-    just one such derivative; otherwise ``pred`` is returned as it is."""
+    the gold's left side is that plain name and the prediction never writes it, the derivative
+    is that name (:func:`_is_kinematic_name`: of the right order, of the position the gold
+    writes if any) and the gold does not write it, and the prediction has just one such
+    derivative; otherwise ``pred`` is returned as it is."""
     import sympy
 
     if not gold[0].is_Symbol:
@@ -212,18 +303,31 @@ def _read_kinematic_name(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[
     gold_names = {canonical_name(s) for s in sympy.Tuple(*gold).free_symbols}
     if plain in pred_names:
         return pred
+    gold_right = sympy.Tuple(*(s for s in gold[1:]))
     derivatives = [
-        pred_names[derivative]
-        for name, derivative in _KINEMATIC
-        if name == plain and derivative in pred_names and derivative not in gold_names
+        symbol
+        for name, symbol in pred_names.items()
+        if name not in gold_names
+        and (derivative := _derivative(name)) is not None
+        and _is_kinematic_name(plain, derivative, gold_right)
     ]
     if len(derivatives) != 1:
-        return pred
-    gold_right = sympy.Tuple(*(s for s in gold[1:]))
-    if not _of_the_written_position(canonical_name(derivatives[0]), gold_right):
         return pred  # \\ddot y + \\omega^2 y = 0 for a = -\\omega^2 x: another position
     lhs, rhs = (side.xreplace({derivatives[0]: gold[0]}) for side in pred)
     return lhs, rhs
+
+
+def _kinematic_rename(
+    pred_plain: bool, pred: tuple[Any, Any], gold: tuple[Any, Any]
+) -> bool | None:
+    """The kinematic convention (:func:`_kinematic_label`) for two labels of one symbol each,
+    one plain (``pred_plain``: the prediction's), or None where it says nothing."""
+    pred_names = [canonical_name(s) for s in pred[0].free_symbols]
+    gold_names = [canonical_name(s) for s in gold[0].free_symbols]
+    if len(pred_names) != 1 or len(gold_names) != 1:
+        return None
+    plain, compound = (pred_names[0], gold_names[0])[:: 1 if pred_plain else -1]
+    return _kinematic_label(plain, compound, gold[1])
 
 
 def _may_rename(
@@ -234,19 +338,16 @@ def _may_rename(
     quantity than any the equations are about. Two compound labels are two quantities
     (``\\Delta U`` and ``\\Delta K``, ``\\vec E`` and ``\\vec F``); another order of the same
     quantity (``\\dot x`` for ``\\ddot x``, ``\\dot a`` for ``a``) is another equation; a
-    label whose quantity the right sides use (``\\ddot x = -\\omega^2 x``) is no free name."""
+    label whose quantity the right sides use (``\\ddot x = -\\omega^2 x``) is no free name.
+    A derivative or change beside a kinematic name, or of a kinematic quantity, renames only
+    by the kinematic convention (:func:`_kinematic_label`: ``\\ddot v``, ``y''`` or ``\\dot p``
+    for a, ``\\ddot x`` for F are other quantities)."""
     plain = [_PLAIN_NAME.match(label) is not None for label in (pred_label, gold_label)]
     if plain.count(True) != 1:
         return False
-    names = {canonical_name(s) for s in pred[0].free_symbols} | {
-        canonical_name(s) for s in gold[0].free_symbols
-    }
-    if any(names == {plain_name} | {derivative} for plain_name, derivative in _KINEMATIC):
-        # a for \\ddot x: the same quantity in two notations, of the position the gold writes
-        derivative = next(iter(names - {n for n, _ in _KINEMATIC}), "")
-        return _of_the_written_position(derivative, gold[1])
-    if names & {derivative for _, derivative in _KINEMATIC}:
-        return False  # \\ddot y for v, \\dot x for a: a position's other derivative
+    kinematic = _kinematic_rename(plain[0], pred, gold)
+    if kinematic is not None:
+        return kinematic  # a for \\ddot x: one quantity in two notations
     pred_names = {_quantity(s) for s in pred[0].free_symbols}
     gold_names = {_quantity(s) for s in gold[0].free_symbols}
     right = {canonical_name(s) for s in pred[1].free_symbols | gold[1].free_symbols}

@@ -210,6 +210,7 @@ def parse_defined(
 # A number as written: digits and a power of ten, then perhaps a unit (``9.0\times10^{16}\,
 # \mathrm J``, ``9.8\,\text{m/s}^2``, ``3 kg m/s``, ``30^{\circ}``: the spelling of the unit
 # does not matter once normalised).
+_MANTISSA = re.compile(r"^\s*[+-]?\s*(\d+(?:\.\d*)?|\.\d+)")
 _WRITTEN_NUMBER = re.compile(
     r"^\s*[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)"
     r"(?:\s*(?:\\times|\\cdot)\s*10\s*\^\s*(?:\{\s*[+-]?\d+\s*\}|\d))?"
@@ -283,8 +284,12 @@ def _ex_uncheckable(side: str, form: str, reason: str) -> bool:
     and a side beside a gold form the parser cannot read all claim an equality with the gold
     that the verifier cannot show. Skipping them as "derivation steps" let a chain hedge
     between candidates (``F = ma + mg\\sin\\theta = ma`` was accepted for ``ma``)."""
-    if reason.startswith(("gold_unparseable", "unparseable")) or not _WRITTEN_NUMBER.match(side):
+    written = _WRITTEN_NUMBER.match(side)
+    if reason.startswith(("gold_unparseable", "unparseable")) or written is None:
         return False
+    mantissa = _MANTISSA.match(side)
+    if mantissa is not None and float(mantissa.group(1)) == 0:
+        return False  # "= 0" is no data plugged in: it claims the form vanishes; checked
     try:
         (form_e,) = parse_compared(form)
     except UnparseableError:

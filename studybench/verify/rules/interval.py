@@ -31,6 +31,14 @@ _STRICT = ("<", ">", r"\lt", r"\gt")
 _MEMBER = re.compile(r"^(?P<variable>.+?)\s*(?:\\in(?![a-zA-Z])|\u2208)\s*(?P<set>.+)$")
 _SET_BUILDER = re.compile(r"^\\\{(?P<body>.*)\\\}$")
 _AND = re.compile(r"\s+and\s+|\\(?:land|wedge)(?![a-zA-Z])|,|;")
+# "x \le -1 or x \ge 1": a top-level "or" between the sets of one quantity (their union)
+_SPACING = r"(?:\s|\\[ ,;:!>]|\\q?quad(?![a-zA-Z]))"
+_OR = re.compile(
+    rf"{_SPACING}*(?:\\(?:text|textrm|textnormal|mathrm|mbox)\s*\{{{_SPACING}*[oO][rR]{_SPACING}*\}}"
+    rf"|\\(?:lor|vee)(?![a-zA-Z])){_SPACING}*"
+    rf"|{_SPACING}+[oO][rR]{_SPACING}+"
+)
+_OR_WORD = re.compile(r"(?<![A-Za-z\\])[oO][rR](?![A-Za-z])")  # "or", not \lor
 _INF = {r"\infty", r"+\infty", "infty", "+infty", "inf", "+inf", "oo", "+oo", "\u221e", "+\u221e"}
 _NEG_INF = {r"-\infty", "-infty", "-inf", "-oo", "-\u221e"}  # U+221E: ∞
 
@@ -197,6 +205,12 @@ def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | Non
         if element and not is_label(element):
             return None  # \{x^2 : x < 3\} is a set of squares, not of x
         text = condition[-1].strip()
+    parts = [p.strip() for p in split_top(text, _OR)]
+    if len(parts) > 1:
+        either = _union(parts, hint)
+        # "(0, 1) \vee (2, 3)", "x \in (0, 1) \vee (2, 3)": \vee as \cup, read below
+        if either is not None or _OR_WORD.search(text) or any(map(_RELATION.search, parts)):
+            return either
     member = _MEMBER.match(text)
     if member is not None:  # \theta \in [a, b]
         intervals = parse_intervals(member.group("set"))
@@ -219,6 +233,29 @@ def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | Non
             return None
         intervals.append(interval)
     return intervals
+
+
+def _union(parts: list[str], hint: str | None) -> list[_Interval] | None:
+    """``x \\le -1 \\text{ or } x \\ge 1``: conditions on one quantity, the whole their union,
+    matched against the gold's intervals one to one like a ``\\cup``. Every part must bound
+    the same quantity (an inequality, ``x \\in [1, \\infty)``): ``x \\le -1 or y \\ge 1`` is no
+    set of one variable; ``(0, 1) or (2, 3)`` names none and may be a choice between two
+    sets, not their union; a part that is no set (``x = 0``, an empty one) is unreadable."""
+    intervals: list[_Interval] = []
+    for part in parts:
+        read = parse_intervals(part, hint) if part else None
+        if not read or any(i.variable is None for i in read):
+            return None
+        intervals.extend(read)
+    first = intervals[0].variable or ""
+    if not all(_same_quantity(i.variable or "", first) for i in intervals):
+        return None
+    return intervals
+
+
+def _same_quantity(first: str, second: str) -> bool:
+    """The same bounded quantity, however spaced or labelled (``v_{max}``, ``v_\\max``)."""
+    return first.replace(" ", "") == second.replace(" ", "") or same_label(first, second)
 
 
 def _same_bound(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...]) -> bool:

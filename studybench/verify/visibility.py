@@ -1,0 +1,287 @@
+"""What a reader of an output does not see, and the boxes the output itself takes back.
+
+The verifier pays for the answer a reader would take from the rendered output: its last box.
+Model output is hostile (it is the RL reward), so the last box must be one the reader sees
+and the output stands behind. Three rules, each its own case table
+(``tests/verify/cases/sound_hidden_boxes.jsonl``, ``sound_disowned_boxes.jsonl``,
+``sound_hedged_boxes.jsonl``):
+
+* **Hidden content is not there.** Comments (``%`` to the end of the line, ``\\iffalse …
+  \\fi``, ``\\begin{comment}``, ``<!-- … -->``), invisible or struck-out groups
+  (``\\phantom``, ``\\cancel`` and its kin, ``\\sout``, ``<del>``, Markdown ``~~…~~``), text
+  in an invisible colour (white or transparent) and verbatim text (``\\verb|…|``: a box shown
+  as code is no box) are removed before boxes are looked for. Removing more can only lose a
+  box, never add one, so each rule errs on the safe side.
+* **A disowned box is no answer.** A box right after a denial ("it is not", "wrong:",
+  ``\\neq``, "instead of") or right before one ("is wrong", "(incorrect)") is dropped.
+* **A hedge must hold throughout.** Boxes joined to the last one by "or", "maybe", "/" are
+  several claims about one answer: each of them must be right (:func:`hedged`), and an answer
+  of ``k`` values (an ALT, a gold of several boxes) may offer no more than ``k``.
+
+The cost is linear in the text (64 KB at most, see ``extract.MAX_INPUT_CHARS``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from itertools import pairwise
+
+from studybench.data.boxes import matching_brace
+
+# ---------------------------------------------------------------------------------------------
+# hidden content
+# ---------------------------------------------------------------------------------------------
+
+# groups whose argument is not shown, or shown struck out: the argument goes
+_HIDING_COMMANDS = re.compile(
+    r"\\(?:[hv]?phantom|cancel|bcancel|xcancel|sout|st|xout|hout|cancelto\s*\{[^{}]*\}"
+    r"|scalebox\s*\{\s*0*(?:\.0*)?\s*\}|resizebox\s*\{\s*0+(?:\.0*)?\s*(?:pt|em|ex|cm|mm|in)?"
+    r"\s*\}\s*\{[^{}]*\}"
+    # a macro's definition is not shown where it stands (\\newcommand{\\a}[1]{…}, \\def\\a#1{…})
+    r"|(?:re)?newcommand\*?\s*(?:\{\s*\\[A-Za-z@]+\s*\}|\\[A-Za-z@]+)\s*(?:\[\d\])?\s*(?:\[[^\]]*\])?"
+    r"|providecommand\*?\s*(?:\{\s*\\[A-Za-z@]+\s*\}|\\[A-Za-z@]+)\s*(?:\[\d\])?"
+    r"|[gex]?def\s*\\[A-Za-z@]+(?:\s*#\d)*"
+    # CSS on a group (KaTeX \\htmlStyle, MathJax \\style) that hides it or paints it
+    r"|(?:htmlStyle|style)\s*\{[^{}]*(?:display|visibility|opacity|color|font-size)[^{}]*\})"
+    r"\s*(?=\{)"
+)
+_COLOUR_ARGUMENT = re.compile(
+    r"\\(?P<command>textcolor|color|mathcolor)\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}"
+)
+# Named colours a reader sees on a white page (yellow, cyan, lime: too light); any other colour
+# (white, a near-white mix such as white!99 or gray!5, a custom \\definecolor name) may hide
+# the text, so it counts as hidden: a whitelist, since every invisible spelling cannot be listed
+_VISIBLE_NAMES = frozenset(
+    "black red green blue magenta orange purple violet brown teal olive maroon navy gray grey"
+    " darkgray darkgrey crimson indigo".split()
+)
+_MIX = re.compile(r"^(?P<name>[a-z]+)(?:!(?P<share>\d+(?:\.\d+)?)(?:!(?P<other>[a-z]+))?)?$")
+_HEX = re.compile(r"^#?(?P<hex>[0-9a-f]{3}|[0-9a-f]{6})$")
+_NUMBERS = re.compile(r"[\d.]+")
+_LIGHT = 0.75  # relative luminance above which a colour is too light to read on white
+
+
+def _luminance(red: float, green: float, blue: float) -> float:
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _visible_colour(spec: str, model: str | None) -> bool:
+    """Whether text in this colour can be read on a white page: a named base colour (mixed
+    with white at 40 % or more of itself, ``red!50``), or a value (``[HTML]{1F3A93}``,
+    ``[rgb]{0.2,0,0}``, ``#c00``) darker than :data:`_LIGHT`. Unknown names are not."""
+    spec = spec.strip().casefold().replace(" ", "")
+    mode = (model or "").strip().casefold()
+    hexed = _HEX.match(spec) if mode in ("", "html") and (mode or spec.startswith("#")) else None
+    if hexed is not None:
+        digits = hexed.group("hex")
+        digits = "".join(c * 2 for c in digits) if len(digits) == 3 else digits
+        red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
+        return _luminance(red, green, blue) < _LIGHT
+    if mode in ("rgb", "rgb255") or spec.startswith("rgb("):
+        values = [float(v) for v in _NUMBERS.findall(spec)[:3]]
+        scale = 255.0 if values and max(values) > 1 else 1.0  # RGB / rgb255 / rgb(...)
+        return len(values) == 3 and _luminance(*(v / scale for v in values)) < _LIGHT
+    if mode == "gray":
+        values = [float(v) for v in _NUMBERS.findall(spec)[:1]]
+        return bool(values) and values[0] < _LIGHT
+    mixed = _MIX.match(spec)
+    if mixed is None or mixed.group("name") not in _VISIBLE_NAMES:
+        return False
+    share = mixed.group("share")
+    other = mixed.group("other")
+    if share is None:
+        return True
+    if other is not None and other in _VISIBLE_NAMES:
+        return True  # red!50!black: a mix of two dark colours
+    return float(share) >= 40
+
+
+_BLOCK_COMMENTS = re.compile(
+    r"<!--.*?(?:-->|\Z)"
+    r"|\\iffalse(?![a-zA-Z]).*?(?:\\fi(?![a-zA-Z])|\Z)"
+    r"|\\if0(?![0-9]).*?(?:\\fi(?![a-zA-Z])|\Z)"
+    r"|\\begin\s*\{(?P<env>comment|verbatim\*?|lstlisting|minted)\}.*?(?:\\end\s*\{(?P=env)\}|\Z)",
+    re.DOTALL | re.IGNORECASE,
+)
+# HTML that hides its content: struck out, hidden by an attribute or a style, a collapsed
+# <details> block. Attributes are read apart and bounded, so no pattern backtracks.
+_OPEN_TAG = re.compile(
+    r"<(?P<tag>del|s|strike|span|div|p|font|details)\b(?P<attrs>[^<>]{0,500})>", re.IGNORECASE
+)
+_HIDING_ATTRIBUTE = re.compile(
+    r"\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0|color\s*[:=]",
+    re.IGNORECASE,
+)
+_VERB = re.compile(r"\\verb\*?(?P<delim>[^\sa-zA-Z*])(?:(?!(?P=delim)).)*(?:(?P=delim)|$)", re.M)
+# ~~struck~~ in Markdown: the opening pair starts a word, the closing pair ends one (a~~b is
+# LaTeX spacing)
+_STRIKE = re.compile(
+    r"(?:(?<=\s)|^)~~(?=\S)(?:(?!~~)[^\n])*(?<=\S)~~(?=[\s.,;:!?)]|$)", re.MULTILINE
+)
+# % starts a comment unless escaped (\%) or written after a number as a percent sign (50%)
+_COMMENT = re.compile(r"(?<![\\\d])(?<!\d\s)(?<!\\,)%[^\n]*")
+
+
+def _group_end(text: str, pos: int) -> int:
+    """The end of the brace group that encloses ``pos`` (the text's end at the top level)."""
+    end = matching_brace(text, pos)  # from inside a group: the brace that closes it
+    return len(text) if end is None else end
+
+
+def _argument_end(text: str, brace: int) -> int:
+    """The index after the group opened at ``brace`` (the text's end when never closed)."""
+    end = matching_brace(text, brace + 1)
+    return len(text) if end is None else end + 1
+
+
+def _html_spans(text: str) -> Iterator[tuple[int, int]]:
+    covered = 0
+    for match in _OPEN_TAG.finditer(text):
+        if match.start() < covered:
+            continue  # inside a span already hidden
+        tag = match.group("tag").casefold()
+        attributes = match.group("attrs")
+        if tag == "details":
+            hiding = re.search(r"\bopen\b", attributes, re.IGNORECASE) is None
+        else:
+            hiding = tag in ("del", "s", "strike") or bool(_HIDING_ATTRIBUTE.search(attributes))
+        if hiding:
+            close = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, match.end())
+            covered = len(text) if close is None else close.end()
+            yield match.start(), covered
+
+
+def _latex_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Hiding commands and invisible colours, left to right; one inside a span already
+    hidden is skipped, so nested or unclosed groups cost one scan (not one per command)."""
+    matches = sorted(
+        [*_HIDING_COMMANDS.finditer(text), *_COLOUR_ARGUMENT.finditer(text)],
+        key=lambda m: m.start(),
+    )
+    covered = 0
+    for match in matches:
+        if match.start() < covered:
+            continue
+        if match.re is _HIDING_COMMANDS:
+            end = _argument_end(text, match.end())  # the match ends at its "{"
+        elif _visible_colour(match.group("spec"), match.group("model")):
+            continue
+        elif match.group("command") == "textcolor":
+            rest = match.end()
+            while rest < len(text) and text[rest].isspace():
+                rest += 1
+            end = _argument_end(text, rest) if text.startswith("{", rest) else rest
+        else:  # \color is a switch: it paints the rest of its group
+            end = _group_end(text, match.end())
+        covered = end
+        yield match.start(), end
+
+
+def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    pieces: list[str] = []
+    pos = 0
+    for start, end in sorted(spans):
+        if end <= pos:
+            continue
+        pieces.append(text[pos : max(start, pos)])
+        pos = end
+    pieces.append(text[pos:])
+    return " ".join(pieces) if len(pieces) > 1 else pieces[0]
+
+
+def without_hidden(text: str) -> str:
+    """``text`` with what a reader does not see removed (see the module's docstring)."""
+    if not any(mark in text for mark in ("%", "\\", "<", "~~")):
+        return text
+    text = _BLOCK_COMMENTS.sub(" ", text)
+    if "<" in text:
+        text = _remove_spans(text, list(_html_spans(text)))
+    text = _VERB.sub(" ", text)
+    text = _COMMENT.sub(" ", text)
+    text = _STRIKE.sub(" ", text)
+    if "\\" not in text:
+        return text
+    return _remove_spans(text, list(_latex_spans(text)))
+
+
+# ---------------------------------------------------------------------------------------------
+# disowned boxes
+# ---------------------------------------------------------------------------------------------
+
+_MATH_MARKUP = re.compile(
+    r"\$+|\\[()\[\]]|\\(?:text|textbf|textit|mathrm|mathbf|emph)\s*\{|[{}*_]|\\[,;:! ]|\\q?quad"
+)
+# a negation right before a box denies it: "it is not \\boxed{…}", "\\neq \\boxed{…}"
+_DENIAL_BEFORE = re.compile(
+    r"(?:\bnot|n['’]t|\bnever|\bno longer|\binstead of|\brather than|\bexcept|\bnor"
+    r"|\bnot equal to|\bunequal to|\\neq?(?![a-zA-Z])|\\not(?![a-zA-Z])|≠|✗|❌|✘"
+    # a judgement word labels the box ("wrong: \\boxed{…}"), unless a copula makes it one about
+    # what came before ("my first try was wrong: \\boxed{…}")
+    r"|(?<!\bis )(?<!\bwas )(?<!\bare )(?<!\bwere )(?<!\bbe )"
+    r"\b(?:wrong|incorrect(?:ly)?|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
+    r"|ignore|scratch(?:ed)?|disregard))"
+    r"[\s:=(\-–—,]*$",
+    re.IGNORECASE,
+)
+_DENIED = (
+    r"(?:wrong|incorrect|false|invalid|rejected|discarded|ruled out|a mistake|an error"
+    r"|not (?:correct|right|valid|the (?:final |correct |right )?answer))\b"
+)
+# "is wrong", "(incorrect)", "- wrong", a cross; a bare "Wrong" or "False" opening the next
+# sentence is not taken for a denial ("False, since ..." after a TF box explains it)
+_DENIAL_AFTER = re.compile(
+    rf"^[\s.,;:]*(?:\(\s*{_DENIED}\s*\)|[-–—]+\s*{_DENIED}"
+    rf"|(?:is|was|would be|are|were|'s)\s+(?:definitely\s+|clearly\s+)?{_DENIED}"
+    r"|(?:is|was|are|were)n['’]?t\s+(?:correct|right|valid|the (?:final |correct |right )?answer)\b"
+    r"|✗|❌|✘)",
+    re.IGNORECASE,
+)
+_WINDOW = 80  # characters of prose read on each side of a box
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", _MATH_MARKUP.sub(" ", text))
+
+
+_LIST_GAP = re.compile(r"^(?:\s|[,;&]|\band\b)*$", re.IGNORECASE)
+
+
+def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    """For each box (its span in ``text``), whether the output takes it back: the prose right
+    before it denies it ("it is not", "wrong:", ``\\neq``) or the prose right after it does
+    ("is wrong", "(incorrect)"). A denial covers a whole list: "it is not \\boxed{a},
+    \\boxed{b}" denies both boxes, and so does "\\boxed{a}, \\boxed{b} is wrong"."""
+    if not spans:
+        return []
+    gaps = [text[a[1] : b[0]] for a, b in pairwise(spans)]
+    befores = [text[: spans[0][0]], *gaps]
+    afters = [*gaps, text[spans[-1][1] :]]
+    before = [bool(_DENIAL_BEFORE.search(_plain(b[-_WINDOW:]))) for b in befores]
+    after = [bool(_DENIAL_AFTER.match(_plain(a[:_WINDOW]))) for a in afters]
+    listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
+    for index in range(1, len(spans)):  # "not a, b": the denial runs on through the list
+        before[index] = before[index] or (before[index - 1] and listed[index - 1])
+    for index in range(len(spans) - 2, -1, -1):  # "a, b is wrong": back through the list
+        after[index] = after[index] or (after[index + 1] and listed[index])
+    return [b or a for b, a in zip(before, after, strict=True)]
+
+
+# ---------------------------------------------------------------------------------------------
+# hedges between boxes
+# ---------------------------------------------------------------------------------------------
+
+_HEDGE_WORDS = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|probably|might|could)\b"
+    r"|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|/|\|",
+    re.IGNORECASE,
+)
+_HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
+
+
+def hedged(gap: str) -> bool:
+    """Whether the prose between two boxes offers them as alternatives: "or", "maybe", "/"
+    within a few words. Boxes side by side without one keep the protocol's last-box rule, and
+    longer prose between them ("wait, let me recheck ...") makes the later box a revision."""
+    plain = _plain(gap).strip()
+    return len(plain.split()) <= _HEDGE_GAP_WORDS and _HEDGE_WORDS.search(plain) is not None
