@@ -14,7 +14,7 @@ from itertools import pairwise
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
-from studybench.verify.visibility import denials, hedged, without_hidden
+from studybench.verify.visibility import denials, hedged, hedged_in_prose, without_hidden
 
 MAX_INPUT_CHARS = 64 * 1024
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
@@ -31,6 +31,8 @@ class Extraction:
     problem: str | None = None  # "no_box", "think_unterminated", "unbalanced_box", ...
     # for each pair of neighbouring boxes, whether a hedge word ("or", "maybe") joins them
     hedges: tuple[bool, ...] = ()
+    # whether the prose beside the last box offers an unboxed value as well ("or maybe 29 m/s")
+    hedged_in_prose: bool = False
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -118,7 +120,13 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
     if kept:
         boxes = tuple(box for box, _, _ in kept)
         gaps = pairwise(kept)
-        return Extraction(boxes, hedges=tuple(hedged(shown[a[2] : b[1]]) for a, b in gaps))
+        last_start, last_end = kept[-1][1], kept[-1][2]
+        before = shown[kept[-2][2] if len(kept) > 1 else 0 : last_start]
+        return Extraction(
+            boxes,
+            hedges=tuple(hedged(shown[a[2] : b[1]]) for a, b in gaps),
+            hedged_in_prose=hedged_in_prose(before, shown[last_end:]),
+        )
     if unterminated:
         return Extraction((), "think_unterminated")
     if any(denied):

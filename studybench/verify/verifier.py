@@ -104,7 +104,8 @@ from studybench.verify.relations import (
 # 1.10.0 (soundness): only boxes a reader sees and the output stands behind count: comments
 # (%, \iffalse, <!-- -->), invisible, struck-out, verbatim or macro-defined boxes, and text in
 # a colour not readable on white, are removed before boxes are found; a box the prose denies
-# ("it is not", "is wrong", \neq) is dropped; boxes a hedge word joins ("or", "maybe", "/")
+# ("it is not", "is wrong", \neq) is dropped; a value offered in prose beside the final box
+# ("or maybe 29 m/s") is a hedge; boxes a hedge word joins ("or", "maybe", "/")
 # must each be right, and a multi-value answer may offer no extra hedged guess; "times"
 # beside a unit is the operator (\text{ (times N)} was the unit count*newton); MC text that
 # hedges or names another option, a negated, retracted or contradicted TF word and a QL
@@ -227,6 +228,9 @@ def judge_inline(
     requested = requested_units(question) if question else ()
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
+    if correct and extraction.hedged_in_prose:
+        # "\boxed{a} or maybe 29 m/s": a value offered beside the box, never judged
+        return verdict(False, "hedged:unboxed", extracted=shown, normalized_gold=shown_gold)
     if correct and any(extraction.hedges):
         hedge = _hedge_problem(answers, extraction.hedges, kind, len(golds), sequence, judge)
         if hedge is not None:

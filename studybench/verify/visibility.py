@@ -42,10 +42,28 @@ _HIDING_COMMANDS = re.compile(
     r"|(?:re)?newcommand\*?\s*(?:\{\s*\\[A-Za-z@]+\s*\}|\\[A-Za-z@]+)\s*(?:\[\d\])?\s*(?:\[[^\]]*\])?"
     r"|providecommand\*?\s*(?:\{\s*\\[A-Za-z@]+\s*\}|\\[A-Za-z@]+)\s*(?:\[\d\])?"
     r"|[gex]?def\s*\\[A-Za-z@]+(?:\s*#\d)*"
-    # CSS on a group (KaTeX \\htmlStyle, MathJax \\style) that hides it or paints it
-    r"|(?:htmlStyle|style)\s*\{[^{}]*(?:display|visibility|opacity|color|font-size)[^{}]*\})"
-    r"\s*(?=\{)"
+    r"|DeclareMathOperator\*?\s*\{\s*\\[A-Za-z@]+\s*\}"
+    r"|(?:New|Renew|Provide|Declare)DocumentCommand\s*\{\s*\\[A-Za-z@]+\s*\}\s*\{[^{}]*\}"
+    # CSS on a group (KaTeX \\htmlStyle, MathJax \\style) that hides it, a CSS class
+    r"|(?:htmlStyle|style)\s*\{[^{}]*(?:display|visibility|opacity|font-size|transform|position"
+    r"|clip|text-indent)[^{}]*\}|htmlClass\s*\{[^{}]*\}|class\s*\{[^{}]*\}"
+    r"|scalebox\s*\{\s*0?\.0\d*\s*\}|fontsize\s*\{\s*0*(?:\.\d*)?\s*(?:pt)?\s*\}\s*\{[^{}]*\})"
+    r"\s*(?=\{|\\boxed)"
 )
+# text on a background: unreadable where the background is dark (black text on black)
+_COLOUR_BOX = re.compile(
+    r"\\f?colorbox\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}(?:\s*\{[^{}]*\})?\s*(?=\{)"
+)
+# CSS colour on a group, read by value
+_CSS_COLOUR = re.compile(
+    r"\\(?:htmlStyle|style)\s*\{[^{}]*?(?<![\w-])color\s*:\s*(?P<spec>[^;{}]+)[^{}]*\}\s*(?=\{)"
+)
+# \\let, or a redefinition of \\boxed itself: no box in the output can be trusted
+_REDEFINED_BOX = re.compile(
+    r"\\(?:(?:re)?newcommand\*?|providecommand\*?|[gex]?def|let|(?:Renew|Declare)DocumentCommand)"
+    r"\s*\{?\s*\\(?:boxed|fbox|framebox)(?![a-zA-Z])"
+)
+_LET = re.compile(r"\\let\s*\\[A-Za-z@]+\s*=?\s*\\[A-Za-z@]+")
 _COLOUR_ARGUMENT = re.compile(
     r"\\(?P<command>textcolor|color|mathcolor)\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}"
 )
@@ -53,8 +71,14 @@ _COLOUR_ARGUMENT = re.compile(
 # (white, a near-white mix such as white!99 or gray!5, a custom \\definecolor name) may hide
 # the text, so it counts as hidden: a whitelist, since every invisible spelling cannot be listed
 _VISIBLE_NAMES = frozenset(
-    "black red green blue magenta orange purple violet brown teal olive maroon navy gray grey"
-    " darkgray darkgrey crimson indigo".split()
+    """black red green blue magenta orange purple violet brown teal olive maroon navy gray grey
+    darkgray darkgrey crimson indigo darkred darkgreen darkblue darkorange darkviolet
+    darkmagenta darkcyan darkslateblue darkslategray darkolivegreen firebrick forestgreen
+    royalblue navyblue midnightblue seagreen sepia mahogany bittersweet brickred orangered
+    redorange redviolet rubinered violetred mulberry plum orchid rawsienna burntorange
+    tealblue pinegreen junglegreen emerald olivegreen blueviolet cornflowerblue mediumblue
+    steelblue slateblue saddlebrown sienna chocolate deeppink mediumvioletred
+    purple blue2 green4 red3""".split()
 )
 _MIX = re.compile(r"^(?P<name>[a-z]+)(?:!(?P<share>\d+(?:\.\d+)?)(?:!(?P<other>[a-z]+))?)?$")
 _HEX = re.compile(r"^#?(?P<hex>[0-9a-f]{3}|[0-9a-f]{6})$")
@@ -100,18 +124,26 @@ def _visible_colour(spec: str, model: str | None) -> bool:
 _BLOCK_COMMENTS = re.compile(
     r"<!--.*?(?:-->|\Z)"
     r"|\\iffalse(?![a-zA-Z]).*?(?:\\fi(?![a-zA-Z])|\Z)"
-    r"|\\if0(?![0-9]).*?(?:\\fi(?![a-zA-Z])|\Z)"
-    r"|\\begin\s*\{(?P<env>comment|verbatim\*?|lstlisting|minted)\}.*?(?:\\end\s*\{(?P=env)\}|\Z)",
-    re.DOTALL | re.IGNORECASE,
+    r"|\\if(?!f(?![a-zA-Z]))[a-zA-Z]*(?![a-zA-Z]).*?(?:\\fi(?![a-zA-Z])|\Z)"
+    r"|\\end\s*\{document\}.*|\\endinput(?![a-zA-Z]).*"
+    r"|\\begin\s*\{(?P<env>comment\*?|verbatim\*?|lstlisting|minted)\}.*?(?:\\end\s*\{(?P=env)\}|\Z)"
+    # HTML elements never rendered, and Markdown: code (a box shown as code is no box), an
+    # image's alt text, a link's address, a link reference ("[comment]: <> (…)")
+    r"|<(?P<raw>template|script|style|noscript|head|title|svg)\b.*?(?:</(?P=raw)\s*>|\Z)"
+    r"|```.*?(?:```|\Z)|`[^`\n]+`|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)|^\s*\[[^\]\n]*\]:.*$",
+    re.DOTALL | re.IGNORECASE | re.MULTILINE,
 )
 # HTML that hides its content: struck out, hidden by an attribute or a style, a collapsed
 # <details> block. Attributes are read apart and bounded, so no pattern backtracks.
-_OPEN_TAG = re.compile(
-    r"<(?P<tag>del|s|strike|span|div|p|font|details)\b(?P<attrs>[^<>]{0,500})>", re.IGNORECASE
-)
+_OPEN_TAG = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,20})\b(?P<attrs>[^<>]{0,500})>", re.IGNORECASE)
 _HIDING_ATTRIBUTE = re.compile(
-    r"\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0|color\s*[:=]",
+    r"\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0?\.?0*\s*(?:[;\"']|$)"
+    r"|font-size\s*:\s*0",
     re.IGNORECASE,
+)
+# a colour given to an HTML element (style="color: …", <font color="…">), read by value
+_HTML_COLOUR = re.compile(
+    r"(?<![\w-])color\s*[:=]\s*[\"']?\s*(?P<value>#?[\w!.,()\s]+?)\s*(?:[;\"'>]|$)", re.I
 )
 _VERB = re.compile(r"\\verb\*?(?P<delim>[^\sa-zA-Z*])(?:(?!(?P=delim)).)*(?:(?P=delim)|$)", re.M)
 # ~~struck~~ in Markdown: the opening pair starts a word, the closing pair ends one (a~~b is
@@ -120,7 +152,7 @@ _STRIKE = re.compile(
     r"(?:(?<=\s)|^)~~(?=\S)(?:(?!~~)[^\n])*(?<=\S)~~(?=[\s.,;:!?)]|$)", re.MULTILINE
 )
 # % starts a comment unless escaped (\%) or written after a number as a percent sign (50%)
-_COMMENT = re.compile(r"(?<![\\\d])(?<!\d\s)(?<!\\,)%[^\n]*")
+_COMMENT = re.compile(r"(?<![\\\d(])(?<!\d\s)(?<!\\,)%(?![)\],:;.])[^\n]*")
 
 
 def _group_end(text: str, pos: int) -> int:
@@ -130,7 +162,12 @@ def _group_end(text: str, pos: int) -> int:
 
 
 def _argument_end(text: str, brace: int) -> int:
-    """The index after the group opened at ``brace`` (the text's end when never closed)."""
+    """The index after the group opened at ``brace`` (the text's end when never closed); an
+    unbraced ``\\boxed{…}`` argument (``\\phantom\\boxed{…}``) is the box."""
+    if not text.startswith("{", brace):
+        brace = text.find("{", brace)
+        if brace < 0:
+            return len(text)
     end = matching_brace(text, brace + 1)
     return len(text) if end is None else end + 1
 
@@ -145,33 +182,56 @@ def _html_spans(text: str) -> Iterator[tuple[int, int]]:
         if tag == "details":
             hiding = re.search(r"\bopen\b", attributes, re.IGNORECASE) is None
         else:
-            hiding = tag in ("del", "s", "strike") or bool(_HIDING_ATTRIBUTE.search(attributes))
+            colour = _HTML_COLOUR.search(attributes)
+            hiding = (
+                tag in ("del", "s", "strike")
+                or bool(_HIDING_ATTRIBUTE.search(attributes))
+                or (colour is not None and not _visible_colour(colour.group("value"), None))
+            )
         if hiding:
             close = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, match.end())
             covered = len(text) if close is None else close.end()
             yield match.start(), covered
+        elif attributes.strip():  # attributes never render (<img alt="…">, <a title="…">)
+            yield match.start(), match.end()
 
 
 def _latex_spans(text: str) -> Iterator[tuple[int, int]]:
     """Hiding commands and invisible colours, left to right; one inside a span already
     hidden is skipped, so nested or unclosed groups cost one scan (not one per command)."""
     matches = sorted(
-        [*_HIDING_COMMANDS.finditer(text), *_COLOUR_ARGUMENT.finditer(text)],
+        [
+            *_HIDING_COMMANDS.finditer(text),
+            *_COLOUR_ARGUMENT.finditer(text),
+            *_COLOUR_BOX.finditer(text),
+            *_CSS_COLOUR.finditer(text),
+            *_LET.finditer(text),
+        ],
         key=lambda m: m.start(),
     )
     covered = 0
     for match in matches:
         if match.start() < covered:
             continue
-        if match.re is _HIDING_COMMANDS:
-            end = _argument_end(text, match.end())  # the match ends at its "{"
+        if match.re is _LET:
+            end = match.end()
+        elif match.re is _HIDING_COMMANDS:
+            end = _argument_end(text, match.end())  # at its "{" or an unbraced \boxed
+        elif match.re is _COLOUR_BOX:
+            if not _visible_colour(match.group("spec"), match.group("model")):
+                continue  # a light background: the text on it is read
+            end = _argument_end(text, match.end())
+        elif match.re is _CSS_COLOUR:
+            if _visible_colour(match.group("spec"), None):
+                continue
+            end = _argument_end(text, match.end())
         elif _visible_colour(match.group("spec"), match.group("model")):
             continue
         elif match.group("command") == "textcolor":
             rest = match.end()
             while rest < len(text) and text[rest].isspace():
                 rest += 1
-            end = _argument_end(text, rest) if text.startswith("{", rest) else rest
+            end = _argument_end(text, rest) if text.startswith(("{", "\\boxed"), rest) else rest
         else:  # \color is a switch: it paints the rest of its group
             end = _group_end(text, match.end())
         covered = end
@@ -192,8 +252,10 @@ def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
 
 def without_hidden(text: str) -> str:
     """``text`` with what a reader does not see removed (see the module's docstring)."""
-    if not any(mark in text for mark in ("%", "\\", "<", "~~")):
+    if not any(mark in text for mark in ("%", "\\", "<", "~~", "`", "](", "![")):
         return text
+    if _REDEFINED_BOX.search(text):
+        return " "  # \\boxed redefined: what a box shows is not what it holds
     text = _BLOCK_COMMENTS.sub(" ", text)
     if "<" in text:
         text = _remove_spans(text, list(_html_spans(text)))
@@ -210,12 +272,20 @@ def without_hidden(text: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 _MATH_MARKUP = re.compile(
-    r"\$+|\\[()\[\]]|\\(?:text|textbf|textit|mathrm|mathbf|emph)\s*\{|[{}*_]|\\[,;:! ]|\\q?quad"
+    r"\$+|\\[()\[\]]|\\(?:text|textbf|textit|textrm|mathrm|mathbf|boldsymbol|emph|underline"
+    r"|overline|mbox|fbox)\s*\{|\\(?:left|right|[bB]ig+[lr]?)(?![a-zA-Z])|[{}*_]|\\[,;:! ]|\\q?quad"
 )
+_INVISIBLE_CHARACTERS = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+# letters that look Latin (Cyrillic, Greek): "оr" with a Cyrillic o is still "or"
+_LOOK_ALIKES = str.maketrans("аеорсухіОАЕРСХ", "aeopcyxiOAEPCX")
 # a negation right before a box denies it: "it is not \\boxed{…}", "\\neq \\boxed{…}"
 _DENIAL_BEFORE = re.compile(
     r"(?:\bnot|n['’]t|\bnever|\bno longer|\binstead of|\brather than|\bexcept|\bnor"
-    r"|\bnot equal to|\bunequal to|\\neq?(?![a-zA-Z])|\\not(?![a-zA-Z])|≠|✗|❌|✘"
+    r"|\bnot equal to|\bunequal to|\\neq?(?![a-zA-Z])|\\not(?![a-zA-Z])|\\nequiv"
+    r"|≠|!=|<>|✗|❌|✘|✖|🚫"
+    r"|\bunlike|\bas opposed to|\bavoid|\bdon['’]?t (?:write|answer|use|say)"
+    r"|\b(?:wrong|incorrect|false|bad|invalid) answer(?: is| would be)?"
+    r"|\b(?:common |typical )?(?:mistake|error|trap|pitfall)(?: is| would be)?"
     # a judgement word labels the box ("wrong: \\boxed{…}"), unless a copula makes it one about
     # what came before ("my first try was wrong: \\boxed{…}")
     r"|(?<!\bis )(?<!\bwas )(?<!\bare )(?<!\bwere )(?<!\bbe )"
@@ -225,13 +295,21 @@ _DENIAL_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _DENIED = (
-    r"(?:wrong|incorrect|false|invalid|rejected|discarded|ruled out|a mistake|an error"
-    r"|not (?:correct|right|valid|the (?:final |correct |right )?answer))\b"
+    r"(?:(?:a |the )?(?:wrong|incorrect|false|invalid|bad)(?: answer| result| value| choice)?"
+    r"|rejected|discarded|(?:can be |is )?ruled out|a (?:mistake|trap|pitfall|distractor)|an error"
+    r"|bogus|nope|fails"
+    r"|not (?:correct|right|valid|true|the (?:final |correct |right )?answer))\b"
+)
+# a retraction after the box takes it back: "Just kidding", "Scratch that", "never mind"
+_RETRACTED = (
+    r"just kidding|(?:i'm |i am )?(?:only |just )?joking|scratch that|never ?mind|"
+    r"(?:i )?take (?:that|it) back|on second thought|disregard (?:that|this)|not really"
 )
 # "is wrong", "(incorrect)", "- wrong", a cross; a bare "Wrong" or "False" opening the next
 # sentence is not taken for a denial ("False, since ..." after a TF box explains it)
 _DENIAL_AFTER = re.compile(
-    rf"^[\s.,;:]*(?:\(\s*{_DENIED}\s*\)|[-–—]+\s*{_DENIED}"
+    rf"^[\s.,;:!(]*(?:\(\s*{_DENIED}\s*[!.]*\s*\)|[-–—:]+\s*{_DENIED}|{_RETRACTED}"
+    r"|(?:does|do|did)(?: not|n['’]?t) (?:hold|apply|work)|\(\s*[✗❌✘✖×]\s*\)|✖|🚫"
     rf"|(?:is|was|would be|are|were|'s)\s+(?:definitely\s+|clearly\s+)?{_DENIED}"
     r"|(?:is|was|are|were)n['’]?t\s+(?:correct|right|valid|the (?:final |correct |right )?answer)\b"
     r"|✗|❌|✘)",
@@ -241,6 +319,10 @@ _WINDOW = 80  # characters of prose read on each side of a box
 
 
 def _plain(text: str) -> str:
+    """Prose as a reader reads it: without math delimiters, wrappers, spacing and invisible
+    characters, look-alike letters read as Latin (``\\text{o}\\text{r}`` is "or")."""
+    text = text.translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+    text = re.sub(r"\}\s*\\text\s*\{", "", text)  # \text{o}\text{r}: one word
     return re.sub(r"\s+", " ", _MATH_MARKUP.sub(" ", text))
 
 
@@ -272,10 +354,12 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
 # ---------------------------------------------------------------------------------------------
 
 _HEDGE_WORDS = re.compile(
-    r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|probably|might|could)\b"
-    r"|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|/|\|",
+    r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|probably|might|could|else"
+    r"|unless|vs|versus|likely|guess|unsure|not sure|ou|oder|oppure)\b"
+    r"|или|либо|或|或者|\?|∨|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|\\parallel(?![a-zA-Z])|/|\|",
     re.IGNORECASE,
 )
+_HEDGE_AT_EDGE = re.compile(rf"^\W*(?:{_HEDGE_WORDS.pattern})|(?:{_HEDGE_WORDS.pattern})\W*$", re.I)
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
 
 
@@ -284,4 +368,41 @@ def hedged(gap: str) -> bool:
     within a few words. Boxes side by side without one keep the protocol's last-box rule, and
     longer prose between them ("wait, let me recheck ...") makes the later box a revision."""
     plain = _plain(gap).strip()
+    if _HEDGE_AT_EDGE.search(plain):  # "or, if you prefer the textbook's form, \boxed{…}"
+        return True
     return len(plain.split()) <= _HEDGE_GAP_WORDS and _HEDGE_WORDS.search(plain) is not None
+
+
+# An alternative offered in prose beside the final box: "\\boxed{a} or maybe 29 m/s", "$29$
+# or \\boxed{a}", "\\boxed{True} or false". A value (a digit, math), a truth word or an
+# option letter within a few words of the hedge word.
+_OFFERED_VALUE = re.compile(r"\d|\$|\\\(|\b(?:true|false|yes|no)\b|(?<![\w\\])[A-H](?![\w])", re.I)
+_HEDGE_WORD_START = re.compile(rf"^[\s.,;:!)]*(?:{_HEDGE_WORDS.pattern})", re.I)
+_HEDGE_WORD_END = re.compile(rf"(?:{_HEDGE_WORDS.pattern})[\s,;:(]*$", re.I)
+_CLAUSE = re.compile(r"[.;!\n]")
+_INLINE_MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)")
+
+
+def hedged_in_prose(before: str, after: str) -> bool:
+    """Whether the prose right around the final box offers another value beside it: a hedge
+    word right after the box followed within eight words by a value ("or maybe 29 m/s"), or
+    a hedge word right before it preceded, in the same clause, by one ("$29$ or"). The
+    offered value is not boxed, so it cannot be judged; the answer is a hedge either way."""
+    tail = after[:_WINDOW]
+    start = _HEDGE_WORD_START.match(tail.translate(_INVISIBLE_CHARACTERS))
+    if start is not None:
+        rest = " ".join(tail[start.end() :].split()[:_HEDGE_GAP_WORDS])
+        if _OFFERED_VALUE.search(rest):
+            return True
+    head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
+    end = _HEDGE_WORD_END.search(_plain_keep_math(head))
+    if end is not None:
+        clause = _CLAUSE.split(_plain_keep_math(head)[: end.start()])[-1]
+        words = clause.split()[-_HEDGE_GAP_WORDS:]
+        return bool(words) and _OFFERED_VALUE.search(" ".join(words)) is not None
+    return False
+
+
+def _plain_keep_math(text: str) -> str:
+    """:func:`_plain` with inline math kept as a value's trace (``$29$`` reads as ``0``)."""
+    return _plain(_INLINE_MATH.sub(" 0 ", text))

@@ -33,7 +33,12 @@ from studybench.verify.visibility import _visible_colour, denials, hedged, witho
         ("a~~b c~~d", "a~~b c~~d"),  # doubled ~ inside words is LaTeX spacing
         ("a <del>b</del> c", "a   c"),
         ('a <span style="display:none">b</span> c', "a   c"),
-        ('a <span class="x">b</span> c', 'a <span class="x">b</span> c'),
+        ('a <span class="x">b</span> c', "a  b</span> c"),  # attributes never render
+        (r"a \phantom\boxed{b} c", "a   c"),  # an unbraced box argument
+        (r"a \colorbox{black}{b} c", "a   c"),  # black text on black
+        (r"a \colorbox{yellow}{b} c", r"a \colorbox{yellow}{b} c"),
+        ("a `b` c", "a   c"),  # code: a box shown as code is no box
+        ("a ![b](x.png) c", "a   c"),
     ],
 )
 def test_without_hidden_removes_only_what_a_reader_does_not_see(text: str, kept: str) -> None:
@@ -109,6 +114,10 @@ def test_words_that_only_look_like_denials_do_not_take_a_box_back() -> None:
 )
 def test_a_hedge_is_a_short_gap_with_a_hedge_word(gap: str, hedge: bool) -> None:
     assert hedged(gap) is hedge
+
+
+def test_a_redefined_box_hides_every_box() -> None:
+    assert without_hidden(r"\renewcommand{\boxed}[1]{\fbox{2}} \boxed{1}") == " "
 
 
 def test_extraction_reports_hedges_hidden_and_disowned_boxes() -> None:
