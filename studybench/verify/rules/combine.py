@@ -14,7 +14,6 @@ from typing import Any
 from studybench.data.answer_types import AnswerType
 from studybench.verify.chains import (
     chain,
-    definition_conflict,
     gold_chain,
     label_key,
     same_label,
@@ -33,7 +32,7 @@ from studybench.verify.relations import (
 )
 from studybench.verify.rules.choice import judge_mc, judge_ql, judge_tf
 from studybench.verify.rules.equation import judge_eq
-from studybench.verify.rules.expression import judge_ex, split_definitions
+from studybench.verify.rules.expression import judge_ex
 from studybench.verify.rules.interval import judge_in
 from studybench.verify.rules.matching import match_all
 from studybench.verify.rules.numeric_value import judge_nv
@@ -77,10 +76,6 @@ def judge_atom(
             if isinstance(resolved, str):
                 return reject(resolved)
             pred, gold = resolved
-    if answer_type in (AnswerType.EX, AnswerType.EQ):
-        problem = _definitions_problem(pred, gold)
-        if problem is not None:
-            return reject(problem)
     try:
         if answer_type is AnswerType.NV:
             return judge_nv(pred, gold, tolerance, requested)
@@ -97,18 +92,6 @@ def judge_atom(
         return reject(f"unparseable:{exc.reason}")
     except RecursionError:
         return reject("unparseable:too_deep")
-
-
-def _definitions_problem(pred: str, gold: str) -> str | None:
-    """Why the definitions an EX/EQ answer writes after its value are no definitions (a
-    second equation for its own label, two values for one symbol: see
-    :func:`~studybench.verify.chains.definition_conflict`), or None. Checked here, before the
-    judgers read the definitions, so that every element of a TUP and every ALT value is
-    held to it too."""
-    value, definitions = split_definitions(pred)
-    if not definitions:
-        return None
-    return definition_conflict(value, definitions, gold_chain(gold).label)
 
 
 _VALUE_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from studybench.verify.chains import chain, judge_chain
+from studybench.verify.chains import chain, definition_conflict, gold_chain, judge_chain
 from studybench.verify.normalize import split_top_level
 from studybench.verify.parsing import UnparseableError, fast_readable, parse_expressions
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
@@ -141,7 +141,12 @@ def definition_problem(value: str, definitions: Definitions, gold: str) -> str |
     itself uses (the question's given ``\\tau``) claims something about a given quantity
     that the verifier cannot check (``unchecked_definition``); one that no side of the value
     uses is a second answer, not a definition (``unused_definition``); one in terms of its
-    own symbol (``\\tau = 2\\tau``) defines nothing."""
+    own symbol (``\\tau = 2\\tau``) defines nothing. First, what no definition may do at all
+    (:func:`~studybench.verify.chains.definition_conflict`): redefine the answer's label or
+    the gold's, define one symbol twice, or define a symbol through the label."""
+    conflict = definition_conflict(value, definitions, gold_chain(gold).label)
+    if conflict is not None:
+        return conflict
     texts = [*chain(value), *(name for name, _ in definitions), *(e for _, e in definitions)]
     try:
         parsed = parse_compared(*texts, *chain(gold))
