@@ -14,7 +14,7 @@ from itertools import pairwise
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
-from studybench.verify.visibility import denials, hedged, hedged_in_prose, without_hidden
+from studybench.verify.visibility import denials, hedged, offered_in_prose, without_hidden
 
 MAX_INPUT_CHARS = 64 * 1024
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
@@ -31,8 +31,8 @@ class Extraction:
     problem: str | None = None  # "no_box", "think_unterminated", "unbalanced_box", ...
     # for each pair of neighbouring boxes, whether a hedge word ("or", "maybe") joins them
     hedges: tuple[bool, ...] = ()
-    # whether the prose beside the last box offers an unboxed value as well ("or maybe 29 m/s")
-    hedged_in_prose: bool = False
+    # the unboxed value the prose beside the last box offers as well ("or maybe 29 m/s")
+    offered: str | None = None
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -125,7 +125,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
         return Extraction(
             boxes,
             hedges=tuple(hedged(shown[a[2] : b[1]]) for a, b in gaps),
-            hedged_in_prose=hedged_in_prose(before, shown[last_end:]),
+            offered=offered_in_prose(before, shown[last_end:]),
         )
     if unterminated:
         return Extraction((), "think_unterminated")

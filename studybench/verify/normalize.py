@@ -149,6 +149,8 @@ _BARE_ARGUMENT = re.compile(
 )
 _UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r")\s*\{")
 _MULTISPACE = re.compile(r"\s+")
+# an empty sub- or superscript is no script: ``T_{}`` is ``T`` (a second definition of it)
+_EMPTY_SCRIPT = re.compile(r"[_^]\s*\{\s*\}")
 # A box's last "\ " (a spaced-out unit, "14.5\ \text{m/s}\ ") loses its space when the box
 # is stripped; the backslash left alone at the end means nothing. An escaped backslash
 # ("\\", a line break) is not one.
@@ -260,6 +262,7 @@ def normalize_answer(text: str) -> str:
     text = _BARE_ARGUMENT.sub(lambda m: m.group(1) + "{" + m.group(2).strip() + "}", text)
     text = unwrap_command_groups(text)
     text = _SPACES.sub(" ", text)
+    text = _EMPTY_SCRIPT.sub("", text)
     text = text.replace("\\\\", " ")
     text = _MULTISPACE.sub(" ", text).strip()
     text = _FACTOR_LEAD.sub("", text)

@@ -228,14 +228,31 @@ def judge_inline(
     requested = requested_units(question) if question else ()
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
-    if correct and extraction.hedged_in_prose:
-        # "\boxed{a} or maybe 29 m/s": a value offered beside the box, never judged
-        return verdict(False, "hedged:unboxed", extracted=shown, normalized_gold=shown_gold)
+    if correct and extraction.offered is not None:
+        offered = _offered_problem(extraction.offered, kind, len(golds), judge)
+        if offered is not None:
+            return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     if correct and any(extraction.hedges):
         hedge = _hedge_problem(answers, extraction.hedges, kind, len(golds), sequence, judge)
         if hedge is not None:
             return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
     return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
+
+
+def _offered_problem(
+    offered: str,
+    kind: AnswerType,
+    count: int,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why a value offered in prose beside a right final box ("\\boxed{a} or maybe 29 m/s")
+    makes the answer wrong, or None. Like a hedged box it is a claim about the one asked
+    value, so it must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is); beside
+    several asked values it cannot be placed, so it is a hedge."""
+    if kind is AnswerType.TUP or kind is AnswerType.ALT or count != 1 or not offered.strip():
+        return "hedged:unboxed"
+    correct, _, _ = judge((offered,))
+    return None if correct else "hedged:unboxed"
 
 
 _MAX_HEDGED = 3  # boxes hedged onto one asked value that are judged one by one

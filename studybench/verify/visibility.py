@@ -360,6 +360,8 @@ _HEDGE_WORDS = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_AT_EDGE = re.compile(rf"^\W*(?:{_HEDGE_WORDS.pattern})|(?:{_HEDGE_WORDS.pattern})\W*$", re.I)
+# boxes joined by nothing but an equality claim the same value: each must be right
+_RELATION_ONLY = re.compile(r"^(?:=|≈|≃|\\(?:approx|simeq|equiv|cong)(?![a-zA-Z]))$")
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
 
 
@@ -368,6 +370,8 @@ def hedged(gap: str) -> bool:
     within a few words. Boxes side by side without one keep the protocol's last-box rule, and
     longer prose between them ("wait, let me recheck ...") makes the later box a revision."""
     plain = _plain(gap).strip()
+    if _RELATION_ONLY.match(plain):  # \boxed{a} = \boxed{b}: a claim that both are the value
+        return True
     if _HEDGE_AT_EDGE.search(plain):  # "or, if you prefer the textbook's form, \boxed{…}"
         return True
     return len(plain.split()) <= _HEDGE_GAP_WORDS and _HEDGE_WORDS.search(plain) is not None
@@ -377,32 +381,81 @@ def hedged(gap: str) -> bool:
 # or \\boxed{a}", "\\boxed{True} or false". A value (a digit, math), a truth word or an
 # option letter within a few words of the hedge word.
 _OFFERED_VALUE = re.compile(r"\d|\$|\\\(|\b(?:true|false|yes|no)\b|(?<![\w\\])[A-H](?![\w])", re.I)
-_HEDGE_WORD_START = re.compile(rf"^[\s.,;:!)]*(?:{_HEDGE_WORDS.pattern})", re.I)
+_HEDGE_WORD_START = re.compile(rf"^[\s.,;:!()\[—–-]*(?:{_HEDGE_WORDS.pattern})", re.I)
 _HEDGE_WORD_END = re.compile(rf"(?:{_HEDGE_WORDS.pattern})[\s,;:(]*$", re.I)
 _CLAUSE = re.compile(r"[.;!\n]")
+# where an offered value ends: a sentence or clause mark (not a decimal point or a thousands
+# comma), or a parenthesis that opens a remark
+_VALUE_END = re.compile(r"(?<!\\)(?:[;!?\n(]|\.(?!\d)|,(?!\d{3}))")
+_SIGN_BEFORE = re.compile(r"(?:[-+−]|\\pm|\\mp)\s*$")
 _INLINE_MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)")
 
 
-def hedged_in_prose(before: str, after: str) -> bool:
-    """Whether the prose right around the final box offers another value beside it: a hedge
-    word right after the box followed within eight words by a value ("or maybe 29 m/s"), or
-    a hedge word right before it preceded, in the same clause, by one ("$29$ or"). The
-    offered value is not boxed, so it cannot be judged; the answer is a hedge either way."""
-    tail = after[:_WINDOW]
-    start = _HEDGE_WORD_START.match(tail.translate(_INVISIBLE_CHARACTERS))
+def offered_in_prose(before: str, after: str) -> str | None:
+    """The value the prose right around the final box offers beside it, or None: a hedge
+    word right after the box followed within eight words by a value ("or maybe 29 m/s"
+    offers ``29 m/s``), or a hedge word right before it preceded, in the same clause, by one
+    ("$29$ or" offers ``29``). The value is not boxed, yet it is a claim about the same
+    answer: the verifier judges it as it judges a hedged box, so "or roughly 52 km/h" beside
+    a right 14.5 m/s stands and "or maybe 29 m/s" does not."""
+    tail = after[:_WINDOW].translate(_INVISIBLE_CHARACTERS)
+    start = _HEDGE_WORD_START.match(tail)
     if start is not None:
-        rest = " ".join(tail[start.end() :].split()[:_HEDGE_GAP_WORDS])
-        if _OFFERED_VALUE.search(rest):
-            return True
+        rest = tail[start.end() :]
+        words = " ".join(_plain(rest).split()[:_HEDGE_GAP_WORDS])
+        if _OFFERED_VALUE.search(words):
+            return _first_value(rest)
     head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
     end = _HEDGE_WORD_END.search(_plain_keep_math(head))
     if end is not None:
         clause = _CLAUSE.split(_plain_keep_math(head)[: end.start()])[-1]
         words = clause.split()[-_HEDGE_GAP_WORDS:]
-        return bool(words) and _OFFERED_VALUE.search(" ".join(words)) is not None
-    return False
+        if words and _OFFERED_VALUE.search(" ".join(words)) is not None:
+            return _last_value(head, " ".join(words))
+    return None
+
+
+def _first_value(rest: str) -> str:
+    """The value that prose after a hedge word offers: its first inline math, or the text
+    from the first value sign to the end of the clause, whichever comes first."""
+    math = _INLINE_MATH.search(rest)
+    found = _OFFERED_VALUE.search(rest)
+    if math is not None and (found is None or math.start() <= found.start()):
+        return _math_content(math.group())
+    if found is None:
+        return ""
+    sign = _SIGN_BEFORE.search(rest[: found.start()])  # "-14.5 m/s" is offered whole
+    value = rest[sign.start() if sign else found.start() :]
+    end = _VALUE_END.search(value)
+    value = value[: end.start() if end else None].strip()
+    unopened = value.count(")") + value.count("]") - value.count("(") - value.count("[")
+    while unopened > 0 and value.endswith((")", "]")):  # the offer's own parenthesis closes
+        value, unopened = value[:-1].rstrip(), unopened - 1
+    return value
+
+
+def _last_value(head: str, words: str) -> str:
+    """The value that prose before a hedge word offers: the words from the first value sign
+    on, with inline math (``0⟦i⟧`` in ``words``) given back as written."""
+    found = _OFFERED_VALUE.search(words)
+    if found is None:
+        return ""
+    maths = [_math_content(m) for m in _INLINE_MATH.findall(head)]
+    sign = _SIGN_BEFORE.search(words[: found.start()])
+    start = sign.start() if sign else found.start()
+    value = _MATH_MARK.sub(lambda m: f" {maths[int(m.group(1))]} ", words[start:])
+    return value.strip(" ,;:")
+
+
+def _math_content(math: str) -> str:
+    return math[2:-2] if math.startswith("\\(") else math[1:-1]
+
+
+_MATH_MARK = re.compile(r"0⟦(\d+)⟧")
 
 
 def _plain_keep_math(text: str) -> str:
-    """:func:`_plain` with inline math kept as a value's trace (``$29$`` reads as ``0``)."""
-    return _plain(_INLINE_MATH.sub(" 0 ", text))
+    """:func:`_plain` with inline math kept as a value's trace: the i-th math of ``text``
+    reads as ``0⟦i⟧`` (``$29$`` is ``0⟦0⟧``)."""
+    count = iter(range(len(text)))
+    return _plain(_INLINE_MATH.sub(lambda _: f" 0⟦{next(count)}⟧ ", text))
