@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from studybench.verify.chains import Compare, judge_chain
+from studybench.verify.chains import Compare, gold_chain, judge_chain, value_sides
 from studybench.verify.normalize import last_side
 from studybench.verify.parsing import Quantity, UnparseableError, parse_quantity, split_values
 from studybench.verify.relations import bound_direction, bound_value
@@ -348,7 +348,26 @@ def _states_quantity(side: str) -> bool:
     # an exponent or subscript is no stated number: r^3/GM is not "3 GM" (giga-molar)
     bare = _SCRIPT.sub(" ", side)
     spaced = re.sub(r"\\(?:cdot|times)(?![a-zA-Z])|[*{}()\[\]]", " ", bare)
-    return any(parse_unit(m.group("unit")) is not None for m in _NUMBER_THEN_WORD.finditer(spaced))
+    return any(
+        parse_unit(m.group("unit")) is not None and not _coefficient(m, spaced)
+        for m in _NUMBER_THEN_WORD.finditer(spaced)
+    )
+
+
+def _coefficient(match: re.Match[str], text: str) -> bool:
+    """A one-digit whole number before a one-letter word that another factor follows is a
+    coefficient of a product of symbols, not a quantity: ``\\sqrt{2 g h}`` (not 2
+    gram-hours), ``\\frac{1}{2} m v^2`` (not 2 metres); ``q(2 \\cdot N)`` is 2 newtons."""
+    number = match.group(0)[: match.start("unit") - match.start()]
+    return (
+        len(match.group("unit")) == 1
+        and _ONE_DIGIT.fullmatch(number) is not None
+        and _FACTOR_NEXT.match(text, match.end()) is not None
+    )
+
+
+_ONE_DIGIT = re.compile(r"\d\s+")
+_FACTOR_NEXT = re.compile(r"\s*(?:[A-Za-z]|\\(?!cdot|times)[A-Za-z])")
 
 
 # A number with its unit written against it: ``7.0\\frac{m}{s}``, ``7.0ms^{-1}``,
@@ -385,6 +404,49 @@ def _in_gold_dimension(side: str, form: str) -> bool:
     except (UnparseableError, RecursionError):
         return False
     return any(same_dimension(p, g) for p in _readings(pred) for g in _readings(gold))
+
+
+# a number as written: its digits after the point, and a power of ten
+_WRITTEN_NUMBER = re.compile(
+    r"^\s*[+-]?\s*\d+(?:\.(?P<decimals>\d+))?\s*(?:(?:\\times|\\cdot|x)\s*10\s*\^\s*\{?\s*"
+    r"(?P<power>[+-]?\d+)\s*\}?)?"
+)
+
+
+def rounds_to(offered: str, value: str) -> bool:
+    """Whether ``offered`` is ``value`` rounded to the digits ``offered`` writes, in the same
+    unit: "0.15" for 0.154, "15 m/s" for 14.5 m/s, "1.5 \\times 10^{3} J" for 1520 J. A
+    rounded restatement of a right answer ("or, to two figures, 0.15") is no second guess."""
+    written = _WRITTEN_NUMBER.match(offered)
+    if written is None:
+        return False
+    try:
+        rounded, exact = parse_quantity(offered), parse_quantity(value)
+    except (UnparseableError, RecursionError):
+        return False
+    if rounded.unit is not None and rounded.unit != exact.unit:
+        return False
+    decimals = len(written.group("decimals") or "")
+    half_step = 0.5 * 10.0 ** (int(written.group("power") or 0) - decimals)
+    return abs(rounded.value - exact.value) <= half_step * (1 + 1e-9)
+
+
+_PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}|\\(?:text|mbox|textrm)\b")
+
+
+def symbolic_only(pred: str, gold: str, tolerance: float) -> bool:
+    """Whether ``pred`` (one normalized box) states no value a numeric gold can check: every
+    side that is no label is an expression in symbols (``v = \\sqrt{2gh}`` beside 6.26 m/s).
+    A box offered beside the numeric one ("\\boxed{v = \\sqrt{2gh}} or, numerically,
+    \\boxed{6.26\\,m/s}") is then the formula, not a second guess."""
+    if _PROSE.search(pred):
+        return False  # words ("600 (negative)", "1/2 per second") are a remark, not a formula
+    gold_c = gold_chain(gold)
+    form = gold_c.forms[-1]
+    sides = value_sides(pred, gold_c.label)
+    return bool(sides) and all(
+        _uncheckable(side, form, nv_single(side, form, tolerance)[1]) for _, side in sides
+    )
 
 
 def _uncheckable(side: str, form: str, reason: str) -> bool:

@@ -117,7 +117,18 @@ from studybench.verify.relations import (
 # checked. Recall: \pm in an ALT is two values; inequalities joined by "or" are a union;
 # primed or current-named integration variables are bound dummies; I, \gamma, \Gamma are
 # symbols in the slow parser; hyphenated unit words (newton-meters) are products
-VERIFIER_VERSION = "1.10.0"
+# 1.11.0 (recall on model-style prose, without losing soundness): a judgement that opens its
+# clause denies a box ("Wrong answer:", "(wrong: ...)"), one inside a sentence introduces the
+# correction ("Correcting this error: \boxed{...}" is the answer); "<" and ">" inside math
+# open no HTML tag ($v<c$ ... $v>c$ hid the boxes between); "%" after math ($2$%) or after
+# "the"/"few"/"per"/"in"/"by" is a percent sign; a "?" hedges only right after a box (a
+# restated question before a box does not), a slash only standing alone (m/s does not), table
+# bars never; a cross mark on the next line is an elimination list, no denial; a value
+# offered in prose beside the final box is judged (right, or the box's number rounded, it
+# stands); a symbolic box hedged onto a numeric one is its formula; a one-digit coefficient
+# before symbols (\sqrt{2 g h}) states no quantity. Soundness: boxes joined only by "=" or
+# pprox each claim the value; an empty script is no script (T_{} redefines T)
+VERIFIER_VERSION = "1.11.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -175,6 +186,7 @@ def judge_inline(
     # The rules (sympy, pint, the LaTeX parsers) are imported where comparisons run: in the
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
+    from studybench.verify.numeric import symbolic_only
     from studybench.verify.rules import judge_answers, normalize_all
 
     start = time.perf_counter()
@@ -229,11 +241,20 @@ def judge_inline(
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
     if correct and extraction.offered is not None:
-        offered = _offered_problem(extraction.offered, kind, len(golds), judge)
+        offered = _offered_problem(extraction.offered, answers[-1], kind, len(golds), judge)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     if correct and any(extraction.hedges):
-        hedge = _hedge_problem(answers, extraction.hedges, kind, len(golds), sequence, judge)
+
+        def formula(box: str) -> bool:  # a symbolic box beside a numeric gold checks nothing
+            if kind is not AnswerType.NV:
+                return False
+            (normalized,) = normalize_all((box,))
+            return symbolic_only(normalized, golds[0], tolerance)
+
+        hedge = _hedge_problem(
+            answers, extraction.hedges, kind, len(golds), sequence, judge, formula
+        )
         if hedge is not None:
             return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
     return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
@@ -241,18 +262,27 @@ def judge_inline(
 
 def _offered_problem(
     offered: str,
+    box: str,
     kind: AnswerType,
     count: int,
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
 ) -> str | None:
     """Why a value offered in prose beside a right final box ("\\boxed{a} or maybe 29 m/s")
     makes the answer wrong, or None. Like a hedged box it is a claim about the one asked
-    value, so it must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is); beside
-    several asked values it cannot be placed, so it is a hedge."""
+    value, so it must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is) or be the
+    box's number rounded ("or, to two figures, 15 m/s"); beside several asked values it
+    cannot be placed, so it is a hedge."""
     if kind is AnswerType.TUP or kind is AnswerType.ALT or count != 1 or not offered.strip():
         return "hedged:unboxed"
+    from studybench.verify.normalize import last_side
+    from studybench.verify.numeric import rounds_to
+    from studybench.verify.rules import normalize_all
+
     correct, _, _ = judge((offered,))
-    return None if correct else "hedged:unboxed"
+    written, value = normalize_all((offered, box))
+    if correct or (kind is AnswerType.NV and rounds_to(written, last_side(value))):
+        return None  # the same value, or the box's value rounded ("or, to two figures, 0.15")
+    return "hedged:unboxed"
 
 
 _MAX_HEDGED = 3  # boxes hedged onto one asked value that are judged one by one
@@ -265,13 +295,15 @@ def _hedge_problem(
     count: int,
     sequence: tuple[AnswerType, ...],
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    formula: Callable[[str], bool],
 ) -> str | None:
     """Why boxes joined by a hedge word ("\\boxed{a} or \\boxed{b}") make a right last
     answer wrong, or None. The protocol pays the last box (the last ``k``); a hedge offers
     the earlier box as the same answer, so the last-box rule would pay a guess:
 
     * one value asked (an atomic type, one gold box): every box hedged onto the last one must
-      be right on its own (``0.5`` or ``\\frac12`` is fine);
+      be right on its own (``0.5`` or ``\\frac12`` is fine), or be the symbolic formula of
+      a numeric answer (``formula``: ``v = \\sqrt{2gh}`` or, numerically, ``6.26\\,m/s``);
     * several values (TUP, ALT, several gold boxes): a hedged box before the compared ones is
       an extra guess, and a TUP's elements are no alternatives."""
     chosen = select_answers(answers, kind, count, sequence)
@@ -286,7 +318,7 @@ def _hedge_problem(
             return "hedged:extra_guess"  # a list of guesses, not each judged (time bound)
         for index in range(len(before) - run, len(before)):
             correct, reason, _ = judge((answers[index],))
-            if not correct:
+            if not correct and not formula(answers[index]):
                 return f"hedged:{reason}"
         return None
     if before and before[-1]:

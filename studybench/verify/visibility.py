@@ -95,7 +95,8 @@ def _visible_colour(spec: str, model: str | None) -> bool:
     with white at 40 % or more of itself, ``red!50``), or a value (``[HTML]{1F3A93}``,
     ``[rgb]{0.2,0,0}``, ``#c00``) darker than :data:`_LIGHT`. Unknown names are not."""
     spec = spec.strip().casefold().replace(" ", "")
-    mode = (model or "").strip().casefold()
+    written = (model or "").strip()
+    mode = "rgb255" if written == "RGB" else written.casefold()  # RGB: 0-255, rgb: 0-1
     hexed = _HEX.match(spec) if mode in ("", "html") and (mode or spec.startswith("#")) else None
     if hexed is not None:
         digits = hexed.group("hex")
@@ -103,8 +104,12 @@ def _visible_colour(spec: str, model: str | None) -> bool:
         red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
         return _luminance(red, green, blue) < _LIGHT
     if mode in ("rgb", "rgb255") or spec.startswith("rgb("):
-        values = [float(v) for v in _NUMBERS.findall(spec)[:3]]
-        scale = 255.0 if values and max(values) > 1 else 1.0  # RGB / rgb255 / rgb(...)
+        numbers = [float(v) for v in _NUMBERS.findall(spec)]
+        values = numbers[:3]
+        if len(numbers) > 3 and numbers[3] < 0.5:
+            return False  # rgb(0,0,0,0): a transparent colour shows nothing
+        css = spec.startswith("rgb(")  # CSS counts 0-255
+        scale = 255.0 if mode == "rgb255" or css or max(values, default=0) > 1 else 1.0
         return len(values) == 3 and _luminance(*(v / scale for v in values)) < _LIGHT
     if mode == "gray":
         values = [float(v) for v in _NUMBERS.findall(spec)[:1]]
@@ -135,7 +140,68 @@ _BLOCK_COMMENTS = re.compile(
 )
 # HTML that hides its content: struck out, hidden by an attribute or a style, a collapsed
 # <details> block. Attributes are read apart and bounded, so no pattern backtracks.
-_OPEN_TAG = re.compile(r"<(?P<tag>[A-Za-z][\w-]{0,20})\b(?P<attrs>[^<>]{0,500})>", re.IGNORECASE)
+# An open tag as CommonMark reads raw HTML: a name, then attributes (a name and an optional
+# quoted or bare value), then ">" or "/>"; "$v<c$ … $v>c$" is no tag.
+_OPEN_TAG = re.compile(
+    r"<(?P<tag>[A-Za-z][A-Za-z0-9-]{0,20})(?P<attrs>(?:\s+[A-Za-z_:][\w.:-]{0,40}"
+    r"(?:\s*=\s*(?:[^\s\"'=<>`]{1,200}|'[^']{0,300}'|\"[^\"]{0,300}\"))?){0,20})\s*/?>",
+)
+# Math is typeset, not read as HTML: a "<" inside it starts no tag ("$r<R$", "$x<y and z>w$")
+# unless it opens a real HTML element, which a renderer may read first (a "$" miscounted
+# elsewhere must not unhide one).
+_MATH_REGION = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
+_ELEMENT = re.compile(
+    r"<(?:a|abbr|b|bdi|bdo|big|blink|blockquote|body|br|button|center|cite|code|col|dd|del"
+    r"|details|dfn|dialog|div|dl|dt|em|fieldset|figure|font|footer|form|h[1-6]|head|header"
+    r"|hr|html|i|iframe|img|input|ins|kbd|label|legend|li|main|mark|marquee|math|meta|meter"
+    r"|nav|noscript|object|ol|optgroup|option|output|p|picture|pre|progress|q|rp|rt|ruby|s"
+    r"|samp|script|section|select|slot|small|source|span|strike|strong|style|sub|summary|sup"
+    r"|svg|table|tbody|td|template|textarea|tfoot|th|thead|time|title|tr|tt|u|ul|var|video"
+    r"|wbr|xmp)(?=[\s/>])",
+    re.IGNORECASE,
+)
+
+
+def _math_without_tags(region: str) -> str:
+    """A math region (or a box's content) with every "<" that opens no real HTML element
+    made blank: a known element name whose attributes are HTML's (``name="value"``, or the
+    bare ``hidden``/``open``). ``x<a or x>b`` is an inequality, ``<span hidden>`` a tag."""
+    return "".join(
+        " " if char == "<" and not _real_tag(region, index) else char
+        for index, char in enumerate(region)
+    )
+
+
+def _real_tag(text: str, index: int) -> bool:
+    if text.startswith("</", index):  # a closing tag of an element
+        return _ELEMENT.match("<" + text[index + 2 : index + 32]) is not None
+    tag = _OPEN_TAG.match(text, index)
+    if tag is None or _ELEMENT.match(text, index) is None:
+        return False
+    return all(
+        value or name.casefold() in ("hidden", "open")
+        for name, value in _ATTRIBUTE.findall(tag.group("attrs"))
+    )
+
+
+_ATTRIBUTE = re.compile(r"([A-Za-z_:][\w.:-]*)(\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{")
+
+
+def _typeset(text: str) -> str:
+    """``text`` with the "<" of math and of boxes' contents that opens no HTML element blank."""
+    text = _MATH_REGION.sub(lambda m: _math_without_tags(m.group()), text)
+    pieces, pos = [], 0
+    for box in _BOX_OPEN.finditer(text):
+        if box.start() < pos:
+            continue
+        end = matching_brace(text, box.end())
+        end = len(text) if end is None else end
+        pieces += [text[pos : box.end()], _math_without_tags(text[box.end() : end])]
+        pos = end
+    return "".join([*pieces, text[pos:]])
+
+
 _HIDING_ATTRIBUTE = re.compile(
     r"\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0?\.?0*\s*(?:[;\"']|$)"
     r"|font-size\s*:\s*0",
@@ -151,8 +217,15 @@ _VERB = re.compile(r"\\verb\*?(?P<delim>[^\sa-zA-Z*])(?:(?!(?P=delim)).)*(?:(?P=
 _STRIKE = re.compile(
     r"(?:(?<=\s)|^)~~(?=\S)(?:(?!~~)[^\n])*(?<=\S)~~(?=[\s.,;:!?)]|$)", re.MULTILINE
 )
-# % starts a comment unless escaped (\%) or written after a number as a percent sign (50%)
-_COMMENT = re.compile(r"(?<![\\\d(])(?<!\d\s)(?<!\\,)%(?![)\],:;.])[^\n]*")
+# % starts a comment unless escaped (\%) or a percent sign: after a number (50%, 50 %) or a
+# number in math ($2$%), or used as a word after "the" or a quantity word ("the %
+# difference", "a few %")
+_COMMENT = re.compile(
+    r"(?<![\\\d($])(?<!\d\s)(?<!\\,)(?<!\\\))"
+    r"(?<!\bthe )(?<!\bfew )(?<!\bper )(?<!\bin )(?<!\bby )"
+    r"%(?![)\],:;.])[^\n]*",
+    re.IGNORECASE,
+)
 
 
 def _group_end(text: str, pos: int) -> int:
@@ -173,6 +246,8 @@ def _argument_end(text: str, brace: int) -> int:
 
 
 def _html_spans(text: str) -> Iterator[tuple[int, int]]:
+    """What HTML hides in ``text``: hiding elements whole, other tags' attributes."""
+    text = _typeset(text)
     covered = 0
     for match in _OPEN_TAG.finditer(text):
         if match.start() < covered:
@@ -284,12 +359,14 @@ _DENIAL_BEFORE = re.compile(
     r"|\bnot equal to|\bunequal to|\\neq?(?![a-zA-Z])|\\not(?![a-zA-Z])|\\nequiv"
     r"|≠|!=|<>|✗|❌|✘|✖|🚫"
     r"|\bunlike|\bas opposed to|\bavoid|\bdon['’]?t (?:write|answer|use|say)"
-    r"|\b(?:wrong|incorrect|false|bad|invalid) answer(?: is| would be)?"
-    r"|\b(?:common |typical )?(?:mistake|error|trap|pitfall)(?: is| would be)?"
-    # a judgement word labels the box ("wrong: \\boxed{…}"), unless a copula makes it one about
-    # what came before ("my first try was wrong: \\boxed{…}")
-    r"|(?<!\bis )(?<!\bwas )(?<!\bare )(?<!\bwere )(?<!\bbe )"
-    r"\b(?:wrong|incorrect(?:ly)?|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
+    # a judgement that labels the box ("Wrong answer: \boxed{…}", "A common mistake is
+    # \boxed{…}", "(wrong: \boxed{…})") opens its clause; inside a sentence it judges what
+    # came before and introduces the correction ("I made an error. Correcting this error:
+    # \boxed{…}", "I had the sign wrong: \boxed{…}", "my first try was wrong: \boxed{…}")
+    r"|(?:^|(?<=[.!?;:,(\[—–>#|]))\s*(?:(?:a|an|the|one)\s+)?(?:(?:common|typical|classic)\s+)?"
+    r"(?:(?:wrong|incorrect|false|bad|invalid)(?: answer(?: is| would be)?)?"
+    r"|(?:mistake|error|trap|pitfall)(?: is| would be)?"
+    r"|incorrectly|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
     r"|ignore|scratch(?:ed)?|disregard))"
     r"[\s:=(\-–—,]*$",
     re.IGNORECASE,
@@ -307,10 +384,15 @@ _RETRACTED = (
 )
 # "is wrong", "(incorrect)", "- wrong", a cross; a bare "Wrong" or "False" opening the next
 # sentence is not taken for a denial ("False, since ..." after a TF box explains it)
+# words between the copula and the judgement: "are all incorrect", "is simply wrong"
+_DEGREE_WORDS = (
+    r"(?:definitely|clearly|also|simply|all|both|just|obviously|certainly|plainly|totally"
+    r"|completely|entirely|absolutely|surely|likewise|equally)"
+)
 _DENIAL_AFTER = re.compile(
     rf"^[\s.,;:!(]*(?:\(\s*{_DENIED}\s*[!.]*\s*\)|[-–—:]+\s*{_DENIED}|{_RETRACTED}"
     r"|(?:does|do|did)(?: not|n['’]?t) (?:hold|apply|work)|\(\s*[✗❌✘✖×]\s*\)|✖|🚫"
-    rf"|(?:is|was|would be|are|were|'s)\s+(?:definitely\s+|clearly\s+)?{_DENIED}"
+    rf"|(?:is|was|would be|are|were|'s)\s+(?:{_DEGREE_WORDS}\s+){{0,2}}{_DENIED}"
     r"|(?:is|was|are|were)n['’]?t\s+(?:correct|right|valid|the (?:final |correct |right )?answer)\b"
     r"|✗|❌|✘)",
     re.IGNORECASE,
@@ -326,6 +408,26 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", _MATH_MARKUP.sub(" ", text))
 
 
+def _same_paragraph(text: str) -> str:
+    """The prose after a box up to the paragraph's end; a cross mark only up to the line's
+    end (a "❌ (C) …" line below the answer is an elimination list, not a denial)."""
+    paragraph = _PARAGRAPH_BREAK.split(text, maxsplit=1)[0]
+    line, _, rest = paragraph.partition("\n")
+    return line + (" " + rest if rest and not _CROSS_MARK.match(rest.lstrip()) else "")
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_CROSS_MARK = re.compile(r"[(\[]?\s*[✗❌✘✖×🚫]")
+
+
+def _window_before(text: str) -> str:
+    """The prose right before a box, as :func:`_plain` reads it; a window cut inside the
+    text starts with an ellipsis, so its first word never reads as a clause's start."""
+    if len(text) <= _WINDOW:
+        return _plain(text)
+    return "… " + _plain(text[-_WINDOW:])
+
+
 _LIST_GAP = re.compile(r"^(?:\s|[,;&]|\band\b)*$", re.IGNORECASE)
 
 
@@ -339,8 +441,8 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     gaps = [text[a[1] : b[0]] for a, b in pairwise(spans)]
     befores = [text[: spans[0][0]], *gaps]
     afters = [*gaps, text[spans[-1][1] :]]
-    before = [bool(_DENIAL_BEFORE.search(_plain(b[-_WINDOW:]))) for b in befores]
-    after = [bool(_DENIAL_AFTER.match(_plain(a[:_WINDOW]))) for a in afters]
+    before = [bool(_DENIAL_BEFORE.search(_window_before(b))) for b in befores]
+    after = [bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) for a in afters]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
     for index in range(1, len(spans)):  # "not a, b": the denial runs on through the list
         before[index] = before[index] or (before[index - 1] and listed[index - 1])
@@ -353,13 +455,22 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
 # hedges between boxes
 # ---------------------------------------------------------------------------------------------
 
-_HEDGE_WORDS = re.compile(
+# words that offer an alternative, between boxes or in the prose beside the last one
+_OFFERING = (
     r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|probably|might|could|else"
-    r"|unless|vs|versus|likely|guess|unsure|not sure|ou|oder|oppure)\b"
-    r"|или|либо|或|或者|\?|∨|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|\\parallel(?![a-zA-Z])|/|\|",
+    r"|unless|likely|guess|unsure|not sure|ou|oder|oppure)\b"
+    r"|или|либо|或|或者|∨|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|\|\|"
+)
+# between two boxes also a comparison ("vs"), a bare slash ("\\boxed{a} / \\boxed{b}", not the
+# one in "m/s"), parallel bars; a question mark only right after the earlier box (a question
+# before the later box is a restated question: "(b) What is the time? \\boxed{…}")
+_HEDGE_WORDS = re.compile(
+    rf"{_OFFERING}|\b(?:vs|versus)\b|(?<![\w)])/(?![\w(])|\\parallel(?![a-zA-Z])",
     re.IGNORECASE,
 )
-_HEDGE_AT_EDGE = re.compile(rf"^\W*(?:{_HEDGE_WORDS.pattern})|(?:{_HEDGE_WORDS.pattern})\W*$", re.I)
+_HEDGE_AT_EDGE = re.compile(
+    rf"^\W*(?:{_HEDGE_WORDS.pattern})|^\W{{0,3}}\?|(?:{_HEDGE_WORDS.pattern})\W*$", re.I
+)
 # boxes joined by nothing but an equality claim the same value: each must be right
 _RELATION_ONLY = re.compile(r"^(?:=|≈|≃|\\(?:approx|simeq|equiv|cong)(?![a-zA-Z]))$")
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
@@ -380,10 +491,12 @@ def hedged(gap: str) -> bool:
 # An alternative offered in prose beside the final box: "\\boxed{a} or maybe 29 m/s", "$29$
 # or \\boxed{a}", "\\boxed{True} or false". A value (a digit, math), a truth word or an
 # option letter within a few words of the hedge word.
-_OFFERED_VALUE = re.compile(r"\d|\$|\\\(|\b(?:true|false|yes|no)\b|(?<![\w\\])[A-H](?![\w])", re.I)
-_HEDGE_WORD_START = re.compile(rf"^[\s.,;:!()\[—–-]*(?:{_HEDGE_WORDS.pattern})", re.I)
-_HEDGE_WORD_END = re.compile(rf"(?:{_HEDGE_WORDS.pattern})[\s,;:(]*$", re.I)
-_CLAUSE = re.compile(r"[.;!\n]")
+_OFFERED_VALUE = re.compile(
+    r"\d|\$|\\\(|\b(?:true|false|yes|no)\b|(?-i:(?<![\w\\])[A-H](?![\w]))", re.I
+)
+_HEDGE_WORD_START = re.compile(rf"^[\s.,;:!()\[—–-]*(?:{_OFFERING})", re.I)
+_HEDGE_WORD_END = re.compile(rf"(?:{_OFFERING})[\s,;:(]*$", re.I)
+_CLAUSE = re.compile(r"[;!\n]|\.(?!\d)")  # a decimal point ends no clause
 # where an offered value ends: a sentence or clause mark (not a decimal point or a thousands
 # comma), or a parenthesis that opens a remark
 _VALUE_END = re.compile(r"(?<!\\)(?:[;!?\n(]|\.(?!\d)|,(?!\d{3}))")
@@ -402,16 +515,16 @@ def offered_in_prose(before: str, after: str) -> str | None:
     start = _HEDGE_WORD_START.match(tail)
     if start is not None:
         rest = tail[start.end() :]
-        words = " ".join(_plain(rest).split()[:_HEDGE_GAP_WORDS])
-        if _OFFERED_VALUE.search(words):
+        offered = " ".join(_plain(rest).split()[:_HEDGE_GAP_WORDS])
+        if _OFFERED_VALUE.search(offered):
             return _first_value(rest)
     head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
     end = _HEDGE_WORD_END.search(_plain_keep_math(head))
     if end is not None:
         clause = _CLAUSE.split(_plain_keep_math(head)[: end.start()])[-1]
-        words = clause.split()[-_HEDGE_GAP_WORDS:]
-        if words and _OFFERED_VALUE.search(" ".join(words)) is not None:
-            return _last_value(head, " ".join(words))
+        last = " ".join(clause.split()[-_HEDGE_GAP_WORDS:])
+        if last and _OFFERED_VALUE.search(last) is not None:
+            return _last_value(head, last)
     return None
 
 
