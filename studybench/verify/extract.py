@@ -14,9 +14,17 @@ from itertools import pairwise
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
-from studybench.verify.visibility import denials, hedged, offered_in_prose, without_hidden
+from studybench.verify.visibility import (
+    denials,
+    hedged,
+    offered_in_prose,
+    offers_in_prose,
+    without_hidden,
+)
 
 MAX_INPUT_CHARS = 64 * 1024
+_CELL_BAR = re.compile(r"(?:^|\n)[ \t]*\||(?<=\s)\|(?=\s)")  # "| a | b |", "a | b"
+_AFTER_CHARS = 60  # text read after a box for the unit of a bare number
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
@@ -33,6 +41,14 @@ class Extraction:
     hedges: tuple[bool, ...] = ()
     # the unboxed value the prose beside the last box offers as well ("or maybe 29 m/s")
     offered: str | None = None
+    # every value offered beside the last box, before or after it (each must be right)
+    offers: tuple[str, ...] = ()
+    # for each pair of neighbouring boxes, whether a table's cell bar lies between them: two
+    # boxes in one table offer two values for one asked value (a TUP's rows do not hedge)
+    tabled: tuple[bool, ...] = ()
+    # for each box, the text right after it (up to the next box): the unit a bare number
+    # carries when the prompt asks for units outside the box ("\boxed{0.300}\,\mathrm{m}")
+    after: tuple[str, ...] = ()
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -125,7 +141,15 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
         return Extraction(
             boxes,
             hedges=tuple(hedged(shown[a[2] : b[1]]) for a, b in gaps),
+            tabled=tuple(bool(_CELL_BAR.search(shown[a[2] : b[1]])) for a, b in pairwise(kept)),
             offered=offered_in_prose(before, shown[last_end:]),
+            offers=offers_in_prose(before, shown[last_end:]),
+            after=tuple(
+                shown[end : min(end + _AFTER_CHARS, following)]
+                for (_, _, end), following in zip(
+                    kept, [start for _, start, _ in kept[1:]] + [len(shown)], strict=True
+                )
+            ),
         )
     if unterminated:
         return Extraction((), "think_unterminated")

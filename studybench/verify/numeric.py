@@ -406,6 +406,58 @@ def _in_gold_dimension(side: str, form: str) -> bool:
     return any(same_dimension(p, g) for p in _readings(pred) for g in _readings(gold))
 
 
+# what may stand between a box and the unit written after it: math ends, spacing
+_AFTER_LEAD = re.compile(r"^(?:\s|\$|\\\)|\\\]|\\[,;: !]|~|\\q?quad(?![a-zA-Z]))*")
+# the unit's pieces: a wrapped group (\mathrm{m\,s^{-1}}) or a word, each with an optional
+# power, joined by spacing, a product sign or a slash
+_UNIT_PIECE = re.compile(
+    r"(?:\\(?:mathrm|text|textrm|mbox|rm|operatorname)\s*\{(?P<group>(?:[^{}]|\{[^{}]{0,8}\}){1,40})\}"
+    r"|(?P<word>\\%|[A-Za-zµμΩ°%Å][\w·.\-]*))(?P<power>\s*\^\s*(?:\{[^{}]{1,6}\}|-?\d))?"
+)
+_UNIT_JOIN = re.compile(r"(?:\s|\\[,;: ]|~|\\cdot(?![a-zA-Z])|·)*(?P<slash>/)?(?:\s|\\[,;: ]|~)*")
+# English words that pint also reads as units ("in" inch, "a" year, "at" atmosphere)
+_NOT_UNITS = frozenset("in a at as or and to by on of if for the an be so no is it we us".split())
+_BARE_NUMBER = re.compile(
+    r"^\s*[+\-−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:\\times|\\cdot|×|·)\s*10\s*\^\s*\{?\s*[+\-−]?"
+    r"\d+\s*\}?|[eE][+\-−]?\d+)?\s*$"
+)
+
+
+def with_unit_after(box: str, after: str) -> str:
+    """A bare number with the unit written right after its box: ``\\boxed{0.300}\\,\\mathrm{m}``
+    reads as 0.300 m. The prompt asks for units outside the box, so the unit there is part
+    of the answer: read in the gold's unit instead, ``\\boxed{2.66} kV`` passed for 2.66 V and
+    ``\\boxed{0.300} m`` failed for 30.0 cm. A labelled number (``\\boxed{v_2 = -30.0}\\,mm``)
+    takes it too; other boxes are left as they are."""
+    from studybench.verify.normalize import normalize_answer
+    from studybench.verify.units import parse_unit
+
+    if not _BARE_NUMBER.match(last_side(normalize_answer(box))):  # "v_2 = -30.0" too
+        return box
+    rest = _AFTER_LEAD.sub("", after, count=1)
+    pieces: list[str] = []
+    pos = 0
+    while len(pieces) < 4:  # "kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}", "\\mathrm{m}^2"
+        join = _UNIT_JOIN.match(rest, pos) if pieces else None
+        piece = _UNIT_PIECE.match(rest, join.end() if join else pos)
+        if piece is None:
+            break
+        text = (piece.group("group") or piece.group("word")) + (piece.group("power") or "")
+        if pieces and join is not None and join.group("slash"):
+            text = "/" + text
+        pieces.append(text)
+        pos = piece.end()
+    words = [
+        "".join(p if p.startswith("/") else " " + p for p in pieces[:n])
+        for n in range(len(pieces), 0, -1)
+    ]
+    for word in words:
+        unit = normalize_answer(word).rstrip(".")
+        if unit and unit.casefold() not in _NOT_UNITS and parse_unit(unit) is not None:
+            return f"{box}\\,{unit}"
+    return box
+
+
 # a number as written: its digits after the point, and a power of ten
 _WRITTEN_NUMBER = re.compile(
     r"^\s*[+-]?\s*\d+(?:\.(?P<decimals>\d+))?\s*(?:(?:\\times|\\cdot|x)\s*10\s*\^\s*\{?\s*"
@@ -426,6 +478,8 @@ def rounds_to(offered: str, value: str) -> bool:
         return False
     if rounded.unit is not None and rounded.unit != exact.unit:
         return False
+    if rounded.value == 0 and exact.value != 0:
+        return False  # a rounding keeps a significant figure: "or maybe 0" is no 0.154
     decimals = len(written.group("decimals") or "")
     half_step = 0.5 * 10.0 ** (int(written.group("power") or 0) - decimals)
     return abs(rounded.value - exact.value) <= half_step * (1 + 1e-9)

@@ -34,6 +34,7 @@ from studybench.verify.relations import (
     strip_remark,
     unmark,
 )
+from studybench.verify.visibility import MAX_OFFERS
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
@@ -117,17 +118,20 @@ from studybench.verify.relations import (
 # checked. Recall: \pm in an ALT is two values; inequalities joined by "or" are a union;
 # primed or current-named integration variables are bound dummies; I, \gamma, \Gamma are
 # symbols in the slow parser; hyphenated unit words (newton-meters) are products
-# 1.11.0 (recall on model-style prose, without losing soundness): a judgement that opens its
-# clause denies a box ("Wrong answer:", "(wrong: ...)"), one inside a sentence introduces the
-# correction ("Correcting this error: \boxed{...}" is the answer); "<" and ">" inside math
-# open no HTML tag ($v<c$ ... $v>c$ hid the boxes between); "%" after math ($2$%) or after
-# "the"/"few"/"per"/"in"/"by" is a percent sign; a "?" hedges only right after a box (a
-# restated question before a box does not), a slash only standing alone (m/s does not), table
-# bars never; a cross mark on the next line is an elimination list, no denial; a value
-# offered in prose beside the final box is judged (right, or the box's number rounded, it
-# stands); a symbolic box hedged onto a numeric one is its formula; a one-digit coefficient
-# before symbols (\sqrt{2 g h}) states no quantity. Soundness: boxes joined only by "=" or
-# pprox each claim the value; an empty script is no script (T_{} redefines T)
+# 1.11.0 (the prose around a box read as models write it, checked by two model-style corpora
+# and a red team): a judgement right before a box denies it unless its clause corrects
+# ("Correcting this error: \boxed{...}" is the answer); "<" inside math or a box opens no
+# HTML tag unless it opens a real element ($v<c$ ... $v>c$ hid the boxes between); "%" after
+# math ending in a digit, or after the/few/per/in/by before a word, is a percent sign; "?"
+# hedges only right after a box, a slash only alone (m/s does not); a cross line naming an
+# option or a value is an elimination list; every value offered around the last box is
+# judged (right, or the box's number rounded, it stands); one symbolic box hedged onto a
+# numeric one is its formula; a one-digit coefficient before symbols (\sqrt{2 g h}) states no
+# quantity; a bare or labelled number takes the unit written after its box (the prompt asks
+# for units outside: \boxed{2.66} kV passed for 2.66 V). Soundness: boxes joined only by "="
+# or \approx each claim the value; an empty script is no script (T_{} redefines T); a cross
+# or judgement in a box's table row, on the next line or in a paragraph of its own denies it;
+# two boxes in one table hedge one asked value; closed <dialog>, transparent colours
 VERIFIER_VERSION = "1.11.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
@@ -186,7 +190,7 @@ def judge_inline(
     # The rules (sympy, pint, the LaTeX parsers) are imported where comparisons run: in the
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
-    from studybench.verify.numeric import symbolic_only
+    from studybench.verify.numeric import symbolic_only, with_unit_after
     from studybench.verify.rules import judge_answers, normalize_all
 
     start = time.perf_counter()
@@ -213,7 +217,10 @@ def judge_inline(
         return verdict(
             False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
         )
-    answers = tuple(split_unit_connectives(box) for box in extraction.answers)
+    boxes = extraction.answers
+    if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
+        boxes = tuple(map(with_unit_after, boxes, extraction.after))
+    answers = tuple(split_unit_connectives(box) for box in boxes)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
 
     def judge(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
@@ -240,11 +247,15 @@ def judge_inline(
     requested = requested_units(question) if question else ()
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
-    if correct and extraction.offered is not None:
-        offered = _offered_problem(extraction.offered, answers[-1], kind, len(golds), judge)
+    if correct and extraction.offers:
+        offered = _offered_problem(extraction.offers, answers[-1], kind, len(golds), judge)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
-    if correct and any(extraction.hedges):
+    hedges = extraction.hedges
+    if kind not in (AnswerType.TUP, AnswerType.ALT) and len(golds) == 1:
+        # one asked value: two boxes in one table are two values offered for it
+        hedges = tuple(h or t for h, t in zip(hedges, extraction.tabled, strict=False))
+    if correct and any(hedges):
 
         def formula(box: str) -> bool:  # a symbolic box beside a numeric gold checks nothing
             if kind is not AnswerType.NV:
@@ -252,39 +263,42 @@ def judge_inline(
             (normalized,) = normalize_all((box,))
             return symbolic_only(normalized, golds[0], tolerance)
 
-        hedge = _hedge_problem(
-            answers, extraction.hedges, kind, len(golds), sequence, judge, formula
-        )
+        hedge = _hedge_problem(answers, hedges, kind, len(golds), sequence, judge, formula)
         if hedge is not None:
             return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
     return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
 
 
 def _offered_problem(
-    offered: str,
+    offers: tuple[str, ...],
     box: str,
     kind: AnswerType,
     count: int,
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
 ) -> str | None:
-    """Why a value offered in prose beside a right final box ("\\boxed{a} or maybe 29 m/s")
-    makes the answer wrong, or None. Like a hedged box it is a claim about the one asked
-    value, so it must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is) or be the
-    box's number rounded ("or, to two figures, 15 m/s"); beside several asked values it
-    cannot be placed, so it is a hedge."""
-    if kind is AnswerType.TUP or kind is AnswerType.ALT or count != 1 or not offered.strip():
+    """Why values offered in prose beside a right final box ("\\boxed{a} or maybe 29 m/s")
+    make the answer wrong, or None. Like hedged boxes they are claims about the one asked
+    value, so each must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is) or be
+    the box's number rounded ("or, to two figures, 15 m/s"); beside several asked values they
+    cannot be placed, and more than a few are a list of guesses: both are a hedge."""
+    if kind is AnswerType.TUP or kind is AnswerType.ALT or count != 1:
+        return "hedged:unboxed"
+    if len(offers) > MAX_OFFERS or not all(offer.strip() for offer in offers):
         return "hedged:unboxed"
     from studybench.verify.normalize import last_side
     from studybench.verify.numeric import rounds_to
     from studybench.verify.rules import normalize_all
 
-    correct, _, _ = judge((offered,))
-    written, value = normalize_all((offered, box))
-    if correct or (kind is AnswerType.NV and rounds_to(written, last_side(value))):
-        return None  # the same value, or the box's value rounded ("or, to two figures, 0.15")
-    return "hedged:unboxed"
+    for offer in offers:
+        correct, _, _ = judge((offer,))
+        written, value = normalize_all((offer, box))
+        if not (correct or (kind is AnswerType.NV and rounds_to(written, last_side(value)))):
+            return "hedged:unboxed"
+    return None
 
 
+# types whose boxes may be bare numbers with the unit written after the box
+_UNIT_AFTER_TYPES = frozenset({AnswerType.NV, AnswerType.TUP, AnswerType.ALT})
 _MAX_HEDGED = 3  # boxes hedged onto one asked value that are judged one by one
 
 
@@ -316,10 +330,15 @@ def _hedge_problem(
             run += 1
         if run > _MAX_HEDGED:
             return "hedged:extra_guess"  # a list of guesses, not each judged (time bound)
+        formulas = 0  # one symbolic formula beside the number; more are guessed formulas
         for index in range(len(before) - run, len(before)):
             correct, reason, _ = judge((answers[index],))
-            if not correct and not formula(answers[index]):
-                return f"hedged:{reason}"
+            if correct:
+                continue
+            if formulas == 0 and formula(answers[index]):
+                formulas += 1
+                continue
+            return f"hedged:{reason}"
         return None
     if before and before[-1]:
         return "hedged:extra_guess"

@@ -174,17 +174,35 @@ def _math_without_tags(region: str) -> str:
 
 def _real_tag(text: str, index: int) -> bool:
     if text.startswith("</", index):  # a closing tag of an element
-        return _ELEMENT.match("<" + text[index + 2 : index + 32]) is not None
+        name = text[index + 2 : index + 32]
+        return _ELEMENT.match("<" + name) is not None or _CUSTOM_CLOSE.match(name) is not None
     tag = _OPEN_TAG.match(text, index)
-    if tag is None or _ELEMENT.match(text, index) is None:
+    if tag is None:
         return False
+    if "-" in tag.group("tag"):
+        return True  # a custom element (<my-note>): HTML's names, never an inequality's
+    if _ELEMENT.match(text, index) is None:
+        return False
+    if tag.group("tag").casefold() in _HIDING_ELEMENTS:
+        return True  # an element that hides whatever its attributes (<del cite>)
     return all(
-        value or name.casefold() in ("hidden", "open")
+        value
+        or name.casefold() in _BOOLEAN_ATTRIBUTES
+        or name.casefold().startswith(("data-", "aria-"))
         for name, value in _ATTRIBUTE.findall(tag.group("attrs"))
     )
 
 
+_HIDING_ELEMENTS = frozenset(
+    "del s strike details dialog template script style noscript head title svg".split()
+)
+_BOOLEAN_ATTRIBUTES = frozenset(
+    "hidden open inert disabled checked selected readonly required multiple autofocus".split()
+)
+
+
 _ATTRIBUTE = re.compile(r"([A-Za-z_:][\w.:-]*)(\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_CUSTOM_CLOSE = re.compile(r"[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*\s*>")
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{")
 
 
@@ -221,9 +239,12 @@ _STRIKE = re.compile(
 # number in math ($2$%), or used as a word after "the" or a quantity word ("the %
 # difference", "a few %")
 _COMMENT = re.compile(
-    r"(?<![\\\d($])(?<!\d\s)(?<!\\,)(?<!\\\))"
-    r"(?<!\bthe )(?<!\bfew )(?<!\bper )(?<!\bin )(?<!\bby )"
-    r"%(?![)\],:;.])[^\n]*",
+    r"(?<![\\\d(])(?<!\d\s)(?<!\\,)(?<!\d\$)(?<!\d\\\))"  # 50%, 50 %, $2$%
+    r"(?!(?<=\bthe %)(?=\s*[A-Za-z]))(?!(?<=\bfew %)(?=\s*[A-Za-z]))"  # "the % difference"
+    r"(?!(?<=\bper %)(?=\s*[A-Za-z]))(?!(?<=\bin %)(?=\s*[A-Za-z]))(?!(?<=\bby %)(?=\s*[A-Za-z]))"
+    r"(?<!\bthe )(?<!\bfew )(?<!\bper )(?<!\bin )(?<!\bby )%(?![)\],:;.])[^\n]*"
+    r"|(?<=\b(?:the|few|per) )%(?!\s*[A-Za-z)\],:;.])[^\n]*"
+    r"|(?<=\b(?:in|by) )%(?!\s*[A-Za-z)\],:;.])[^\n]*",
     re.IGNORECASE,
 )
 
@@ -254,7 +275,7 @@ def _html_spans(text: str) -> Iterator[tuple[int, int]]:
             continue  # inside a span already hidden
         tag = match.group("tag").casefold()
         attributes = match.group("attrs")
-        if tag == "details":
+        if tag in ("details", "dialog"):  # shown only when open
             hiding = re.search(r"\bopen\b", attributes, re.IGNORECASE) is None
         else:
             colour = _HTML_COLOUR.search(attributes)
@@ -358,19 +379,44 @@ _DENIAL_BEFORE = re.compile(
     r"(?:\bnot|n['’]t|\bnever|\bno longer|\binstead of|\brather than|\bexcept|\bnor"
     r"|\bnot equal to|\bunequal to|\\neq?(?![a-zA-Z])|\\not(?![a-zA-Z])|\\nequiv"
     r"|≠|!=|<>|✗|❌|✘|✖|🚫"
-    r"|\bunlike|\bas opposed to|\bavoid|\bdon['’]?t (?:write|answer|use|say)"
-    # a judgement that labels the box ("Wrong answer: \boxed{…}", "A common mistake is
-    # \boxed{…}", "(wrong: \boxed{…})") opens its clause; inside a sentence it judges what
-    # came before and introduces the correction ("I made an error. Correcting this error:
-    # \boxed{…}", "I had the sign wrong: \boxed{…}", "my first try was wrong: \boxed{…}")
-    r"|(?:^|(?<=[.!?;:,(\[—–>#|]))\s*(?:(?:a|an|the|one)\s+)?(?:(?:common|typical|classic)\s+)?"
-    r"(?:(?:wrong|incorrect|false|bad|invalid)(?: answer(?: is| would be)?)?"
-    r"|(?:mistake|error|trap|pitfall)(?: is| would be)?"
-    r"|incorrectly|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
-    r"|ignore|scratch(?:ed)?|disregard))"
+    r"|\bunlike|\bas opposed to|\bavoid|\bdon['’]?t (?:write|answer|use|say))"
     r"[\s:=(\-–—,]*$",
     re.IGNORECASE,
 )
+# A judgement right before a box labels it ("Wrong answer: \boxed{…}", "A common mistake is
+# \boxed{…}", "gives the wrong answer \boxed{…}"), unless its clause corrects something:
+# then it judges what came before and introduces the correction ("I made an error.
+# Correcting this error: \boxed{…}", "I had the sign wrong: \boxed{…}", "my first try was
+# wrong: \boxed{…}").
+_JUDGEMENT_BEFORE = re.compile(
+    r"(?:(?:wrong|incorrect|false|bad|invalid)(?: answer(?: is| would be)?)?"
+    r"|(?:mistake|error|trap|pitfall)(?: is| would be)?"
+    r"|incorrectly|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
+    r"|ignore|scratch(?:ed)?|disregard)"
+    r"[\s:=(\-–—,]*$",
+    re.IGNORECASE,
+)
+_CORRECTION_CUE = re.compile(
+    r"\b(?:correct(?:s|ing|ed|ion)?|fix(?:es|ed|ing)?|re-?do(?:ing|ne)?|redid"
+    r"|should (?:be|read|have)|revis(?:e|ed|ing)|recalculat\w*|recomput\w*"
+    r"|(?:I|I've|we|we've)\s+(?:had|have|made|make|got))\b"  # not "students make …"
+    r"|\b(?:is|was|are|were|has been|had been)\s*$",  # "my first try was wrong"
+    re.IGNORECASE,
+)
+_CLAUSE_MARK = re.compile(r"[.!?;¶•→⇒]|(?<!\w)-\s")
+
+
+def _denied_before(window: str) -> bool:
+    """Whether the prose right before a box (:func:`_window_before`) takes it back."""
+    if _DENIAL_BEFORE.search(window.replace(" ¶ ", " ")):  # "rather\nthan" is one phrase
+        return True
+    judgement = _JUDGEMENT_BEFORE.search(window)
+    if judgement is None:
+        return False
+    clause = _CLAUSE_MARK.split(window[: judgement.start()])[-1]
+    return _CORRECTION_CUE.search(clause) is None
+
+
 _DENIED = (
     r"(?:(?:a |the )?(?:wrong|incorrect|false|invalid|bad)(?: answer| result| value| choice)?"
     r"|rejected|discarded|(?:can be |is )?ruled out|a (?:mistake|trap|pitfall|distractor)|an error"
@@ -390,7 +436,7 @@ _DEGREE_WORDS = (
     r"|completely|entirely|absolutely|surely|likewise|equally)"
 )
 _DENIAL_AFTER = re.compile(
-    rf"^[\s.,;:!(]*(?:\(\s*{_DENIED}\s*[!.]*\s*\)|[-–—:]+\s*{_DENIED}|{_RETRACTED}"
+    rf"^[\s.,;:!(|$]*(?:\(\s*{_DENIED}\s*[!.]*\s*\)|[-–—:]+\s*(?:{_DENIED}|[✗❌✘✖])|{_RETRACTED}"
     r"|(?:does|do|did)(?: not|n['’]?t) (?:hold|apply|work)|\(\s*[✗❌✘✖×]\s*\)|✖|🚫"
     rf"|(?:is|was|would be|are|were|'s)\s+(?:{_DEGREE_WORDS}\s+){{0,2}}{_DENIED}"
     r"|(?:is|was|are|were)n['’]?t\s+(?:correct|right|valid|the (?:final |correct |right )?answer)\b"
@@ -409,23 +455,40 @@ def _plain(text: str) -> str:
 
 
 def _same_paragraph(text: str) -> str:
-    """The prose after a box up to the paragraph's end; a cross mark only up to the line's
-    end (a "❌ (C) …" line below the answer is an elimination list, not a denial)."""
-    paragraph = _PARAGRAPH_BREAK.split(text, maxsplit=1)[0]
-    line, _, rest = paragraph.partition("\n")
-    return line + (" " + rest if rest and not _CROSS_MARK.match(rest.lstrip()) else "")
+    """The prose after a box that can take it back: up to the paragraph's end, or a next
+    paragraph that is only a judgement ("\\boxed{…}\\n\\n(wrong)"). A cross-mark line below
+    the box that names an option ("❌ (C) would need …") is an elimination list, no denial."""
+    parts = _PARAGRAPH_BREAK.split(text, maxsplit=1)
+    if not parts[0].strip() and len(parts) > 1:  # a paragraph that judges the box above
+        judged = _JUDGEMENT_ONLY.match(parts[1]) or (
+            _CROSS_START.match(parts[1]) and not _NAMES_OPTION.match(parts[1].lstrip())
+        )
+        return parts[1] if judged else ""
+    line, _, rest = parts[0].partition("\n")
+    if rest and _NAMES_OPTION.match(rest.lstrip()):
+        return line  # "❌ (C) would need …", "❌ A value of 29 m/s would …": eliminations
+    return line + " " + rest
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_CROSS_MARK = re.compile(r"[(\[]?\s*[✗❌✘✖×🚫]")
+_NAMES_OPTION = re.compile(
+    r"[(\[]?\s*[✗❌✘✖×🚫]\s*[)\]]?\s*(?:\*\*)?\s*(?:\(?[A-H]\)|[A-H][.:)]|option\b|[^\n]*\d)",
+    re.I,
+)
+_CROSS_START = re.compile(r"\s*[(\[]?\s*[✗❌✘✖🚫]")
+_JUDGEMENT_ONLY = re.compile(
+    rf"^\s*[(\[]?\s*(?:{_DENIED}|[✗❌✘✖])\s*[!.]*\s*[)\]]?\s*(?:\n|$)", re.I
+)
 
 
 def _window_before(text: str) -> str:
     """The prose right before a box, as :func:`_plain` reads it; a window cut inside the
     text starts with an ellipsis, so its first word never reads as a clause's start."""
+    text = text.replace("\n", " ¶ ")  # a line break ends a clause (a list's item)
     if len(text) <= _WINDOW:
         return _plain(text)
-    return "… " + _plain(text[-_WINDOW:])
+    plain = _plain(text[-3 * _WINDOW :])  # spacing and markup do not use up the window
+    return "… " + plain[-_WINDOW:]
 
 
 _LIST_GAP = re.compile(r"^(?:\s|[,;&]|\band\b)*$", re.IGNORECASE)
@@ -441,7 +504,7 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     gaps = [text[a[1] : b[0]] for a, b in pairwise(spans)]
     befores = [text[: spans[0][0]], *gaps]
     afters = [*gaps, text[spans[-1][1] :]]
-    before = [bool(_DENIAL_BEFORE.search(_window_before(b))) for b in befores]
+    before = [_denied_before(_window_before(b)) for b in befores]
     after = [bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) for a in afters]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
     for index in range(1, len(spans)):  # "not a, b": the denial runs on through the list
@@ -465,7 +528,8 @@ _OFFERING = (
 # one in "m/s"), parallel bars; a question mark only right after the earlier box (a question
 # before the later box is a restated question: "(b) What is the time? \\boxed{…}")
 _HEDGE_WORDS = re.compile(
-    rf"{_OFFERING}|\b(?:vs|versus)\b|(?<![\w)])/(?![\w(])|\\parallel(?![a-zA-Z])",
+    rf"{_OFFERING}|\b(?:vs|versus|then again)\b|(?<![\w)])[/∕⁄／](?![\w(])|\\slash(?![a-zA-Z])"
+    r"|\\parallel(?![a-zA-Z])",
     re.IGNORECASE,
 )
 _HEDGE_AT_EDGE = re.compile(
@@ -473,6 +537,8 @@ _HEDGE_AT_EDGE = re.compile(
 )
 # boxes joined by nothing but an equality claim the same value: each must be right
 _RELATION_ONLY = re.compile(r"^(?:=|≈|≃|\\(?:approx|simeq|equiv|cong)(?![a-zA-Z]))$")
+_SLASH_ONLY = re.compile(r"^[/∕⁄／]\s*[(\[]?$")  # "\\boxed{a}/(\\boxed{b})"
+_QUESTIONED = re.compile(r"^\(\s*[^()]{0,20}\?\s*\)")
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
 
 
@@ -481,6 +547,10 @@ def hedged(gap: str) -> bool:
     within a few words. Boxes side by side without one keep the protocol's last-box rule, and
     longer prose between them ("wait, let me recheck ...") makes the later box a revision."""
     plain = _plain(gap).strip()
+    if _SLASH_ONLY.match(plain) or _QUESTIONED.match(
+        plain
+    ):  # "\\boxed{a} (right?) \\boxed{b}": a box put as a question
+        return True
     if _RELATION_ONLY.match(plain):  # \boxed{a} = \boxed{b}: a claim that both are the value
         return True
     if _HEDGE_AT_EDGE.search(plain):  # "or, if you prefer the textbook's form, \boxed{…}"
@@ -492,15 +562,25 @@ def hedged(gap: str) -> bool:
 # or \\boxed{a}", "\\boxed{True} or false". A value (a digit, math), a truth word or an
 # option letter within a few words of the hedge word.
 _OFFERED_VALUE = re.compile(
-    r"\d|\$|\\\(|\b(?:true|false|yes|no)\b|(?-i:(?<![\w\\])[A-H](?![\w]))", re.I
+    r"\d|\$|\\\(|\b(?:true|false|yes|no)\b|(?-i:(?<![\w\\])[A-H](?![\w]))"
+    r"|\([a-h]\)|(?<![\w\\])[a-h](?=[.!?])",  # a small option letter: "(b)", "maybe b."
+    re.I,
 )
-_HEDGE_WORD_START = re.compile(rf"^[\s.,;:!()\[—–-]*(?:{_OFFERING})", re.I)
+_HEDGE_WORD_START = re.compile(
+    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:{_OFFERING})", re.I
+)  # after the box's own math closes too: "$\\boxed{…}$ or maybe 29"
 _HEDGE_WORD_END = re.compile(rf"(?:{_OFFERING})[\s,;:(]*$", re.I)
 _CLAUSE = re.compile(r"[;!\n]|\.(?!\d)")  # a decimal point ends no clause
 # where an offered value ends: a sentence or clause mark (not a decimal point or a thousands
 # comma), or a parenthesis that opens a remark
 _VALUE_END = re.compile(r"(?<!\\)(?:[;!?\n(]|\.(?!\d)|,(?!\d{3}))")
 _SIGN_BEFORE = re.compile(r"(?:[-+−]|\\pm|\\mp)\s*$")
+# a unit-like word or group right after a box (the prompt asks for units outside the box);
+# a hedge word is never one
+_UNIT_AFTER_BOX = re.compile(
+    r"^(?:\s|\$|\\[,;: !]|~)*(?:\\(?:mathrm|text|textrm|mbox|rm)\s*\{[^{}]{1,24}\}"
+    rf"|(?!(?:{_OFFERING}))[A-Za-zµμΩ°%][\w/^{{}}·.\-]{{0,12}})\$?"
+)
 _INLINE_MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)")
 
 
@@ -513,6 +593,9 @@ def offered_in_prose(before: str, after: str) -> str | None:
     a right 14.5 m/s stands and "or maybe 29 m/s" does not."""
     tail = after[:_WINDOW].translate(_INVISIBLE_CHARACTERS)
     start = _HEDGE_WORD_START.match(tail)
+    if start is None:  # the unit written after the box: "\boxed{14.5} m/s, or maybe 29"
+        tail = _UNIT_AFTER_BOX.sub("", tail, count=1)
+        start = _HEDGE_WORD_START.match(tail)
     if start is not None:
         rest = tail[start.end() :]
         offered = " ".join(_plain(rest).split()[:_HEDGE_GAP_WORDS])
@@ -526,6 +609,69 @@ def offered_in_prose(before: str, after: str) -> str | None:
         if last and _OFFERED_VALUE.search(last) is not None:
             return _last_value(head, last)
     return None
+
+
+# every value a stretch of offering prose holds: inline math, a number with its unit words,
+# a truth word, an option letter (a capital, or a small one in parentheses)
+_OFFER_ITEM = re.compile(
+    r"\$(?P<math>[^$]+)\$|\\\((?P<paren>.*?)\\\)"
+    r"|(?P<number>[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*(?:\^\s*\{?\s*[-+−]?\d+\s*\}?"
+    r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))?"
+    r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}"
+    rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is)\b)[A-Za-zµμΩ°%Å][\w/^{{}}\-]*)){{0,2}})"
+    r"|\b(?P<truth>true|false|yes|no)\b|(?-i:(?<![\w\\])(?P<letter>[A-H])(?![\w]))"
+    r"|\((?P<small>[a-h])\)|(?<![\w\\])(?P<last>[a-h])(?=[.!?])",
+    re.IGNORECASE,
+)
+# a sentence ends at a full stop before a capital or the text's end ("i.e. 29" goes on)
+_SENTENCE_END = re.compile(r"\.(?=\s+[A-Z]|\s*$)|\n\s*\n|!")
+MAX_OFFERS = 4  # values offered beside the box that are judged one by one
+
+
+def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
+    """Every value the prose around the final box offers beside it, after the box to the
+    end of its sentence and before it in the hedge word's clause: "or maybe 15 m/s, or even
+    29 m/s" offers both, and "either $29$ or \\boxed{…}, or roughly 15" offers 29 and 15.
+    Empty when nothing is offered; a hedge with no value the scan can read offers ``""``
+    (judged wrong). Each must be right on its own (see ``verifier._offered_problem``)."""
+    first = offered_in_prose(before, after)
+    if first is None:
+        return ()
+    values: list[str] = []
+    tail = after[: 3 * _WINDOW].translate(_INVISIBLE_CHARACTERS)  # whole math, whole sentence
+    start = _HEDGE_WORD_START.match(tail) or _HEDGE_WORD_START.match(
+        tail := _UNIT_AFTER_BOX.sub("", tail, count=1)
+    )
+    if start is not None:
+        region = tail[start.end() :]
+        end = _SENTENCE_END.search(region)
+        values += _items(region[: end.start() if end else None])
+    head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
+    if _HEDGE_WORD_END.search(_plain_keep_math(head)) is not None:
+        clause = _CLAUSE.split(head)[-1]
+        values += _items(_HEDGE_WORD_END.sub("", clause))
+    return tuple(values) if values else (first,)
+
+
+def _items(region: str) -> list[str]:
+    found = []
+    for item in _OFFER_ITEM.finditer(region):
+        value = next(v for v in item.groups() if v is not None).strip().rstrip(",;:").strip()
+        unit = _UNIT_AFTER_MATH.match(region, item.end())
+        if (item.group("math") or item.group("paren")) and unit and _NUMBER_ONLY.match(value):
+            value += " " + unit.group("unit")  # "$3.84\\times10^{10}$ cm"
+        found.append(value)
+    return found
+
+
+_NUMBER_ONLY = re.compile(
+    r"^[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?\s*$"
+)
+# a unit written after an offered number's math: a short word that is no English one
+_UNIT_AFTER_MATH = re.compile(
+    r"\s*(?P<unit>(?!(?:as|and|or|is|in|at|a|an|the|of|for|to|by|if|so|it|be|we|which|that)\b)"
+    r"[A-Za-zµμΩ°%Å][A-Za-z/^\d\-]{0,8})(?![\w])"
+)
 
 
 def _first_value(rest: str) -> str:

@@ -48,7 +48,8 @@ def test_the_cap_applies_after_thinking_is_removed() -> None:
 def test_blank_boxes_are_skipped_and_contents_stripped() -> None:
     assert boxed_answers(r"\boxed{ } \boxed{} \boxed{  3 }").answers == ("3",)
     assert boxed_answers(r"\boxed{ }") == Extraction((), "no_box")
-    assert boxed_answers(r"<think>x</think>\boxed{ 4 }") == Extraction(("4",), None)
+    thought = boxed_answers(r"<think>x</think>\boxed{ 4 }")
+    assert (thought.answers, thought.problem) == (("4",), None)
 
 
 def test_an_unterminated_think_after_a_blank_box_has_no_answer() -> None:
