@@ -247,8 +247,15 @@ def judge_inline(
     requested = requested_units(question) if question else ()
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
+
+    def formula(box: str) -> bool:  # a symbolic box beside a numeric gold checks nothing
+        if kind is not AnswerType.NV:
+            return False
+        (normalized,) = normalize_all((box,))
+        return symbolic_only(normalized, golds[0], tolerance)
+
     if correct and extraction.offers:
-        offered = _offered_problem(extraction.offers, answers[-1], kind, len(golds), judge)
+        offered = _offered_problem(extraction.offers, answers[-1], kind, len(golds), judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     hedges = extraction.hedges
@@ -256,13 +263,6 @@ def judge_inline(
         # one asked value: two boxes in one table are two values offered for it
         hedges = tuple(h or t for h, t in zip(hedges, extraction.tabled, strict=False))
     if correct and any(hedges):
-
-        def formula(box: str) -> bool:  # a symbolic box beside a numeric gold checks nothing
-            if kind is not AnswerType.NV:
-                return False
-            (normalized,) = normalize_all((box,))
-            return symbolic_only(normalized, golds[0], tolerance)
-
         hedge = _hedge_problem(answers, hedges, kind, len(golds), sequence, judge, formula)
         if hedge is not None:
             return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
@@ -275,6 +275,7 @@ def _offered_problem(
     kind: AnswerType,
     count: int,
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    formula: Callable[[str], bool],
 ) -> str | None:
     """Why values offered in prose beside a right final box ("\\boxed{a} or maybe 29 m/s")
     make the answer wrong, or None. Like hedged boxes they are claims about the one asked
@@ -289,11 +290,16 @@ def _offered_problem(
     from studybench.verify.numeric import rounds_to
     from studybench.verify.rules import normalize_all
 
+    formulas = 0  # one symbolic formula beside the number, as for hedged boxes
     for offer in offers:
         correct, _, _ = judge((offer,))
         written, value = normalize_all((offer, box))
-        if not (correct or (kind is AnswerType.NV and rounds_to(written, last_side(value)))):
-            return "hedged:unboxed"
+        if correct or (kind is AnswerType.NV and rounds_to(written, last_side(value))):
+            continue
+        if formulas == 0 and formula(offer):
+            formulas += 1
+            continue
+        return "hedged:unboxed"
     return None
 
 

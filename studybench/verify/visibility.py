@@ -645,23 +645,53 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
     if start is not None:
         region = tail[start.end() :]
         end = _SENTENCE_END.search(region)
-        values += _items(region[: end.start() if end else None])
+        values += _offered_after(region[: end.start() if end else None])
     head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
     if _HEDGE_WORD_END.search(_plain_keep_math(head)) is not None:
-        clause = _CLAUSE.split(head)[-1]
-        values += _items(_HEDGE_WORD_END.sub("", clause))
+        clause = _items(_HEDGE_WORD_END.sub("", _CLAUSE.split(head)[-1]))
+        values += clause[-1:]  # the value right before the hedge word ("$29$ or \\boxed{…}")
     return tuple(values) if values else (first,)
 
 
-def _items(region: str) -> list[str]:
-    found = []
-    for item in _OFFER_ITEM.finditer(region):
-        value = next(v for v in item.groups() if v is not None).strip().rstrip(",;:").strip()
-        unit = _UNIT_AFTER_MATH.match(region, item.end())
-        if (item.group("math") or item.group("paren")) and unit and _NUMBER_ONLY.match(value):
-            value += " " + unit.group("unit")  # "$3.84\\times10^{10}$ cm"
-        found.append(value)
+# what introduces a further offer in the sentence after the box: a hedge word, a restatement
+_OFFER_START = re.compile(rf"{_OFFERING}|\bi\.\s*e\.|\bthat is\b|\bperhaps\b", re.I)
+_LIST_JOIN = re.compile(r"^\s*(?:,|and\b|&)?\s*$", re.I)  # a number's comma may end it
+
+
+def _offered_after(region: str) -> list[str]:
+    """The values a sentence after the box offers: the first value after the opening hedge
+    word and after each later hedge word or restatement ("i.e."), and the values listed right
+    after one ("or perhaps 15 m/s, 29 m/s"). Other numbers in the sentence ("which is fast for
+    a 2 kg ball") are no offers."""
+    items = list(_OFFER_ITEM.finditer(region))
+    starts = [0, *(m.end() for m in _OFFER_START.finditer(region))]
+    found: list[str] = []
+    taken: set[int] = set()
+    for start in starts:
+        index = next((i for i, item in enumerate(items) if item.start() >= start), None)
+        while index is not None and index not in taken:
+            taken.add(index)
+            found.append(_item_value(region, items[index]))
+            following = index + 1
+            listed = following < len(items) and _LIST_JOIN.match(
+                region[items[index].end() : items[following].start()]
+            )
+            index = following if listed else None
     return found
+
+
+def _items(region: str) -> list[str]:
+    return [_item_value(region, item) for item in _OFFER_ITEM.finditer(region)]
+
+
+def _item_value(region: str, item: re.Match[str]) -> str:
+    """One offered value as written; a bare number in math keeps the unit written after it
+    (``$3.84\\times10^{10}$ cm``)."""
+    value = next(v for v in item.groups() if v is not None).strip().rstrip(",;:").strip()
+    unit = _UNIT_AFTER_MATH.match(region, item.end())
+    if (item.group("math") or item.group("paren")) and unit and _NUMBER_ONLY.match(value):
+        value += " " + unit.group("unit")
+    return value
 
 
 _NUMBER_ONLY = re.compile(
