@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from studybench.verify.extract import boxed_answers
-from studybench.verify.visibility import hedged, without_hidden
+from studybench.verify.visibility import hedged, offers_in_prose, without_hidden
 
 
 def _answers(text: str) -> tuple[str, ...]:
@@ -410,3 +410,109 @@ def test_bare_html_attributes_in_math_make_a_tag(text: str, shown: str) -> None:
 )
 def test_colour_models_read_their_own_scale(text: str, answers: tuple[str, ...]) -> None:
     assert _answers(text) == answers
+
+
+# ---------------------------------------------------------------------------------------------
+# every value the prose around the final box offers: after it to the sentence end, and before
+# it in the hedge word's clause
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "offers"),
+    [
+        # a unit word after offered math is kept when the math is a bare number
+        ("", " or maybe $29$ m/s", ("29 m/s",)),
+        ("", r" or maybe \(29\) m/s", ("29 m/s",)),
+        # a value's trailing comma is no part of it
+        ("", " or maybe 29, or 30", ("29", "30")),
+        # the unit written after the box is skipped, and every value after it is read
+        ("", " m/s, or maybe 29 or 30", ("29", "30")),
+        # a capital hedge word is no unit
+        ("", " Or 29", ("29",)),
+        ("", " Or 29 maybe 5", ("29", "5")),
+        # the sentence ends at a full stop before a capital, or at "!"
+        ("", " or maybe 29. Then 30 is out", ("29",)),
+        ("", " or maybe! 29", ("29",)),
+        # the prose after the box is read to 240 characters
+        ("", " or maybe 1 " + "— " * 120 + "or 2", ("1",)),
+        # a unit that ends in a capital X is kept whole
+        ("", " or maybe 12 PX", ("12 PX",)),
+        # values listed right after an offer are offered too, each in turn
+        ("", " or maybe 1 and 2 and 3", ("1", "2", "3")),
+        ("", " or perhaps 15 m/s, 29 m/s", ("15 m/s", "29 m/s")),
+        # before the box: the value right before the hedge word, without the hedge word
+        ("either $29$ or $30$ or ", "", ("30",)),
+        ("either 29 or ", "", ("29",)),
+        # both sides: the values after the box, then those before it
+        ("either $29$ or ", " or roughly 15", ("15", "29")),
+    ],
+)
+def test_every_value_offered_around_the_box_is_read(
+    before: str, after: str, offers: tuple[str, ...]
+) -> None:
+    assert offers_in_prose(before, after) == offers
+
+
+# ---------------------------------------------------------------------------------------------
+# a judgement before a box, and a paragraph below it
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "answers"),
+    [
+        # a line break ends the clause: "I got" on the line above corrects nothing
+        ("I got 5\nWrong answer: \\boxed{1}", ()),
+        # the window counts prose, not spacing: a judgement far back in characters is gone
+        ("Wrong answer:" + " " * 250 + "\\boxed{1}", ("1",)),
+        # a following paragraph that is only a judgement, or starts with a cross, denies
+        ("\\boxed{1}\n\n(wrong)", ()),
+        # the judging paragraph is read on past its own paragraph break
+        ("\\boxed{1}\n\n(wrong\n\n)", ()),
+        ("\\boxed{1}\n\n❌ this is off", ()),
+        ("\\boxed{1}\n\n (❌) off", ()),
+        # unless the cross names an option or a value: an elimination list
+        ("\\boxed{1}\n\n❌ (C) would need 5", ("1",)),
+        ("\\boxed{1}\n\n (❌) (C) needs it", ("1",)),
+    ],
+)
+def test_a_judgement_before_or_a_paragraph_below_denies_the_box(
+    text: str, answers: tuple[str, ...]
+) -> None:
+    assert _answers(text) == answers
+
+
+@pytest.mark.parametrize(
+    ("text", "answers"),
+    [
+        (r"<dialog>\boxed{1}</dialog> \boxed{2}", ("2",)),
+        (r"<DIALOG>\boxed{1}</DIALOG> \boxed{2}", ("2",)),
+        (r"<dialog open>\boxed{1}</dialog>", ("1",)),
+    ],
+)
+def test_a_closed_dialog_hides(text: str, answers: tuple[str, ...]) -> None:
+    assert _answers(text) == answers
+
+
+@pytest.mark.parametrize("gap", ["/(", " (right?) "])
+def test_a_slash_or_a_question_alone_is_a_hedge(gap: str) -> None:
+    assert hedged(gap)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # a custom element in math is a tag, its closing tag too
+        ("$<my-note hidden>1</my-note> 2$", "$  2$"),
+        ("$<my-note hidden>1$", "$ "),
+        # data-/aria- attributes without a value are HTML's
+        ("$<span data-x>x$", "$ x$"),
+        ("$<span DATA-x>x$", "$ x$"),
+        ("$<span aria-label>x$", "$ x$"),
+        # a "<" in math that opens no tag there opens none with the text after the math
+        ("$a<b x=1$ y=2> c", "$a<b x=1$ y=2> c"),
+    ],
+)
+def test_tags_in_math_are_read_by_their_names(text: str, shown: str) -> None:
+    assert without_hidden(text) == shown
