@@ -618,6 +618,11 @@ class Verifier:
         costs = [_expected_cost(item) for item in parsed]
         order = sorted(range(len(parsed)), key=lambda i: -costs[i])
         threads = _threads_for(costs, self._pool.workers, self._pool.started)
+        if threads > self._pool.started:
+            # the batch repays more workers: start them now, in the background, so their
+            # start overlaps the first comparisons (on demand, a batch could end on the first
+            # worker before another thread asked for one)
+            self._pool.start(threads)
         lanes = _lanes([costs[i] for i in order], threads)
         tasks = [self._task(parsed[i]) for i in order]
         raw = self._pool.map(tasks, callback, lanes, threads=threads)
