@@ -21,13 +21,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from studybench.verify.chains import Compare, gold_chain, judge_chain, value_sides
-from studybench.verify.normalize import last_side
+from studybench.verify.chains import Compare, chain, gold_chain, judge_chain, value_sides
+from studybench.verify.normalize import last_side, normalize_answer
 from studybench.verify.parsing import Quantity, UnparseableError, parse_quantity, split_values
-from studybench.verify.relations import bound_direction, bound_value
+from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
     convert,
     is_dimensionless,
+    parse_unit,
     same_dimension,
     to_base_dimensionless,
     unit_readings,
@@ -170,7 +171,6 @@ def compound_quantity(text: str) -> Quantity | None:
     """``1 h 32 min`` as one quantity (5520 s): every part a plain number with a unit of the
     same dimension, the units in decreasing size (as clocks and rulers are read); None
     otherwise (``2 m 3 s`` is no quantity, ``32 min 1 h`` no reading of a time)."""
-    from studybench.verify.units import convert, parse_unit
 
     if len(text) > MAX_COMPOUND_CHARS:
         return None
@@ -252,8 +252,6 @@ def _juxtaposed_value(pred: str) -> bool:
     """Whether the value the box states is two numbers side by side (:data:`_JUXTAPOSED`):
     refused where it is the only value, not a step of a chain that states the value too
     (``F = 2.0(3.5) = 7.0\\,N``)."""
-    from studybench.verify.chains import chain
-    from studybench.verify.relations import is_label
 
     if _SIDE_BY_SIDE.search(pred) is None:
         return False  # no two numbers side by side anywhere: the chain need not be split
@@ -341,7 +339,6 @@ _NUMBER_THEN_MARK = re.compile(r"\d\s*(?:\^\s*\{?\s*\\circ|°|\\?%)")
 
 
 def _states_quantity(side: str) -> bool:
-    from studybench.verify.units import parse_unit
 
     if _STATED.search(side) or _NUMBER_THEN_MARK.search(side):
         return True
@@ -429,8 +426,6 @@ def with_unit_after(box: str, after: str) -> str:
     of the answer: read in the gold's unit instead, ``\\boxed{2.66} kV`` passed for 2.66 V and
     ``\\boxed{0.300} m`` failed for 30.0 cm. A labelled number (``\\boxed{v_2 = -30.0}\\,mm``)
     takes it too; other boxes are left as they are."""
-    from studybench.verify.normalize import normalize_answer
-    from studybench.verify.units import parse_unit
 
     if not _BARE_NUMBER.match(last_side(normalize_answer(box))):  # "v_2 = -30.0" too
         return box
@@ -512,7 +507,6 @@ def _uncheckable(side: str, form: str, reason: str) -> bool:
     wrong, as a wrong value would. ``2mg`` read as 2 milligrams (another dimension than the
     gold's) is a product of symbols too; a side in the gold's dimension is always compared."""
     from studybench.verify.parsing import parse_expressions
-    from studybench.verify.relations import is_label
 
     symbolic = reason.startswith("unparseable")
     if not (symbolic or reason in _UNIT_MISMATCH) or _states_quantity(side) or is_label(side):

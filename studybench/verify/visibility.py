@@ -591,24 +591,32 @@ def offered_in_prose(before: str, after: str) -> str | None:
     ("$29$ or" offers ``29``). The value is not boxed, yet it is a claim about the same
     answer: the verifier judges it as it judges a hedged box, so "or roughly 52 km/h" beside
     a right 14.5 m/s stands and "or maybe 29 m/s" does not."""
-    tail = after[:_WINDOW].translate(_INVISIBLE_CHARACTERS)
-    start = _HEDGE_WORD_START.match(tail)
-    if start is None:  # the unit written after the box: "\boxed{14.5} m/s, or maybe 29"
-        tail = _UNIT_AFTER_BOX.sub("", tail, count=1)
-        start = _HEDGE_WORD_START.match(tail)
-    if start is not None:
-        rest = tail[start.end() :]
+    rest = _after_hedge_word(after, _WINDOW)
+    if rest is not None:
         offered = " ".join(_plain(rest).split()[:_HEDGE_GAP_WORDS])
         if _OFFERED_VALUE.search(offered):
             return _first_value(rest)
     head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
-    end = _HEDGE_WORD_END.search(_plain_keep_math(head))
+    plain = _plain_keep_math(head)
+    end = _HEDGE_WORD_END.search(plain)
     if end is not None:
-        clause = _CLAUSE.split(_plain_keep_math(head)[: end.start()])[-1]
+        clause = _CLAUSE.split(plain[: end.start()])[-1]
         last = " ".join(clause.split()[-_HEDGE_GAP_WORDS:])
         if last and _OFFERED_VALUE.search(last) is not None:
             return _last_value(head, last)
     return None
+
+
+def _after_hedge_word(after: str, chars: int) -> str | None:
+    """The prose after a hedge word that opens the text after the box (within its first
+    ``chars`` characters), or None: past the box's own math and the unit written after it
+    ("\\boxed{14.5} m/s, or maybe 29")."""
+    tail = after[:chars].translate(_INVISIBLE_CHARACTERS)
+    start = _HEDGE_WORD_START.match(tail)
+    if start is None:
+        tail = _UNIT_AFTER_BOX.sub("", tail, count=1)
+        start = _HEDGE_WORD_START.match(tail)
+    return None if start is None else tail[start.end() :]
 
 
 # every value a stretch of offering prose holds: inline math, a number with its unit words,
@@ -629,21 +637,18 @@ MAX_OFFERS = 4  # values offered beside the box that are judged one by one
 
 
 def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
-    """Every value the prose around the final box offers beside it, after the box to the
-    end of its sentence and before it in the hedge word's clause: "or maybe 15 m/s, or even
-    29 m/s" offers both, and "either $29$ or \\boxed{…}, or roughly 15" offers 29 and 15.
-    Empty when nothing is offered; a hedge with no value the scan can read offers ``""``
-    (judged wrong). Each must be right on its own (see ``verifier._offered_problem``)."""
+    """Every value the prose around the final box offers beside it: in the sentence after
+    the box, what each hedge word or restatement offers (:func:`_offered_after`: "or maybe
+    15 m/s, or even 29 m/s" offers both), and the value right before a hedge word before the
+    box ("either $29$ or \\boxed{…}, or roughly 15" offers 15 and 29). Empty when nothing is
+    offered; a hedge with no value the scan can read offers ``""`` (judged wrong). Each must
+    be right on its own (see ``verifier._offered_problem``)."""
     first = offered_in_prose(before, after)
     if first is None:
         return ()
     values: list[str] = []
-    tail = after[: 3 * _WINDOW].translate(_INVISIBLE_CHARACTERS)  # whole math, whole sentence
-    start = _HEDGE_WORD_START.match(tail) or _HEDGE_WORD_START.match(
-        tail := _UNIT_AFTER_BOX.sub("", tail, count=1)
-    )
-    if start is not None:
-        region = tail[start.end() :]
+    region = _after_hedge_word(after, 3 * _WINDOW)  # whole math, whole sentence
+    if region is not None:
         end = _SENTENCE_END.search(region)
         values += _offered_after(region[: end.start() if end else None])
     head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
