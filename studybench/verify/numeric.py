@@ -405,13 +405,23 @@ def _in_gold_dimension(side: str, form: str) -> bool:
 
 # what may stand between a box and the unit written after it: math ends, spacing
 _AFTER_LEAD = re.compile(r"^(?:\s|\$|\\\)|\\\]|\\[,;: !]|~|\\q?quad(?![a-zA-Z]))*")
+# a power of ten written after a bare number's box belongs to the number
+_POWER_AFTER = re.compile(
+    r"(?:\\times|\\cdot|×|·|x)\s*10\s*(?:\^\s*(?:\{\s*(?P<brace>[+\-−]?\d+)\s*\}"
+    r"|(?P<digit>[+\-−]?\d))|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))"
+    r"|[eE](?P<e>[+\-−]?\d+)(?![\w.])"
+)
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_HAS_POWER = re.compile(r"\\times|\\cdot|×|[eE][+\-−]?\d|\^")
 # the unit's pieces: a wrapped group (\mathrm{m\,s^{-1}}) or a word, each with an optional
 # power, joined by spacing, a product sign or a slash
 _UNIT_PIECE = re.compile(
     r"(?:\\(?:mathrm|text|textrm|mbox|rm|operatorname)\s*\{(?P<group>(?:[^{}]|\{[^{}]{0,8}\}){1,40})\}"
     r"|(?P<word>\\%|[A-Za-zµμΩ°%Å][\w·.\-]*))(?P<power>\s*\^\s*(?:\{[^{}]{1,6}\}|-?\d))?"
 )
-_UNIT_JOIN = re.compile(r"(?:\s|\\[,;: ]|~|\\cdot(?![a-zA-Z])|·)*(?P<slash>/)?(?:\s|\\[,;: ]|~)*")
+_UNIT_JOIN = re.compile(  # on the same line: the next line's first word is no unit
+    r"(?:[ \t]|\\[,;: ]|~|\\cdot(?![a-zA-Z])|·)*(?P<slash>/)?(?:[ \t]|\\[,;: ]|~)*"
+)
 # English words that pint also reads as units ("in" inch, "a" year, "at" atmosphere)
 _NOT_UNITS = frozenset("in a at as or and to by on of if for the an be so no is it we us".split())
 _BARE_NUMBER = re.compile(
@@ -430,6 +440,13 @@ def with_unit_after(box: str, after: str) -> str:
     if not _BARE_NUMBER.match(last_side(normalize_answer(box))):  # "v_2 = -30.0" too
         return box
     rest = _AFTER_LEAD.sub("", after, count=1)
+    power = _POWER_AFTER.match(rest)
+    if power is not None and not _HAS_POWER.search(box):  # "\\boxed{5.54}\\times10^{3}\\,s"
+        written = power.group("sup")
+        exponent = next(p for p in (*power.group("brace", "digit", "e"), written) if p is not None)
+        exponent = exponent.translate(_SUPERSCRIPT)
+        box = f"{box}\\times10^{{{exponent.replace('−', '-')}}}"
+        rest = _AFTER_LEAD.sub("", rest[power.end() :], count=1)
     pieces: list[str] = []
     pos = 0
     while len(pieces) < 4:  # "kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}", "\\mathrm{m}^2"
@@ -440,8 +457,10 @@ def with_unit_after(box: str, after: str) -> str:
         text = (piece.group("group") or piece.group("word")) + (piece.group("power") or "")
         if pieces and join is not None and join.group("slash"):
             text = "/" + text
-        pieces.append(text)
+        pieces.append(text.rstrip("."))
         pos = piece.end()
+        if text.endswith("."):
+            break  # "J. A 2 kW kettle …": a full stop ends the unit
     words = [
         "".join(p if p.startswith("/") else " " + p for p in pieces[:n])
         for n in range(len(pieces), 0, -1)
@@ -457,6 +476,7 @@ def with_unit_after(box: str, after: str) -> str:
 _WRITTEN_NUMBER = re.compile(
     r"^\s*[+-]?\s*\d+(?:\.(?P<decimals>\d+))?\s*(?:(?:\\times|\\cdot|x)\s*10\s*\^\s*\{?\s*"
     r"(?P<power>[+-]?\d+)\s*\}?)?"
+    r"(?!\s*(?:[/*+^]|-\s*\d|\d))"  # "1/4" is a fraction, no 1 rounded
 )
 
 

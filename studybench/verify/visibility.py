@@ -23,8 +23,11 @@ The cost is linear in the text (64 KB at most, see ``extract.MAX_INPUT_CHARS``).
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 from collections.abc import Iterator
+from colorsys import hsv_to_rgb
 from itertools import pairwise
 
 from studybench.data.boxes import matching_brace
@@ -46,7 +49,7 @@ _HIDING_COMMANDS = re.compile(
     r"|(?:New|Renew|Provide|Declare)DocumentCommand\s*\{\s*\\[A-Za-z@]+\s*\}\s*\{[^{}]*\}"
     # CSS on a group (KaTeX \\htmlStyle, MathJax \\style) that hides it, a CSS class
     r"|(?:htmlStyle|style)\s*\{[^{}]*(?:display|visibility|opacity|font-size|transform|position"
-    r"|clip|text-indent)[^{}]*\}|htmlClass\s*\{[^{}]*\}|class\s*\{[^{}]*\}"
+    r"|clip|text-indent)[^{}]*\}"
     r"|scalebox\s*\{\s*0?\.0\d*\s*\}|fontsize\s*\{\s*0*(?:\.\d*)?\s*(?:pt)?\s*\}\s*\{[^{}]*\})"
     r"\s*(?=\{|\\boxed)"
 )
@@ -78,7 +81,11 @@ _VISIBLE_NAMES = frozenset(
     redorange redviolet rubinered violetred mulberry plum orchid rawsienna burntorange
     tealblue pinegreen junglegreen emerald olivegreen blueviolet cornflowerblue mediumblue
     steelblue slateblue saddlebrown sienna chocolate deeppink mediumvioletred
-    purple blue2 green4 red3""".split()
+    purple blue2 green4 red3
+    cadetblue coral darkgoldenrod darkorchid darkslategrey dimgray dimgrey dodgerblue fuchsia
+    hotpink indianred lightcoral lightseagreen lightslategray lightslategrey mediumorchid
+    mediumpurple mediumseagreen mediumslateblue olivedrab palevioletred peru rebeccapurple
+    rosybrown salmon slategray slategrey tomato""".split()  # CSS names below 0.6 luminance
 )
 _MIX = re.compile(r"^(?P<name>[a-z]+)(?:!(?P<share>\d+(?:\.\d+)?)(?:!(?P<other>[a-z]+))?)?$")
 _HEX = re.compile(r"^#?(?P<hex>[0-9a-f]{3}|[0-9a-f]{6})$")
@@ -111,6 +118,13 @@ def _visible_colour(spec: str, model: str | None) -> bool:
         css = spec.startswith("rgb(")  # CSS counts 0-255
         scale = 255.0 if mode == "rgb255" or css or max(values, default=0) > 1 else 1.0
         return len(values) == 3 and _luminance(*(v / scale for v in values)) < _LIGHT
+    if mode == "cmyk":  # xcolor's cmyk: each of c, m, y, k in 0-1
+        cyan, magenta, yellow, black = ([*map(float, _NUMBERS.findall(spec)[:4])] + [0.0] * 4)[:4]
+        return _luminance(*((1 - v) * (1 - black) for v in (cyan, magenta, yellow))) < _LIGHT
+    if mode in ("hsb", "hsb255"):  # hue, saturation, brightness in 0-1 (HSB: 0-240)
+        values = [float(v) for v in _NUMBERS.findall(spec)[:3]]
+        scale = 240.0 if written == "HSB" else 1.0
+        return len(values) == 3 and _luminance(*hsv_to_rgb(*(v / scale for v in values))) < _LIGHT
     if mode == "gray":
         values = [float(v) for v in _NUMBERS.findall(spec)[:1]]
         return bool(values) and values[0] < _LIGHT
@@ -135,7 +149,9 @@ _BLOCK_COMMENTS = re.compile(
     # HTML elements never rendered, and Markdown: code (a box shown as code is no box), an
     # image's alt text, a link's address, a link reference ("[comment]: <> (…)")
     r"|<(?P<raw>template|script|style|noscript|head|title|svg)\b.*?(?:</(?P=raw)\s*>|\Z)"
-    r"|```.*?(?:```|\Z)|`[^`\n]+`|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)|^\s*\[[^\]\n]*\]:.*$",
+    r"|```.*?(?:```|\Z)|`(?=[^`\n]*\\boxed)[^`\n]+`|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)"
+    r"|^[ \t]*\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|[^\s<>]+)"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,
 )
 # HTML that hides its content: struck out, hidden by an attribute or a style, a collapsed
@@ -266,6 +282,9 @@ def _argument_end(text: str, brace: int) -> int:
     return len(text) if end is None else end + 1
 
 
+_SUMMARY = re.compile(r"\s*<summary\b[^<>]{0,200}>.*?</summary\s*>", re.IGNORECASE | re.DOTALL)
+
+
 def _html_spans(text: str) -> Iterator[tuple[int, int]]:
     """What HTML hides in ``text``: hiding elements whole, other tags' attributes."""
     text = _typeset(text)
@@ -287,7 +306,12 @@ def _html_spans(text: str) -> Iterator[tuple[int, int]]:
         if hiding:
             close = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, match.end())
             covered = len(text) if close is None else close.end()
-            yield match.start(), covered
+            summary = _SUMMARY.match(text, match.end()) if tag == "details" else None
+            if summary is not None and summary.end() <= covered:  # shown while collapsed
+                yield match.start(), match.end()
+                yield summary.end(), covered
+            else:
+                yield match.start(), covered
         elif attributes.strip():  # attributes never render (<img alt="…">, <a title="…">)
             yield match.start(), match.end()
 
@@ -371,9 +395,24 @@ _MATH_MARKUP = re.compile(
     r"\$+|\\[()\[\]]|\\(?:text|textbf|textit|textrm|mathrm|mathbf|boldsymbol|emph|underline"
     r"|overline|mbox|fbox)\s*\{|\\(?:left|right|[bB]ig+[lr]?)(?![a-zA-Z])|[{}*_]|\\[,;:! ]|\\q?quad"
 )
-_INVISIBLE_CHARACTERS = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_INVISIBLE_CHARACTERS = dict.fromkeys(
+    map(
+        ord,
+        "\u200b\u200c\u200d\u2060\ufeff\u00ad\u2061\u2062\u2063\u2064\u200e\u200f"
+        "\u034f\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+    )
+)
 # letters that look Latin (Cyrillic, Greek): "оr" with a Cyrillic o is still "or"
-_LOOK_ALIKES = str.maketrans("аеорсухіОАЕРСХ", "aeopcyxiOAEPCX")
+_LOOK_ALIKES: dict[int, str | int | None] = {
+    **str.maketrans("аеорсухіОАЕРСХοօᴏʀ", "aeopcyxiOAEPCXooor"),
+    # full-width and mathematical letters ("ｏｒ", "𝗈𝗋"), one character each, so offsets hold
+    **{
+        code: unicodedata.normalize("NFKC", chr(code))
+        for code in (*range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B), *range(0x1D400, 0x1D6A4))
+        if len(unicodedata.normalize("NFKC", chr(code))) == 1
+        and unicodedata.normalize("NFKC", chr(code)).isascii()
+    },
+}
 # a negation right before a box denies it: "it is not \\boxed{…}", "\\neq \\boxed{…}"
 _DENIAL_BEFORE = re.compile(
     r"(?:\bnot|n['’]t|\bnever|\bno longer|\binstead of|\brather than|\bexcept|\bnor"
@@ -446,10 +485,18 @@ _DENIAL_AFTER = re.compile(
 _WINDOW = 80  # characters of prose read on each side of a box
 
 
+def _decoded(text: str) -> str:
+    """``text`` as a reader sees its letters: HTML character references decoded ("&#111;r"
+    is "or"), invisible characters gone, look-alike letters read as Latin."""
+    if "&" in text:
+        text = html.unescape(text)
+    return text.translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+
+
 def _plain(text: str) -> str:
     """Prose as a reader reads it: without math delimiters, wrappers, spacing and invisible
     characters, look-alike letters read as Latin (``\\text{o}\\text{r}`` is "or")."""
-    text = text.translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+    text = _decoded(text)
     text = re.sub(r"\}\s*\\text\s*\{", "", text)  # \text{o}\text{r}: one word
     return re.sub(r"\s+", " ", _MATH_MARKUP.sub(" ", text))
 
@@ -520,8 +567,11 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
 
 # words that offer an alternative, between boxes or in the prose beside the last one
 _OFFERING = (
-    r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|probably|might|could|else"
-    r"|unless|likely|guess|unsure|not sure|ou|oder|oppure)\b"
+    r"\b(?:or|either|maybe|perhaps|possibly|alternatively|probably|might|could|else"
+    r"|otherwise(?!\s+(?:stated|put|said|written|expressed|phrased))|conceivably|alternately"
+    r"|unless|likely|guess|unsure|not sure|ou|oder|oppure|o|quizás|quizá|tal\s+vez|vielleicht"
+    r"|eller|lub|veya|vagy|atau|hoặc|ή|또는|または|還是|还是|أو)\b|(?<!\w)या(?!\w)"
+    r"|\b(?:alt|resp)\.(?=\s)"
     r"|или|либо|或|或者|∨|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|\|\|"
 )
 # between two boxes also a comparison ("vs"), a bare slash ("\\boxed{a} / \\boxed{b}", not the
@@ -567,9 +617,14 @@ _OFFERED_VALUE = re.compile(
     re.I,
 )
 _HEDGE_WORD_START = re.compile(
-    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:{_OFFERING})", re.I
+    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:(?:but|though|although|yet|and)\s+)?(?:{_OFFERING})",
+    re.I,
 )  # after the box's own math closes too: "$\\boxed{…}$ or maybe 29"
-_HEDGE_WORD_END = re.compile(rf"(?:{_OFFERING})[\s,;:(]*$", re.I)
+_HEDGE_WORD_END = re.compile(
+    rf"(?:{_OFFERING})(?:[\s,;:(~{{}}]|\\[,;:! ]|\\(?:quad|qquad|enspace|enskip|thinspace"
+    r"|hspace\*?\s*\{[^{}]{0,20}\}|text|textrm|mathrm|mbox)(?![a-zA-Z])\s*\{?)*$",
+    re.I,
+)
 _CLAUSE = re.compile(r"[;!\n]|\.(?!\d)")  # a decimal point ends no clause
 # where an offered value ends: a sentence or clause mark (not a decimal point or a thousands
 # comma), or a parenthesis that opens a remark
@@ -578,7 +633,8 @@ _SIGN_BEFORE = re.compile(r"(?:[-+−]|\\pm|\\mp)\s*$")
 # a unit-like word or group right after a box (the prompt asks for units outside the box);
 # a hedge word is never one
 _UNIT_AFTER_BOX = re.compile(
-    r"^(?:\s|\$|\\[,;: !]|~)*(?:\\(?:mathrm|text|textrm|mbox|rm)\s*\{[^{}]{1,24}\}"
+    r"^(?:\s|\$|\\[,;: !]|~)*(?:\\[\])](?:[ \t]|\$|\\[,;: !]|~)*)?"  # a display's close: same line
+    r"(?:\\(?:mathrm|text|textrm|mbox|rm)\s*\{[^{}]{1,24}\}"
     rf"|(?!(?:{_OFFERING}))[A-Za-zµμΩ°%][\w/^{{}}·.\-]{{0,12}})\$?"
 )
 _INLINE_MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)")
@@ -596,7 +652,7 @@ def offered_in_prose(before: str, after: str) -> str | None:
         offered = " ".join(_plain(rest).split()[:_HEDGE_GAP_WORDS])
         if _OFFERED_VALUE.search(offered):
             return _first_value(rest)
-    head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
+    head = _TRAILING_SPACING.sub("", _decoded(before[-_WINDOW:]))
     plain = _plain_keep_math(head)
     end = _HEDGE_WORD_END.search(plain)
     if end is not None:
@@ -607,23 +663,64 @@ def offered_in_prose(before: str, after: str) -> str | None:
     return None
 
 
+# spacing between a hedge word and the box after it: "$29$ or\\hspace{0.5em}\\boxed{…}", "B~or~"
+_TRAILING_SPACING = re.compile(
+    r"(?:\s|~|\\[,;:! ]|\\(?:quad|qquad|enspace|enskip|thinspace|hspace\*?\s*\{[^{}]{0,20}\})"
+    r"(?![a-zA-Z]))+$"
+)
+
+
 def _after_hedge_word(after: str, chars: int) -> str | None:
     """The prose after a hedge word that opens the text after the box (within its first
     ``chars`` characters), or None: past the box's own math and the unit written after it
     ("\\boxed{14.5} m/s, or maybe 29")."""
-    tail = after[:chars].translate(_INVISIBLE_CHARACTERS)
+    raw = _decoded(after[:chars])
+    tail = _undecorated(raw)
     start = _HEDGE_WORD_START.match(tail)
-    if start is None:
-        tail = _UNIT_AFTER_BOX.sub("", tail, count=1)
+    if start is None:  # the unit is read before the decoration goes: ". You could" has none
+        tail = _undecorated(_UNIT_AFTER_BOX.sub("", raw, count=1))
         start = _HEDGE_WORD_START.match(tail)
     return None if start is None else tail[start.end() :]
+
+
+# What may stand between a box and the hedge word after it without hiding the word: spacing
+# commands, the opening of a text, font, footnote or tag group ("\\;\\text{or}\\;29",
+# "\\footnote{Or B.}"), HTML tags, Markdown emphasis and code marks, a footnote marker,
+# arrows and ellipses
+_DECORATION = re.compile(
+    r"(?:\\(?:hspace\*?\s*\{[^{}]{0,20}\}|kern\s*-?[\d.]+\s*[a-z]{2})"
+    r"|\\(?:quad|qquad|enspace|enskip|thinspace|medspace|thickspace|hfill|space|nobreakspace"
+    r"|text|textrm|textsf|textnormal"
+    r"|mathrm|mathsf|mbox|textbf|textit|emph|textup|rm|it|bf|footnote|footnotetext|tag|marginpar"
+    r"|textsuperscript|textsubscript|mathbf|mathit|operatorname|Rightarrow|rightarrow|to|implies"
+    r"|rlap|llap|mathrlap|mathllap|clap|mathclap|smash|hbox|mbox|makebox|fbox|framebox|underline"
+    r"|overline|textsc|textsl|texttt|mathtt|boldsymbol|pmb|small|footnotesize|scriptsize|tiny"
+    r"|large|Large|normalsize|displaystyle|textstyle|scriptstyle"
+    r"|ldots|dots|cdots|longrightarrow)(?![a-zA-Z])\s*\{?"
+    r"|\\(?:class|htmlClass|cssId|htmlId|htmlStyle|htmlData)\s*\{[^{}]{0,40}\}\s*\{"
+    r"|\\(?:textcolor|color|mathcolor|colorbox)\s*(?:\[[^\]]{0,10}\])?\s*\{[^{}]{0,40}\}\s*\{?"
+    r"|\[\^\w{1,10}\]:?"
+    r"|\\[,;:! ]|</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?>|&nbsp;"
+    r"|(?:(?!\[\^)[\s{}_*`~^→⇒…()\[\].,;:!—–-])+)+"
+)
+
+
+def _undecorated(tail: str) -> str:
+    """``tail`` without the decoration it opens with (see ``_DECORATION``)."""
+    tail = _EMPHASIS.sub(r" \1 ", tail[:_DECORATED]) + tail[_DECORATED:]
+    return _DECORATION.sub("", tail, count=1) if _DECORATION.match(tail) else tail
+
+
+_EMPHASIS = re.compile(r"(?<![\\\w])_([A-Za-z]+)_(?!\w)")  # Markdown "_or_"
+_DECORATED = 40  # characters at the start of the tail where emphasis is read as plain
 
 
 # every value a stretch of offering prose holds: inline math, a number with its unit words,
 # a truth word, an option letter (a capital, or a small one in parentheses)
 _OFFER_ITEM = re.compile(
     r"\$(?P<math>[^$]+)\$|\\\((?P<paren>.*?)\\\)"
-    r"|(?P<number>[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*(?:\^\s*\{?\s*[-+−]?\d+\s*\}?"
+    r"|(?P<number>[-+−]?\s*\d(?:[\d.,]*\d)?(?:/\d+(?![\d.]))?"
+    r"(?:\s*(?:\\times|×|\\cdot|[xX*](?=\s*10\b))\s*10\s*(?:\^\s*\{?\s*[-+−]?\d+\s*\}?"
     r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))?"
     r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}"
     rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is)\b)[A-Za-zµμΩ°%Å][\w/^{{}}\-]*)){{0,2}})"
@@ -643,19 +740,260 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
     box ("either $29$ or \\boxed{…}, or roughly 15" offers 15 and 29). Empty when nothing is
     offered; a hedge with no value the scan can read offers ``""`` (judged wrong). Each must
     be right on its own (see ``verifier._offered_problem``)."""
+    region = _after_hedge_word(after, 3 * _WINDOW)  # whole math, whole sentence
+    relative = [""] if region is not None and _relative(region) else []
+    in_math = _box_in_math(before)
+    close = _MATH_CLOSE.search(after)
+    hedge = _HEDGE_WORDS.search(after)
+    if in_math and region is not None and close and hedge and hedge.start() < close.start():
+        # the hedge word in the box's math: "$$\\boxed{a} \\quad\\text{or}\\quad b$$" offers b
+        value = _math_offer(region)
+        region = region if value is None else f"${value}$"
+    questioned = [""] if _undecorated(_decoded(after[:_WINDOW])).startswith("?") else []
+    values = (
+        *_hedge_word_offers(before, after, region),
+        *relative,
+        *questioned,  # "\\boxed{\\text{False}}\\,\\text{?}": a box put as a question
+        *_restated(after, in_math),
+        *_later_offers(after),
+    )
+    return tuple(dict.fromkeys(values))  # the hedge word after the box is read by both scans
+
+
+def _hedge_word_offers(before: str, after: str, region: str | None) -> tuple[str, ...]:
+    """The values a hedge word right beside the box offers (``region``: the prose after the
+    one that opens the text after the box)."""
     first = offered_in_prose(before, after)
     if first is None:
         return ()
     values: list[str] = []
-    region = _after_hedge_word(after, 3 * _WINDOW)  # whole math, whole sentence
     if region is not None:
         end = _SENTENCE_END.search(region)
         values += _offered_after(region[: end.start() if end else None])
-    head = before[-_WINDOW:].translate(_INVISIBLE_CHARACTERS)
+    head = _TRAILING_SPACING.sub("", _decoded(before[-_WINDOW:]))
     if _HEDGE_WORD_END.search(_plain_keep_math(head)) is not None:
         clause = _items(_HEDGE_WORD_END.sub("", _CLAUSE.split(head)[-1]))
         values += clause[-1:]  # the value right before the hedge word ("$29$ or \\boxed{…}")
     return tuple(values) if values else (first,)
+
+
+# A value offered relative to the box's ("or possibly twice that", "or maybe half of it",
+# "or its negative"): another value for the same quantity, which only a zero box equals. The
+# phrase must fill its clause: "or about twice the speed of a jogger" compares, it offers
+# nothing.
+_BACK_REFERENCE = (  # "that", "of it", "this value", "of the result"
+    r"(?:\s+of)?\s+(?:(?:(?:this|that|the|my|our)\s+)?(?:value|answer|result|number|above)"
+    r"|that|this|it)"
+)
+_RELATIVE_OFFER = re.compile(
+    r"(?:(?:even|just|about|roughly|around|approximately|possibly|perhaps|maybe|probably"
+    r"|likely|rather|instead|also|else|so|with|by)\s+)*"
+    r"(?:(?:twice|double|doubled|triple|tripled|treble|thrice|quadruple|half|halved"
+    r"|(?:a|one)[\s-]+(?:half|third|quarter|fourth|fifth|tenth)"
+    r"|(?:\d+(?:\.\d+)?|two|three|four|five|six|eight|ten|a\s+hundred|a\s+thousand|several)"
+    r"\s*(?:times|x|×)"
+    r"|(?:an?\s+)?(?:factor\s+of\s+\S+|order\s+of\s+magnitude)"
+    r"(?:\s+(?:more|less|larger|smaller|bigger|higher|lower|greater))?)"
+    rf"(?:{_BACK_REFERENCE}|\s+as\s+\w+"
+    r"|\s+(?:more|less|larger|smaller|bigger|higher|lower|greater))?"
+    r"|(?:the\s+|its\s+|a\s+)?(?:negative|opposite|reciprocal|inverse)"
+    rf"(?:\s+sign|{_BACK_REFERENCE})?"
+    r"|minus\s+(?:that|this|it))",
+    re.I,
+)
+
+
+def _relative(region: str) -> bool:
+    """Whether the clause that opens ``region`` (the prose after a hedge word or "could also
+    be") offers a value relative to the box's ("twice that", "its negative")."""
+    end = _VALUE_END.search(region)
+    clause = " ".join(_plain(region[: end.start() if end else None]).split())
+    return _RELATIVE_OFFER.fullmatch(clause.strip(" .,;:")) is not None
+
+
+# Values offered later in the prose after the box, up to a few sentences on: "It might also
+# be 0.31." "Another possible answer is 30 cm." "Some textbooks would give 10.2 m/s instead."
+# "I'm not sure; 31.6 N/m is also plausible." Each offers a second value for the asked one,
+# as "or maybe 0.31" right after the box does. The subject must be the answer ("it", "this",
+# "the result"), or a quantity that "could also"/"might instead" be something: "the energy
+# is 105 J" offers nothing. A counterfactual makes it a what-if ("If g were 9.81 m/s², it
+# would be 14.6 m/s"), unless it is the writer's doubt ("if I had to guess"); an indicative
+# condition is a hedge on the question ("It could be 0.180 N if the separation is 1 m").
+_FILLER = (
+    r"(?:(?:about|around|approximately|roughly|close\s+to|near|nearly|almost|exactly|just"
+    r"|as\s+(?:much|high|low|large|small|little|big|great|fast|slow|long|short)\s+as"
+    r"|equal\s+to|(?:written|expressed|given|stated|quoted|reported|rounded|read|taken"
+    r"|interpreted|put|simplified)\s+(?:as|to)|something\s+like)\s+)*"
+)
+_MODAL_ADVERBS = (
+    r"(?:\s+(?:also|instead|alternatively|equally|possibly|well|just\s+as\s+well|even|perhaps"
+    r"|maybe|rather|actually|really))*"
+)
+_LATER_OFFER = re.compile(
+    r"(?:\b(?:it|this|that|which|(?:the|my|our)\s+(?:final\s+)?(?:answer|result|value))"
+    rf"\s+(?:might|could|may|can){_MODAL_ADVERBS}\s+(?:be|equal|come\s+out\s+(?:to|as))"
+    r"|\b(?:the|my|our)\s+(?:final\s+)?(?:answer|result|value)\s+would(?:\s+instead)?\s+be"
+    r"|\bthe\s+[a-z]+\s+(?:might|could|may)(?:\s+(?:also|instead|equally|alternatively))+"
+    r"\s+be"
+    r"|\b(?:another|a\s+second|an\s+alternative|the\s+other)\s+(?:possible\s+|plausible\s+"
+    r"|candidate\s+|acceptable\s+)?(?:possibility|option|candidate|answer|value|reading)"
+    r"(?:\s+(?:is|would\s+be|could\s+be|might\s+be)|\s*:)"
+    r"|\b(?:some|other|many|most|several|a\s+few|older|certain)\s+(?:\w+\s+)?(?:textbooks?|books?"
+    r"|sources?|references?|people|students|graders?|authors?|solutions?|answer\s+keys?)"
+    r"(?:\s+(?:would|might|could|may|will|do|often|usually|also|instead))*"
+    r"\s+(?:give|quote|list|report|accept|get|say|have|use)"
+    r"|\beither\s+(?:this|that|it)(?:\s+one)?\s+or"
+    r"|(?<=[.!?\n])\W*(?:or|maybe|perhaps|possibly|alternatively|otherwise)(?:\s*,)?"
+    r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's))*)"
+    rf"\s*,?\s*{_FILLER}",
+    re.I,
+)
+# a value the sentence calls another answer: "31.6 N/m is also plausible"
+_ALSO_RIGHT = re.compile(
+    r"\s*(?:is|are|would\s+be|might\s+be|could\s+be|seems|looks)\s+(?:(?:also|equally|just\s+as)"
+    r"\s+(?P<adjective>plausible|possible|acceptable|valid|correct|right|likely|reasonable"
+    r"|an?\s+(?:option|possibility|candidate|answer))\b"
+    r"|(?:plausible|possible|acceptable|valid|correct|right|likely|reasonable)"
+    r"\s+(?:too|as\s+well)\b)",
+    re.I,
+)
+_COUNTERFACTUAL = re.compile(r"\b(?:were|had|weren't|hadn't)\b", re.I)
+_DOUBT = re.compile(
+    r"\b(?:if\s+(?:I|I'm|I\s+am|my|memory|we\s+(?:are|were)\s+(?:wrong|mistaken)|not)"
+    r"|depending\s+on|unless\s+I|conventions?|interpretations?|reading|intended|meant)\b",
+    re.I,
+)
+# a sentence that opens on another setup is a what-if: "Without the bank, the speed could be
+# as low as 0 m/s", "For a frictionless block it could be $\\sqrt{2gh}$"
+_OTHER_SETUP = re.compile(r"^\W*(?:without|with|for|under|in\s+the\s+absence\s+of)\b", re.I)
+# a restatement in other symbols, defined in the same breath: "… $\\varepsilon/R$ with
+# $\\varepsilon = BLv$"
+_DEFINED_AFTER = re.compile(r"[\s$,]*(?:with|where)\s+\$?\\?[A-Za-z]\w*\s*=")
+_LATER_SCOPE = 6 * _WINDOW  # characters after the box whose sentences are read for offers
+
+
+# A value that restates the box right after it ("\\boxed{14.5} m/s ≈ 52 km/h", ", which is
+# 0.154", "= 1450 cm/s") or spans a range from it ("\\boxed{14.5}–29 m/s", "\\boxed{2.66} to
+# 5.3 V"): it claims a value for the same quantity, so it must be right as well. A value
+# that goes on in an operation ("= 2 \\times 7.25") is a step of working, and "to three
+# significant figures" a precision.
+_RESTATED = re.compile(
+    r"^(?:[\s,;:(]|\\[,;:! \])]|\$)*(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
+    r"|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
+    r"|in\s+other\s+words|–|—|--|\\text\s*\{\s*--?\s*\}|-(?=\s*\d)|~(?=\s*\d)|/(?=\s)"
+    r"|to(?!\s+(?:\d+|one|two|three|four|five)\s*(?:s\.?\s*f|sig|signif"
+    r"|decimal|d\.\s*p|places|figures|digits|dp\b)))(?![a-zA-Z])"
+    rf"\s*,?\s*{_FILLER}",
+    re.I,
+)
+_OPERATION_AFTER = re.compile(r"\s*(?:[-+*/^×·]|\\(?:times|cdot|div|frac)(?![a-zA-Z]))")
+
+
+def _restated(after: str, in_math: bool) -> tuple[str, ...]:
+    """The value restating the box or spanning a range from it, right after the box and its
+    unit (see ``_RESTATED``); in the box's math, the rest of that math."""
+    tail = after[: 2 * _WINDOW].translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+    for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
+        match = _RESTATED.match(text)
+        if match is None:
+            continue
+        close = _MATH_CLOSE.search(tail)  # the box's math closes before the restatement
+        start = len(tail) - len(text) + match.end()  # where the value starts in ``tail``
+        in_box_math = in_math and (close is None or close.start() >= start)
+        value = _math_offer(text[match.end() :]) if in_box_math else None
+        if value is not None:
+            return (value,)
+        item = _OFFER_ITEM.match(text, match.end())
+        if (
+            item is not None
+            and not _OPERATION_AFTER.match(text, item.end())
+            and not _DIRECTION_AFTER.match(text, item.end())
+        ):
+            return (_item_value(text, item),)
+    return ()
+
+
+# a magnitude with its direction in words: "(i.e. 30.0 cm to the left of lens 2)"
+_DIRECTION_AFTER = re.compile(
+    r"\s+(?:to\s+the\s+|on\s+the\s+|in\s+the\s+)?(?:left|right|below|above|behind|front|before"
+    r"|after|up|down|upwards?|downwards?|north|south|east|west|towards?|away|inwards?|outwards?"
+    r"|clockwise|counterclockwise|anticlockwise|opposite|negative|positive)\b",
+    re.I,
+)
+_MATH_CLOSE = re.compile(r"\$\$|\\\]|\\\)|(?<!\\)\$")
+# what may open the rest of a math after a hedge or restatement word without being the value
+_MATH_LEAD = re.compile(
+    r"^(?:\s|[{}(),;:]|\\(?:quad|qquad|[,;:! ]|enspace|enskip)(?![a-zA-Z])"
+    r"|\\(?:text|textrm|mathrm|mbox)\s*\{(?:\s|or|and|equivalently|also|i\.e\.|that\s+is|maybe"
+    r"|perhaps|possibly|even|rather|simply)*\}"
+    r"|\b(?:equivalently|also|maybe|perhaps|possibly|even|rather|simply|written|as|i\.e\.)\b)*",
+    re.I,
+)
+_MATH_VALUE_CHARS = 200  # a longer rest is prose, not a value
+
+
+def _box_in_math(before: str) -> bool:
+    """Whether the box stands in math: an odd count of ``$$`` or of lone ``$`` before it, or
+    a ``\\[``/``\\(`` opened and not closed."""
+    head = before.replace("\\$", "")
+    if head.count("$$") % 2:
+        return True
+    if head.replace("$$", "").count("$") % 2:
+        return True
+    return any(head.rfind(a) > head.rfind(b) for a, b in (("\\[", "\\]"), ("\\(", "\\)")))
+
+
+def _math_offer(rest: str) -> str | None:
+    """The value the rest of the box's math offers (up to the math's end), or None."""
+    close = _MATH_CLOSE.search(rest)
+    if close is None or close.start() > _MATH_VALUE_CHARS or "\n\n" in rest[: close.start()]:
+        return None
+    value = _MATH_LEAD.sub("", rest[: close.start()], count=1).strip(" ,;.")
+    while value.endswith(("}", ")")) and (
+        value.count("}") > value.count("{") or value.count(")") > value.count("(")
+    ):
+        value = value[:-1].rstrip(" ,;.")  # the close of a group the hedge word opened in
+    return value or None
+
+
+def _later_offers(after: str) -> tuple[str, ...]:
+    """The values the prose after the box offers in its later sentences (see
+    ``_LATER_OFFER`` and ``_ALSO_RIGHT``); ``""`` for an offer relative to the box ("It
+    could be twice that")."""
+    text = after[:_LATER_SCOPE].translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+
+    def sentence(at: int) -> tuple[int, int]:
+        start = max((end for end in ends if end <= at), default=0)
+        return start, next((end for end in ends if end > at), len(text))
+
+    def what_if(start: int, stop: int) -> bool:
+        words = text[start:stop]
+        other = _COUNTERFACTUAL.search(words) or _OTHER_SETUP.match(words)
+        return other is not None and _DOUBT.search(words) is None
+
+    values: list[str] = []
+    for match in _LATER_OFFER.finditer(text):
+        start, stop = sentence(match.start())
+        if what_if(start, stop):
+            continue
+        rest = text[match.end() : stop]
+        if _relative(rest):
+            values.append("")
+            continue
+        item = _OFFER_ITEM.match(rest)  # the value right after it: "it could be that …" offers none
+        if item is not None and not _DEFINED_AFTER.match(rest, item.end()):
+            values += _offered_after(rest)
+    for match in _ALSO_RIGHT.finditer(text):
+        start, _ = sentence(match.start())
+        items = list(_OFFER_ITEM.finditer(text, start, match.start()))
+        if (
+            items
+            and not text[items[-1].end() : match.start()].strip()
+            and not what_if(start, match.end())
+        ):
+            values.append(_item_value(text, items[-1]))
+    return tuple(values)
 
 
 # what introduces a further offer in the sentence after the box: a hedge word, a restatement

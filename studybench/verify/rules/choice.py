@@ -391,6 +391,19 @@ def _truth_word(word: str) -> bool | None:
     return True if word in _TRUE else False if word in _FALSE else None
 
 
+# A truth word the answer qualifies right away ("False (mostly)", "True, usually", "False?",
+# "True (I think)"): it is not the statement's truth value but a guess or a "sometimes".
+_TF_QUALIFIED = re.compile(
+    r"^\W*(?:true|false|yes|no|correct|incorrect|right|wrong)\b[\s,;:(\[—–-]*"
+    r"(?:\?|(?:mostly|usually|generally|in\s+general|in\s+most\s+cases|often|sometimes"
+    r"|typically|partly|partially|in\s+part|i\s+think|i\s+believe|i\s+guess|probably|likely"
+    r"|maybe|perhaps|possibly|mainly|largely|not\s+always|approximately|roughly|arguably"
+    r"|depending|it\s+depends|in\s+some\s+cases|under\s+some)\b)",
+    re.IGNORECASE,
+)
+_TF_WRAPPERS = re.compile(r"\\(?:text|textbf|mathrm|mbox)\s*\{|[{}$]|\\[,;:! ]")
+
+
 def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
     """The truth value the answer states (:func:`_stated_truth`), when it is neither negated
     nor taken back (:func:`truth_denial`) and, given the ``question``, its explanation does
@@ -404,6 +417,8 @@ def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None
     denial = truth_denial(pred)
     if denial is not None:
         return reject(denial)
+    if _TF_QUALIFIED.match(_TF_WRAPPERS.sub(" ", pred)):
+        return reject("qualified_truth")  # "False (mostly)": true in some cases, says the answer
     if question and _restated_truth(pred, question) is (not pred_v):
         return reject("contradicted_truth")  # "False, the speed is halved": it is, it says
     return accept("truth") if gold_v == pred_v else reject("wrong_truth")
