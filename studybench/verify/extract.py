@@ -140,7 +140,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
         before = shown[kept[-2][2] if len(kept) > 1 else 0 : last_start]
         return Extraction(
             boxes,
-            hedges=tuple(hedged(shown[a[2] : b[1]]) for a, b in gaps),
+            hedges=tuple(hedged(shown[a[2] : b[1]], shown[: a[1]]) for a, b in gaps),
             tabled=tuple(bool(_CELL_BAR.search(shown[a[2] : b[1]])) for a, b in pairwise(kept)),
             offered=offered_in_prose(before, shown[last_end:]),
             offers=offers_in_prose(before, shown[last_end:]),

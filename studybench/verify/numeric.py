@@ -404,7 +404,15 @@ def _in_gold_dimension(side: str, form: str) -> bool:
 
 
 # what may stand between a box and the unit written after it: math ends, spacing
-_AFTER_LEAD = re.compile(r"^(?:\s|\$|\\\)|\\\]|\\[,;: !]|~|\\q?quad(?![a-zA-Z]))*")
+_AFTER_LEAD = re.compile(  # also emphasis and "{\\rm" round the unit
+    r"^(?:\s|\$|\\\)|\\\]|\\[,;: !]|~|\\q?quad(?![a-zA-Z])|[*_{]|\\rm(?![a-zA-Z]))*"
+)
+_PART_LABEL = re.compile(r"^\s*(?:[a-hA-H]|[ivxIVX]{1,4}|\d+)\s*$")  # "(b)", "(ii)", "(2)"
+# a unit in brackets on the box's line: "\\boxed{14.5} (km/h)", "[km/h]", "(in keV)"; the
+# bracket holds nothing else, so "(b) The time …" is a part's label, not barns
+_BRACKETED_UNIT = re.compile(
+    r"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*[(\[][ \t]*(?:in[ \t]+)?(?P<unit>[^()\[\]\n]{1,24})[)\]]"
+)
 # a power of ten written after a bare number's box belongs to the number
 _POWER_AFTER = re.compile(
     r"(?:\\times|\\cdot|×|·|x)\s*10\s*(?:\^\s*(?:\{\s*(?P<brace>[+\-−]?\d+)\s*\}"
@@ -416,7 +424,10 @@ _HAS_POWER = re.compile(r"\\times|\\cdot|×|[eE][+\-−]?\d|\^")
 # the unit's pieces: a wrapped group (\mathrm{m\,s^{-1}}) or a word, each with an optional
 # power, joined by spacing, a product sign or a slash
 _UNIT_PIECE = re.compile(
-    r"(?:\\(?:mathrm|text|textrm|mbox|rm|operatorname)\s*\{(?P<group>(?:[^{}]|\{[^{}]{0,8}\}){1,40})\}"
+    r"(?:\\(?:mathrm|text|textrm|mbox|rm|operatorname|mathsf|textsf|si|unit|mathit|textit)\s*"
+    r"\{(?P<group>(?:[^{}]|\{[^{}]{0,8}\}){1,40})\}"
+    r"|(?P<micro>\\mu\s*(?:\\mathrm\s*\{[A-Za-z]{1,4}\}|[A-Za-z]{1,4}))"
+    r"|(?P<degree>\^\s*\{?\s*\\circ\s*\}?\s*(?:\\mathrm\s*\{[CFK]\}|[CFK])?)"
     r"|(?P<word>\\%|[A-Za-zµμΩ°%Å][\w·.\-]*))(?P<power>\s*\^\s*(?:\{[^{}]{1,6}\}|-?\d))?"
 )
 _UNIT_JOIN = re.compile(  # on the same line: the next line's first word is no unit
@@ -430,6 +441,15 @@ _BARE_NUMBER = re.compile(
 )
 
 
+def _piece_text(piece: re.Match[str]) -> str:
+    """A unit piece as pint reads it: ``\\mu\\mathrm{s}`` is µs, ``^\\circ\\mathrm{F}`` °F."""
+    if piece.group("micro"):
+        return "µ" + re.sub(r"\\mu|\\mathrm|[\s{}]", "", piece.group("micro"))
+    if piece.group("degree"):
+        return "°" + re.sub(r"[\^\s{}]|\\circ|\\mathrm", "", piece.group("degree"))
+    return str(piece.group("group") or piece.group("word"))
+
+
 def with_unit_after(box: str, after: str) -> str:
     """A bare number with the unit written right after its box: ``\\boxed{0.300}\\,\\mathrm{m}``
     reads as 0.300 m. The prompt asks for units outside the box, so the unit there is part
@@ -439,6 +459,9 @@ def with_unit_after(box: str, after: str) -> str:
 
     if not _BARE_NUMBER.match(last_side(normalize_answer(box))):  # "v_2 = -30.0" too
         return box
+    bracketed = _BRACKETED_UNIT.match(after)
+    if bracketed is not None and not _PART_LABEL.match(bracketed.group("unit")):
+        after = bracketed.group("unit") + "\n"  # the unit, and nothing after it
     rest = _AFTER_LEAD.sub("", after, count=1)
     power = _POWER_AFTER.match(rest)
     if power is not None and not _HAS_POWER.search(box):  # "\\boxed{5.54}\\times10^{3}\\,s"
@@ -454,7 +477,7 @@ def with_unit_after(box: str, after: str) -> str:
         piece = _UNIT_PIECE.match(rest, join.end() if join else pos)
         if piece is None:
             break
-        text = (piece.group("group") or piece.group("word")) + (piece.group("power") or "")
+        text = _piece_text(piece) + (piece.group("power") or "")
         if pieces and join is not None and join.group("slash"):
             text = "/" + text
         pieces.append(text.rstrip("."))

@@ -132,7 +132,20 @@ from studybench.verify.visibility import MAX_OFFERS
 # or \approx each claim the value; an empty script is no script (T_{} redefines T); a cross
 # or judgement in a box's table row, on the next line or in a paragraph of its own denies it;
 # two boxes in one table hedge one asked value; closed <dialog>, transparent colours
-VERIFIER_VERSION = "1.11.0"
+# 1.12.0 (a fourth red-team round and a later-prose corpus): values offered in the sentences
+# after the box are judged ("It might also be 0.31", "Another possible answer is 30 cm",
+# "Some textbooks would give … instead", "31.6 N/m is also plausible"; a counterfactual or
+# another setup is a what-if), and so are values offered relative to it ("or twice that"),
+# restatements, ranges and listed values right after it ("≈ 29 m/s", "–29 m/s", "and 29
+# m/s"), the rest of the box's math after a hedge word, hedge words behind markup, HTML
+# entities, invisible or look-alike characters, or in other languages; two boxes as a range
+# or as answers to two readings hedge; code spans, CSS classes, a collapsed <details>
+# summary and dark named/cmyk/hsb colours hide no hedge, a link reference only its own line,
+# and macros without arguments show their bodies; a qualified truth value ("False (mostly)")
+# is wrong. Recall: a power of ten, a bracketed, emphasised, \si, \mu or degree unit after a
+# bare box is read; a unit after the box ends at a full stop or the line's end (the next
+# sentence's "A" was amperes); a fraction is no rounding (1/4 passed for 1/2)
+VERIFIER_VERSION = "1.12.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

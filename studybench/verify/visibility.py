@@ -376,6 +376,8 @@ def without_hidden(text: str) -> str:
         return text
     if _REDEFINED_BOX.search(text):
         return " "  # \\boxed redefined: what a box shows is not what it holds
+    if "def" in text or "command" in text:
+        text = _expanded(text)
     text = _BLOCK_COMMENTS.sub(" ", text)
     if "<" in text:
         text = _remove_spans(text, list(_html_spans(text)))
@@ -385,6 +387,40 @@ def without_hidden(text: str) -> str:
     if "\\" not in text:
         return text
     return _remove_spans(text, list(_latex_spans(text)))
+
+
+# A macro without arguments shows its body where it is used: "\\def\\alt{or maybe D}
+# \\boxed{B} \\alt" reads "\\boxed{B} or maybe D". Its definition stays hidden where it
+# stands; a body holding a box is not expanded (a box a macro makes does not count).
+_SIMPLE_MACRO = re.compile(
+    r"\\(?:(?:re)?newcommand\*?|providecommand\*?)\s*(?:\{\s*\\(?P<name>[A-Za-z@]+)\s*\}"
+    r"|\\(?P<bare>[A-Za-z@]+))\s*\{(?P<body>(?:[^{}]|\{[^{}]*\}){0,200})\}"
+    r"|\\[gex]?def\s*\\(?P<dname>[A-Za-z@]+)\s*\{(?P<dbody>(?:[^{}]|\{[^{}]*\}){0,200})\}"
+)
+_MAX_MACROS = 20
+
+
+def _expanded(text: str) -> str:
+    """``text`` with each use of a simple macro (see ``_SIMPLE_MACRO``) replaced by its body,
+    outside the definitions; one pass, so a body's own macros stay as written."""
+    bodies: dict[str, str] = {}
+    spans: list[tuple[int, int]] = []
+    for match in _SIMPLE_MACRO.finditer(text):
+        name = match.group("name") or match.group("bare") or match.group("dname")
+        body = match.group("body") if match.group("dname") is None else match.group("dbody")
+        spans.append(match.span())
+        if "boxed" not in body and len(bodies) < _MAX_MACROS:
+            bodies[name] = body
+    if not bodies:
+        return text
+    use = re.compile(r"\\(" + "|".join(map(re.escape, bodies)) + r")(?![a-zA-Z@])")
+    pieces, position = [], 0
+    for start, end in spans:
+        pieces.append(use.sub(lambda m: " " + bodies[m.group(1)] + " ", text[position:start]))
+        pieces.append(text[start:end])
+        position = end
+    pieces.append(use.sub(lambda m: " " + bodies[m.group(1)] + " ", text[position:]))
+    return "".join(pieces)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -590,13 +626,64 @@ _RELATION_ONLY = re.compile(r"^(?:=|≈|≃|\\(?:approx|simeq|equiv|cong)(?![a-z
 _SLASH_ONLY = re.compile(r"^[/∕⁄／]\s*[(\[]?$")  # "\\boxed{a}/(\\boxed{b})"
 _QUESTIONED = re.compile(r"^\(\s*[^()]{0,20}\?\s*\)")
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
+# Two boxes labelled as answers to two readings of the question ("Interpretation A: \\boxed{a}
+# Interpretation B: \\boxed{b}", "If the first interpretation is meant: \\boxed{a}. If the
+# second: \\boxed{b}", "\\boxed{a} (convention 1) and \\boxed{b} (convention 2)"): one answer
+# per reading is a hedge. Labels that name no reading ("Case 1", "Case 2") are a question's
+# cases, unless a label near them names one.
+_CASE_LABEL_BEFORE = re.compile(
+    r"\b(?:interpretation|convention|reading|case|scenario)\s*(?:[A-Za-z]|\d+|[ivx]+)?\s*"
+    r"(?:\([^()]{0,60}\))?\s*[:.)\-–—]?\s*(?:(?:is\s+)?(?:meant|intended|used)\s*[:,]?)?\s*$"
+    r"|\bif\s+the\s+(?:first|second|third|other|former|latter)\b[^.\n]{0,40}[:,]\s*$",
+    re.I,
+)
+_CASE_LABEL_AFTER = re.compile(
+    r"^\s*\(\s*(?:interpretation|convention|reading|case|scenario)\b[^()]{0,40}\)\s*", re.I
+)
+_READING = re.compile(
+    r"\b(?:interpretations?|conventions?|readings?|meant|intended"
+    r"|if\s+the\s+(?:first|second|other))\b",
+    re.I,
+)
+_LIST_JOIN_ONLY = re.compile(r"^(?:and|or|,|;|&)?$", re.I)
 
 
-def hedged(gap: str) -> bool:
+def _readings(head: str, gap: str) -> bool:
+    """Whether two boxes are labelled as answers to two readings (see ``_CASE_LABEL_BEFORE``):
+    ``head`` the prose before the earlier box, ``gap`` the prose between them (plain)."""
+    if _READING.search(head + " " + gap) is None:
+        return False
+    after_first = _CASE_LABEL_AFTER.match(gap)
+    first = _CASE_LABEL_BEFORE.search(head) is not None or after_first is not None
+    rest = gap[after_first.end() :] if after_first else gap
+    second = _CASE_LABEL_BEFORE.search(gap) is not None or (
+        after_first is not None and _LIST_JOIN_ONLY.match(rest.strip()) is not None
+    )
+    return first and second
+
+
+# two boxes as the ends of a range: a dash or an ellipsis between them, or "between … and",
+# "ranges from … to"
+_RANGE_GAP = re.compile(r"^(?:–|—|--|\\ldots|\\dots|…|\.\.\.)$")
+_RANGE_JOIN = re.compile(r"^(?:and|to|&)$", re.I)
+_RANGE_OPEN = re.compile(
+    r"\b(?:between|(?:ranges?|range\s+is|varies|lies|goes|somewhere)\s+(?:from|between|in))\s*[:$]?\s*$",
+    re.I,
+)
+
+
+def hedged(gap: str, before: str = "") -> bool:
     """Whether the prose between two boxes offers them as alternatives: "or", "maybe", "/"
-    within a few words. Boxes side by side without one keep the protocol's last-box rule, and
-    longer prose between them ("wait, let me recheck ...") makes the later box a revision."""
+    within a few words, or a range ("\\boxed{a} – \\boxed{b}", "between \\boxed{a} and
+    \\boxed{b}", with ``before`` the prose before the earlier box). Boxes side by side without
+    one keep the protocol's last-box rule, and longer prose between them ("wait, let me
+    recheck ...") makes the later box a revision."""
     plain = _plain(gap).strip()
+    head = _plain(before[-_WINDOW:])
+    if _RANGE_GAP.match(plain) or (_RANGE_JOIN.match(plain) and _RANGE_OPEN.search(head)):
+        return True
+    if _readings(head, plain):
+        return True
     if _SLASH_ONLY.match(plain) or _QUESTIONED.match(
         plain
     ):  # "\\boxed{a} (right?) \\boxed{b}": a box put as a question
@@ -719,11 +806,12 @@ _DECORATED = 40  # characters at the start of the tail where emphasis is read as
 # a truth word, an option letter (a capital, or a small one in parentheses)
 _OFFER_ITEM = re.compile(
     r"\$(?P<math>[^$]+)\$|\\\((?P<paren>.*?)\\\)"
-    r"|(?P<number>[-+−]?\s*\d(?:[\d.,]*\d)?(?:/\d+(?![\d.]))?"
+    r"|(?P<number>[-+−]?\s*\d(?:[\d.,]*\d)?(?:/\d+(?!\d|\.\d))?"
     r"(?:\s*(?:\\times|×|\\cdot|[xX*](?=\s*10\b))\s*10\s*(?:\^\s*\{?\s*[-+−]?\d+\s*\}?"
     r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))?"
     r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}"
-    rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is)\b)[A-Za-zµμΩ°%Å][\w/^{{}}\-]*)){{0,2}})"
+    rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is|instead|too|also|as|well|then"
+    r"|which|that|though|here|there)\b)[A-Za-zµμΩ°%Å][\w/^{}\-]*)){0,2})"
     r"|\b(?P<truth>true|false|yes|no)\b|(?-i:(?<![\w\\])(?P<letter>[A-H])(?![\w]))"
     r"|\((?P<small>[a-h])\)|(?<![\w\\])(?P<last>[a-h])(?=[.!?])",
     re.IGNORECASE,
@@ -808,7 +896,7 @@ def _relative(region: str) -> bool:
     be") offers a value relative to the box's ("twice that", "its negative")."""
     end = _VALUE_END.search(region)
     clause = " ".join(_plain(region[: end.start() if end else None]).split())
-    return _RELATIVE_OFFER.fullmatch(clause.strip(" .,;:")) is not None
+    return _RELATIVE_OFFER.fullmatch(clause.strip(" .,;:()")) is not None
 
 
 # Values offered later in the prose after the box, up to a few sentences on: "It might also
@@ -910,7 +998,27 @@ def _restated(after: str, in_math: bool) -> tuple[str, ...]:
             and not _DIRECTION_AFTER.match(text, item.end())
         ):
             return (_item_value(text, item),)
+    for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
+        listed = _LISTED.match(text)
+        item = _OFFER_ITEM.match(text, listed.end()) if listed else None
+        if item is None or _OPERATION_AFTER.match(text, item.end()):
+            continue
+        ends = _FILLS_CLAUSE.match(text, item.end())
+        if ends if listed.group("paren") is None else _CONDITION_AFTER.match(text, item.end()):
+            return (_item_value(text, item),)
     return ()
+
+
+# a second value listed right after the box ("\\boxed{0.154} and 0.308", "\\boxed{14.5} m/s,
+# 29 m/s.") and filling its clause, or put in parentheses under a condition ("(29 m/s if the
+# other convention is used)")
+_LISTED = re.compile(r"^(?:\s|\\[,;:! ]|\$)*(?:,|\band\b|&|(?P<paren>\())\s*", re.I)
+_FILLS_CLAUSE = re.compile(r"\s*\$?\s*(?:[.;!)\]]|\n|$)")
+_CONDITION_AFTER = re.compile(
+    r"\s+(?:if|unless|when|depending|for\s+(?:a|an|the)\s+other|with\s+(?:a|an|the)\s+other"
+    r"|under|in\s+case|assuming)\b",
+    re.I,
+)
 
 
 # a magnitude with its direction in words: "(i.e. 30.0 cm to the left of lens 2)"
@@ -1031,6 +1139,8 @@ def _item_value(region: str, item: re.Match[str]) -> str:
     """One offered value as written; a bare number in math keeps the unit written after it
     (``$3.84\\times10^{10}$ cm``)."""
     value = next(v for v in item.groups() if v is not None).strip().rstrip(",;:").strip()
+    while value.endswith("}") and value.count("}") > value.count("{"):
+        value = value[:-1].rstrip()  # the close of a group the offer stands in: "\\rlap{or 29}"
     unit = _UNIT_AFTER_MATH.match(region, item.end())
     if (item.group("math") or item.group("paren")) and unit and _NUMBER_ONLY.match(value):
         value += " " + unit.group("unit")

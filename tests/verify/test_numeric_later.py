@@ -1,0 +1,86 @@
+"""Verifier 1.12.0's reading of what is written right after a bare number's box
+(verify/numeric.py), of roundings, and of qualified truth values (verify/rules/choice.py).
+
+The prompt asks for units outside the box, so what follows a bare number's box is part of the
+answer: a power of ten, a unit in brackets, emphasis or siunitx, a micro sign or a degree
+sign. What follows on the next line, after a full stop, or a part's label is not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studybench.verify.numeric import rounds_to, with_unit_after
+from studybench.verify.verifier import judge_inline
+
+
+@pytest.mark.parametrize(
+    ("box", "after", "read"),
+    [
+        # a power of ten after the box belongs to the number, then its unit
+        ("5.54", "\\times10^{3}\\,\\mathrm{s}", "5.54\\times10^{3}\\,s"),
+        ("5.54", " \\cdot 10^{3} s", "5.54\\times10^{3}\\,s"),
+        ("5.54", "e3 m/s", "5.54\\times10^{3}\\,m/s"),
+        ("5.54", " × 10³ m/s", "5.54\\times10^{3}\\,m/s"),
+        ("5.54", "\\times 10^{-2}", "5.54\\times10^{-2}"),
+        ("5.54", " x 10^4 m", "5.54\\times10^{4}\\,m"),
+        ("5.54e2", "\\times10^{3}", "5.54e2"),  # a number with its own power takes no other
+        # a unit in brackets holds nothing else; a part's label is no unit
+        ("14.5", " (km/h)", "14.5\\,km/h"),
+        ("14.5", " [km/h]", "14.5\\,km/h"),
+        ("14.5", " (in keV)", "14.5\\,keV"),
+        ("14.5", " (b)", "14.5"),
+        ("14.5", " (ii) next", "14.5"),
+        ("14.5", " (2)", "14.5"),
+        ("14.5", " (29 m/s if the other reading)", "14.5"),
+        ("14.5", "\n(km/h)", "14.5"),  # not on the box's line
+        # emphasis, \rm, sans-serif and siunitx groups
+        ("0.230", " **ms**", "0.230\\,ms"),
+        ("0.230", " *ms*", "0.230\\,ms"),
+        ("0.230", "{\\rm ms}", "0.230\\,ms"),
+        ("0.230", " \\mathsf{ms}", "0.230\\,ms"),
+        ("0.230", "\\,\\si{ms}", "0.230\\,ms"),
+        # a micro sign and a degree sign before the unit
+        ("14.5", "\\,\\mu\\mathrm{s}", "14.5\\,\\mu s"),
+        ("57.5", "^\\circ\\mathrm{F}", "57.5\\,^{\\circ} F"),
+        # a full stop or a line end ends the unit: the next sentence's first word is no unit
+        ("0.157", "$ m.\n\nAt 1% of the speed of light", "0.157\\,m"),
+        ("6.70e5", "$ J. A 2 kW kettle", "6.70e5\\,J"),
+        ("9.8", " m/s^2.", "9.8\\,m/s^2"),
+        ("0.157", " m\nAt rest", "0.157\\,m"),
+    ],
+)
+def test_what_follows_a_bare_box_is_read(box: str, after: str, read: str) -> None:
+    assert with_unit_after(box, after) == read
+
+
+@pytest.mark.parametrize(
+    ("offered", "value", "rounds"),
+    [
+        ("0.15", "0.154", True),
+        ("15 m/s", "14.5 m/s", True),
+        ("1/4", "1/2", False),  # a fraction is no 1 rounded
+        ("1 * 2", "2", False),
+        ("1^2", "1.4", False),
+        ("3 4", "3.4", False),
+    ],
+)
+def test_a_rounding_is_a_number_alone(offered: str, value: str, rounds: bool) -> None:
+    assert rounds_to(offered, value) is rounds
+
+
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        ("\\boxed{\\text{False (mostly)}}", False),
+        ("\\boxed{\\text{False, usually}}", False),
+        ("\\boxed{\\text{False}}\\,\\text{?}", False),
+        ("\\boxed{\\text{False (I think)}}", False),
+        ("\\boxed{\\text{False, in most cases}}", False),
+        ("\\boxed{\\text{False}}", True),
+        ("\\boxed{\\text{False}} because the work depends on the path in general.", True),
+    ],
+)
+def test_a_qualified_truth_value_is_no_truth_value(pred: str, correct: bool) -> None:
+    verdict = judge_inline(pred, "\\boxed{\\text{False}}", "TF")
+    assert verdict.correct is correct, verdict.reason
