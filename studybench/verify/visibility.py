@@ -1000,11 +1000,13 @@ def _restated(after: str, in_math: bool) -> tuple[str, ...]:
             return (_item_value(text, item),)
     for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
         listed = _LISTED.match(text)
-        item = _OFFER_ITEM.match(text, listed.end()) if listed else None
+        if listed is None:
+            continue
+        item = _OFFER_ITEM.match(text, listed.end())
         if item is None or _OPERATION_AFTER.match(text, item.end()):
             continue
-        ends = _FILLS_CLAUSE.match(text, item.end())
-        if ends if listed.group("paren") is None else _CONDITION_AFTER.match(text, item.end()):
+        closing = _FILLS_CLAUSE if listed.group("paren") is None else _CONDITION_AFTER
+        if closing.match(text, item.end()):
             return (_item_value(text, item),)
     return ()
 
