@@ -49,6 +49,9 @@ class Extraction:
     # for each box, the text right after it (up to the next box): the unit a bare number
     # carries when the prompt asks for units outside the box ("\boxed{0.300}\,\mathrm{m}")
     after: tuple[str, ...] = ()
+    # for each box, the text right before it (from the previous box): a unit named there
+    # ("Speed in km/h: \boxed{14.5}")
+    before: tuple[str, ...] = ()
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -148,6 +151,12 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
                 shown[end : min(end + _AFTER_CHARS, following)]
                 for (_, _, end), following in zip(
                     kept, [start for _, start, _ in kept[1:]] + [len(shown)], strict=True
+                )
+            ),
+            before=tuple(
+                shown[max(start - _AFTER_CHARS, previous) : start]
+                for (_, start, _), previous in zip(
+                    kept, [0] + [end for _, _, end in kept[:-1]], strict=True
                 )
             ),
         )

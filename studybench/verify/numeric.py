@@ -495,6 +495,32 @@ def with_unit_after(box: str, after: str) -> str:
     return box
 
 
+# a unit the prose names right before a box: "Speed in km/h: \\boxed{14.5}", "v [km/h] =
+# \\boxed{14.5}", "Temperature (in K): \\boxed{57.5}"
+_UNIT_BEFORE = re.compile(
+    r"(?:\bin\s+(?P<word>[^\s:=,;()\[\]$*]{1,12})|\[(?P<bracket>[^\[\]\n]{1,12})\]"
+    r"|\((?:in\s+)?(?P<paren>[^()\n]{1,12})\))\s*(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(?:\$|\\\(|\\\[)?\s*$"
+)
+
+
+def with_unit_before(box: str, before: str) -> str:
+    """A bare number with the unit the prose names right before its box, when none is
+    written after it (:func:`with_unit_after` runs first): "Speed in km/h: \\boxed{14.5}"
+    reads as 14.5 km/h, not as 14.5 in the gold's unit."""
+    if not _BARE_NUMBER.match(last_side(normalize_answer(box))):
+        return box
+    named = _UNIT_BEFORE.search(before[-_UNIT_BEFORE_CHARS:])
+    if named is None:
+        return box
+    unit = normalize_answer(next(u for u in named.group("word", "bracket", "paren") if u))
+    if unit.casefold() in _NOT_UNITS or _PART_LABEL.match(unit) or parse_unit(unit) is None:
+        return box  # "Part (b): \\boxed{…}" names a part, not barns
+    return f"{box}\\,{unit}"
+
+
+_UNIT_BEFORE_CHARS = 60
+
+
 # a number as written: its digits after the point, and a power of ten
 _WRITTEN_NUMBER = re.compile(
     r"^\s*[+-]?\s*\d+(?:\.(?P<decimals>\d+))?\s*(?:(?:\\times|\\cdot|x)\s*10\s*\^\s*\{?\s*"

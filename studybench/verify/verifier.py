@@ -203,7 +203,7 @@ def judge_inline(
     # The rules (sympy, pint, the LaTeX parsers) are imported where comparisons run: in the
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
-    from studybench.verify.numeric import symbolic_only, with_unit_after
+    from studybench.verify.numeric import symbolic_only, with_unit_after, with_unit_before
     from studybench.verify.rules import judge_answers, normalize_all
 
     start = time.perf_counter()
@@ -233,6 +233,8 @@ def judge_inline(
     boxes = extraction.answers
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         boxes = tuple(map(with_unit_after, boxes, extraction.after))
+    if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
+        boxes = tuple(map(with_unit_before, boxes, extraction.before))
     answers = tuple(split_unit_connectives(box) for box in boxes)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from studybench.verify.numeric import rounds_to, with_unit_after
+from studybench.verify.numeric import rounds_to, with_unit_after, with_unit_before
 from studybench.verify.verifier import judge_inline
 
 
@@ -52,6 +52,34 @@ from studybench.verify.verifier import judge_inline
 )
 def test_what_follows_a_bare_box_is_read(box: str, after: str, read: str) -> None:
     assert with_unit_after(box, after) == read
+
+
+@pytest.mark.parametrize(
+    ("before", "read"),
+    [
+        # a unit the prose names right before the box
+        ("Speed in km/h: ", "14.5\\,km/h"),
+        ("v [km/h] = ", "14.5\\,km/h"),
+        ("Temperature (in K): $", "14.5\\,K"),
+        ("**Final answer (m/s):** ", "14.5\\,m/s"),
+        # a part's label, words that are no unit, nothing named
+        ("Part (b): ", "14.5"),
+        ("(ii): ", "14.5"),
+        ("The answer in SI units: ", "14.5"),
+        ("Result in the ground frame: ", "14.5"),
+        ("So ", "14.5"),
+        ("Speed in km/h is what we want. So " + "x" * 60, "14.5"),  # too far back
+    ],
+)
+def test_a_unit_named_before_a_bare_box_is_read(before: str, read: str) -> None:
+    assert with_unit_before("14.5", before) == read
+
+
+def test_a_unit_after_the_box_wins_over_one_named_before() -> None:
+    gold = "\\boxed{14.5\\,\\mathrm{m/s}}"
+    assert judge_inline("Speed in km/h: \\boxed{14.5} m/s", gold, "NV").correct
+    assert not judge_inline("Speed in km/h: \\boxed{14.5}", gold, "NV").correct
+    assert judge_inline("Speed in m/s: \\boxed{14.5}", gold, "NV").correct
 
 
 @pytest.mark.parametrize(
