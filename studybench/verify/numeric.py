@@ -499,7 +499,7 @@ def with_unit_after(box: str, after: str) -> str:
 # \\boxed{14.5}", "Temperature (in K): \\boxed{57.5}"
 _UNIT_BEFORE = re.compile(
     r"(?:\bin\s+(?P<word>[^\s:=,;()\[\]$*]{1,12})|\[(?P<bracket>[^\[\]\n]{1,12})\]"
-    r"|\((?:in\s+)?(?P<paren>[^()\n]{1,12})\))\s*(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(?:\$|\\\(|\\\[)?\s*$"
+    r"|\((?:in\s+)?(?P<paren>[^()\n]{1,12})\))\s*(?:\*\*|\$)?\s*[:=]\s*(?:\*\*)?\s*(?:\$|\\\(|\\\[)?\s*$"
 )
 
 

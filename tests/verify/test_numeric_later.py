@@ -62,6 +62,7 @@ def test_what_follows_a_bare_box_is_read(box: str, after: str, read: str) -> Non
         ("v [km/h] = ", "14.5\\,km/h"),
         ("Temperature (in K): $", "14.5\\,K"),
         ("**Final answer (m/s):** ", "14.5\\,m/s"),
+        ("$v$ (in km/h) $= ", "14.5\\,km/h"),  # the math's own dollar before "="
         # a part's label, words that are no unit, nothing named
         ("Part (b): ", "14.5"),
         ("(ii): ", "14.5"),
