@@ -9,6 +9,7 @@ dimensionless readings on either side, a requested unit, contradictory chains, l
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 
@@ -254,3 +255,181 @@ def test_an_infinite_gold_is_matched_by_itself_only() -> None:
     assert not close(3.14, float("inf"), 1e-2)
     assert close(float("inf"), float("inf"), 1e-2)
     assert not close(float("-inf"), float("inf"), 1e-2)
+
+
+# --- survivors of the second mutation run (issue 26): one table per function -------------
+
+
+def test_a_failed_dimensionless_conversion_leaves_the_gold_as_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``quantity_candidates``: where a dimensionless unit cannot be brought to a plain number,
+    a bare prediction in radians meets the gold as written, and a prediction in that unit
+    against a unitless gold has no value to compare (never a None candidate)."""
+    from studybench.verify import numeric
+    from studybench.verify.parsing import parse_quantity
+
+    monkeypatch.setattr(numeric, "to_base_dimensionless", lambda value, unit: None)
+    bare, degrees = parse_quantity("1"), parse_quantity("45 degree")
+    assert numeric.quantity_candidates(bare, degrees, radians=True) == ([1.0], [45.0], "numeric")
+    scaled, plain = parse_quantity("50%"), parse_quantity("0.5")
+    assert numeric.quantity_candidates(scaled, plain) == ([], [0.5], "numeric")
+
+
+HOUR = parse_unit("hour")
+# a compound exactly at the length limit (80 characters): spaces count, the rule is "> 80"
+_AT_LIMIT = "1 h" + " " * (80 - len("1 h32 min")) + "32 min"
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [
+        # the first (largest) unit is the quantity's unit, its text the first part's text
+        ("1 h 32 min", (92 / 60, HOUR, "h")),
+        ("1 d 2 h 5 min 30 s", (1 + (2 + (5 + 30 / 60) / 60) / 24, DAY, "d")),  # 4 parts
+        ("1 d 2 h 5 min 30 s 2 ms", None),  # 5 parts: more than MAX_COMPOUND_PARTS
+        ("5 m", None),  # one part is a plain quantity, no compound
+        ("1 m 2 m", None),  # a unit repeated is not decreasing
+        ("32 min 1 h", None),  # increasing sizes, even after a decrease is checked
+        ("2 h 30 min 1 h", None),  # ... at any position
+        ("1 turn 3 foo", None),  # a part that is no unit (foo) spoils the compound
+        (_AT_LIMIT, (92 / 60, HOUR, "h")),  # 80 characters: still read
+        (" " + _AT_LIMIT, None),  # 81: too long
+    ],
+)
+def test_compound_quantity(text: str, expect: tuple[float, object, str] | None) -> None:
+    from studybench.verify.numeric import compound_quantity
+
+    quantity = compound_quantity(text)
+    if expect is None:
+        assert quantity is None
+    else:
+        assert quantity is not None
+        value, unit, unit_text = expect
+        assert quantity.value == pytest.approx(value)
+        assert (quantity.unit, quantity.unit_text) == (unit, unit_text)
+
+
+@pytest.mark.parametrize(
+    ("gold", "expect"),
+    [
+        (r"v_{\max} = 4", "upper"),
+        (r"v_{\rm min} = 4", "lower"),
+        (r"v_{\min} <= 4", "lower"),  # the head is what precedes the first "="
+        (r"v = v_{\min} = 4", None),  # only the first side is the label
+        (r"v_{\min}", None),  # no "=": no labelled value, no bound implied
+        (r"v_{\max} = v_{\min} = 4", "upper"),  # ... the first side alone
+        (r"v_{\max} - v_{\min} = 4", None),  # a maximum and a minimum: no one bound
+    ],
+)
+def test_label_bound(gold: str, expect: str | None) -> None:
+    from studybench.verify.numeric import _label_bound
+
+    assert _label_bound(gold) == expect
+
+
+M_PER_S = parse_unit("m/s")
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "requested", "expect"),
+    [
+        # two numbers side by side are refused only as the one value of the box: as the last
+        # side of a chain whose first side is a value (no label) they are a step
+        ("7.0 = 2.0(3.5)", "7", (), (True, "numeric")),
+        ("2.0(3.5)", "7", (), (False, "unparseable:juxtaposed_numbers")),
+        # the unit set apart (7.0\frac{m}{s} -> 7.0 m/s) is a retry of an unreadable side
+        # only: a side that reads is never re-read (2 1/2+2 is 3, not 2\frac{1}{2+2})
+        (r"2\frac{1}{2+2}", "0.5", (), (True, "numeric")),
+        (r"7.0\frac{m}{s}", "7", (M_PER_S,), (True, "unit_requested")),  # the request kept
+        (r"7.0\frac{m}{s}", "7", (), (False, "unit_unrequested")),
+        # a retry that does not read either keeps the first reason (7.0 /q: not_a_number)
+        (r"7.0\frac{}{q}", "7", (), (False, "unparseable:syntax")),
+        # a side in the gold's dimension under another reading of its unit (0.15 nm, A as
+        # angstrom) states the quantity: compared, not skipped as a product of symbols n m
+        ("L = 0.15nm = 1.5 A", "1.5 A", (), (False, "chain_link_1:unit_mismatch")),
+    ],
+)
+def test_judge_nv_text_retries_and_steps(
+    pred: str, gold: str, requested: tuple[object, ...], expect: tuple[bool, str]
+) -> None:
+    outcome = judge_nv(pred, gold, 0.01, requested)
+    assert (outcome.correct, outcome.reason) == expect
+
+
+def test_a_listed_pair_hands_its_reason_to_the_matcher() -> None:
+    """``judge_nv_text`` with any matcher: each pair's outcome carries the pair's reason (the
+    project's matcher only reads the failures', another may read them all)."""
+    from studybench.verify.numeric import judge_nv_text
+    from studybench.verify.rules.outcome import Outcome, accept, reject
+
+    seen: list[Outcome] = []
+
+    def in_order(
+        preds: list[str], golds: list[str], single: Callable[[str, str], Outcome]
+    ) -> Outcome:
+        seen.extend(single(p, g) for p, g in zip(preds, golds, strict=True))
+        return accept("matched_all")
+
+    judge_nv_text("150 cm, 3", "1.5 m, 4", 0.01, (), in_order, accept, reject)
+    assert seen == [Outcome(True, "unit_converted"), Outcome(False, "wrong_value")]
+
+
+@pytest.mark.parametrize(
+    ("after", "expect"),
+    [
+        ("m/s", r"2\,m/s"),  # a slash joins without a space
+        (r"\,\mathrm{m}/\mathrm{s}", r"2\,m/s"),
+        # at most four pieces: the fifth is left out
+        (" kg m^{2} s^{-3} A^{-1} K^{-1}", r"2\,kg m^{2} s^{-3} A^{-1}"),
+        (" N m then", r"2\,N m"),  # the longest run of pieces that is a unit, then shorter
+        ("/ s", "2"),  # a unit starts with a word, never with a joiner
+        (r"\cdot m", "2"),
+        ("MAX", "2"),  # a word that is no unit is not trimmed into one (MA)
+        (r"\mathrm{.m}", r"2\,.m"),  # only a full stop at the end is dropped, not at the start
+    ],
+)
+def test_with_unit_after(after: str, expect: str) -> None:
+    from studybench.verify.numeric import with_unit_after
+
+    assert with_unit_after("2", after) == expect
+
+
+@pytest.mark.parametrize(
+    ("offered", "value", "expect"),
+    [
+        ("1/4", "1", False),  # a fraction is no rounding of 1
+        ("abc", "1", False),  # no written number
+        ("0", "0", True),  # zero is a rounding of zero
+        ("0", "0.4", False),  # a rounding keeps a significant figure
+        ("0.15", "0.1545", True),  # half a step of the last written digit: 0.005
+        ("0.15", "0.158", False),
+        ("15", "14.5", True),  # a whole number: the step is 1
+        ("15", "12", False),
+        ("2", "1.4999999995", True),  # exactly half a step (with its 1e-9 slack): inclusive
+        (r"1.5 \times 10^{3}", "1520", True),  # the power of ten sets the step (50)
+        (r"1.5 \times 10^{3}", "1560", False),
+    ],
+)
+def test_rounds_to(offered: str, value: str, expect: bool) -> None:
+    from studybench.verify.numeric import rounds_to
+
+    assert rounds_to(offered, value) is expect
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "expect"),
+    [
+        (r"v = \sqrt{2gh}", "6.26 m/s", True),  # a formula beside a number
+        ("600 (negative)", "600", False),  # words are a remark, not a formula
+        (r"F = 2mg", "19.6 N", True),  # 2mg reads as 2 milligrams: a product of symbols
+        ("x = 5", "3", False),  # a number is a guess, however wrong
+        # the gold's label is a label even where it names its own value (g = ...g...)
+        (r"g = 2\pi\sqrt{l/g}", "g = 9.8 m/s^2", True),
+        (r"g = 2\pi\sqrt{l/g}", "9.8 m/s^2", False),
+    ],
+)
+def test_symbolic_only(pred: str, gold: str, expect: bool) -> None:
+    from studybench.verify.numeric import symbolic_only
+
+    assert symbolic_only(pred, gold, 0.01) is expect
