@@ -498,7 +498,11 @@ def with_unit_after(box: str, after: str) -> str:
 # a unit the prose names right before a box: "Speed in km/h: \\boxed{14.5}", "v [km/h] =
 # \\boxed{14.5}", "Temperature (in K): \\boxed{57.5}"
 _UNIT_BEFORE = re.compile(
-    r"(?:\bin\s+(?P<word>[^\s:=,;()\[\]$*]{1,12})|\[(?P<bracket>[^\[\]\n]{1,12})\]"
+    r"\bin\s+(?P<lead>[^\s:=,;()\[\]$*]{1,12})\s+(?:is|are|equals|comes\s+to)\s*\$?\s*$"
+    r"|(?:^|[.!?\n]\s*)[Ii]n\s+(?P<opening>[^\s:=,;()\[\]$*]{1,12})\s*,?\s+(?:the\s+)?[a-z]+"
+    r"(?:\s+[a-z]+)?\s+(?:is|are|equals|=)\s*\$?\s*$"
+    r"|,\s*(?P<comma>[^\s:=,;()\[\]$*]{1,12})\s*:\s*\$?\s*$"
+    r"|(?:\bin\s+(?P<word>[^\s:=,;()\[\]$*]{1,12})|\[(?P<bracket>[^\[\]\n]{1,12})\]"
     r"|\((?:in\s+)?(?P<paren>[^()\n]{1,12})\))\s*(?:\*\*|\$)?\s*[:=]\s*(?:\*\*)?\s*(?:\$|\\\(|\\\[)?\s*$"
 )
 
@@ -512,7 +516,8 @@ def with_unit_before(box: str, before: str) -> str:
     named = _UNIT_BEFORE.search(before[-_UNIT_BEFORE_CHARS:])
     if named is None:
         return box
-    unit = normalize_answer(next(u for u in named.group("word", "bracket", "paren") if u))
+    written = named.group("lead", "opening", "comma", "word", "bracket", "paren")
+    unit = normalize_answer(next(u for u in written if u))
     if unit.casefold() in _NOT_UNITS or _PART_LABEL.match(unit) or parse_unit(unit) is None:
         return box  # "Part (b): \\boxed{…}" names a part, not barns
     return f"{box}\\,{unit}"

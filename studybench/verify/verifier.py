@@ -34,7 +34,7 @@ from studybench.verify.relations import (
     strip_remark,
     unmark,
 )
-from studybench.verify.visibility import MAX_OFFERS
+from studybench.verify.visibility import MAGNITUDE, MAX_OFFERS
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
@@ -307,7 +307,11 @@ def _offered_problem(
 
     formulas = 0  # one symbolic formula beside the number, as for hedged boxes
     for offer in offers:
+        magnitude = offer.startswith(MAGNITUDE)  # "i.e. 30 cm to the left": either sign
+        offer = offer.removeprefix(MAGNITUDE)
         correct, _, _ = judge((offer,))
+        if magnitude and not correct:
+            correct, _, _ = judge(("-" + offer,))
         written, value = normalize_all((offer, box))
         if correct or (kind is AnswerType.NV and rounds_to(written, last_side(value))):
             continue

@@ -149,7 +149,7 @@ _BLOCK_COMMENTS = re.compile(
     # HTML elements never rendered, and Markdown: code (a box shown as code is no box), an
     # image's alt text, a link's address, a link reference ("[comment]: <> (…)")
     r"|<(?P<raw>template|script|style|noscript|head|title|svg)\b.*?(?:</(?P=raw)\s*>|\Z)"
-    r"|```.*?(?:```|\Z)|`(?=[^`\n]*\\boxed)[^`\n]+`|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)"
+    r"|```.*?(?:```|\Z)|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)"
     r"|^[ \t]*\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|[^\s<>]+)"
     r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,
@@ -379,6 +379,8 @@ def without_hidden(text: str) -> str:
     if "def" in text or "command" in text:
         text = _expanded(text)
     text = _BLOCK_COMMENTS.sub(" ", text)
+    if "`" in text:  # a code span is shown, but a box in it is code, not a box
+        text = _CODE_SPAN.sub(lambda span: _MACRO_BOX.sub(r"\\mbox", span.group()), text)
     if "<" in text:
         text = _remove_spans(text, list(_html_spans(text)))
     text = _VERB.sub(" ", text)
@@ -392,35 +394,55 @@ def without_hidden(text: str) -> str:
 # A macro without arguments shows its body where it is used: "\\def\\alt{or maybe D}
 # \\boxed{B} \\alt" reads "\\boxed{B} or maybe D". Its definition stays hidden where it
 # stands; a body holding a box is not expanded (a box a macro makes does not count).
+_NESTED = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})"  # braces three deep
 _SIMPLE_MACRO = re.compile(
     r"\\(?:(?:re)?newcommand\*?|providecommand\*?)\s*(?:\{\s*\\(?P<name>[A-Za-z@]+)\s*\}"
-    r"|\\(?P<bare>[A-Za-z@]+))\s*\{(?P<body>(?:[^{}]|\{[^{}]*\}){0,200})\}"
-    r"|\\[gex]?def\s*\\(?P<dname>[A-Za-z@]+)\s*\{(?P<dbody>(?:[^{}]|\{[^{}]*\}){0,200})\}"
+    r"|\\(?P<bare>[A-Za-z@]+))\s*(?P<args>\[1\])?\s*"
+    rf"\{{(?P<body>{_NESTED}{{0,200}})\}}"
+    rf"|\\[gex]?def\s*\\(?P<dname>[A-Za-z@]+)\s*\{{(?P<dbody>{_NESTED}{{0,200}})\}}"
 )
 _MAX_MACROS = 20
 
 
 def _expanded(text: str) -> str:
     """``text`` with each use of a simple macro (see ``_SIMPLE_MACRO``) replaced by its body,
-    outside the definitions; one pass, so a body's own macros stay as written."""
-    bodies: dict[str, str] = {}
+    outside the definitions; one pass, so a body's own macros stay as written. A box in a
+    body becomes text: what a macro shows is read, but a box it makes does not count."""
+    bodies: dict[str, tuple[str, bool]] = {}
     spans: list[tuple[int, int]] = []
     for match in _SIMPLE_MACRO.finditer(text):
         name = match.group("name") or match.group("bare") or match.group("dname")
         body = match.group("body") if match.group("dname") is None else match.group("dbody")
         spans.append(match.span())
-        if "boxed" not in body and len(bodies) < _MAX_MACROS:
-            bodies[name] = body
+        if len(bodies) < _MAX_MACROS:
+            bodies[name] = (_MACRO_BOX.sub(r"\\mbox", body), match.group("args") is not None)
     if not bodies:
         return text
-    use = re.compile(r"\\(" + "|".join(map(re.escape, bodies)) + r")(?![a-zA-Z@])")
+    names = "|".join(map(re.escape, bodies))
+    use = re.compile(rf"\\({names})(?![a-zA-Z@])(?:\s*\{{(?P<argument>[^{{}}]{{0,200}})\}})?")
+
+    def expand(match: re.Match[str]) -> str:
+        body, takes_argument = bodies[match.group(1)]
+        if not takes_argument:
+            return (
+                " "
+                + body
+                + " "
+                + (f"{{{match.group('argument')}}}" if match.group("argument") is not None else "")
+            )
+        return " " + body.replace("#1", match.group("argument") or "") + " "
+
     pieces, position = [], 0
     for start, end in spans:
-        pieces.append(use.sub(lambda m: " " + bodies[m.group(1)] + " ", text[position:start]))
+        pieces.append(use.sub(expand, text[position:start]))
         pieces.append(text[start:end])
         position = end
-    pieces.append(use.sub(lambda m: " " + bodies[m.group(1)] + " ", text[position:]))
+    pieces.append(use.sub(expand, text[position:]))
     return "".join(pieces)
+
+
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+_MACRO_BOX = re.compile(r"\\(?:boxed|fbox|framebox)(?![a-zA-Z])")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -632,7 +654,7 @@ _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the
 # per reading is a hedge. Labels that name no reading ("Case 1", "Case 2") are a question's
 # cases, unless a label near them names one.
 _CASE_LABEL_BEFORE = re.compile(
-    r"\b(?:interpretation|convention|reading|case|scenario)\s*(?:[A-Za-z]|\d+|[ivx]+)?\s*"
+    r"\b(?:interpretation|convention|reading|case|scenario|option)\s*(?:[A-Za-z]|\d+|[ivx]+)?\s*"
     r"(?:\([^()]{0,60}\))?\s*[:.)\-–—]?\s*(?:(?:is\s+)?(?:meant|intended|used)\s*[:,]?)?\s*$"
     r"|\bif\s+the\s+(?:first|second|third|other|former|latter)\b[^.\n]{0,40}[:,]\s*$",
     re.I,
@@ -641,7 +663,7 @@ _CASE_LABEL_AFTER = re.compile(
     r"^\s*\(\s*(?:interpretation|convention|reading|case|scenario)\b[^()]{0,40}\)\s*", re.I
 )
 _READING = re.compile(
-    r"\b(?:interpretations?|conventions?|readings?|meant|intended"
+    r"\boption\s+\w{1,3}\s*:|\b(?:interpretations?|conventions?|readings?|meant|intended"
     r"|if\s+the\s+(?:first|second|other))\b",
     re.I,
 )
@@ -665,9 +687,10 @@ def _readings(head: str, gap: str) -> bool:
 # two boxes as the ends of a range: a dash or an ellipsis between them, or "between … and",
 # "ranges from … to"
 _RANGE_GAP = re.compile(r"^(?:–|—|--|\\ldots|\\dots|…|\.\.\.)$")
-_RANGE_JOIN = re.compile(r"^(?:and|to|&)$", re.I)
+_RANGE_JOIN = re.compile(r"^(?:and|to|&|up\s+to|through|thru)$", re.I)
 _RANGE_OPEN = re.compile(
-    r"\b(?:between|(?:ranges?|range\s+is|varies|lies|goes|somewhere)\s+(?:from|between|in))\s*[:$]?\s*$",
+    r"\b(?:between|(?:ranges?|range\s+is|varies|lies|goes|somewhere|anywhere|is|spans?)\s+"
+    r"(?:from|between|in)|spans?|roughly|approximately|about|around|anywhere|somewhere)\s*[:$]?\s*$",
     re.I,
 )
 
@@ -811,7 +834,9 @@ _OFFER_ITEM = re.compile(
     r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))?"
     r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}"
     rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is|instead|too|also|as|well|then"
-    r"|which|that|though|here|there)\b)[A-Za-zµμΩ°%Å][\w/^{}\-]*)){0,2})"
+    r"|which|that|though|here|there|with|when|where|while|along|above|below|left|right|from"
+    r"|into|onto|over|under|after|before|behind|toward|towards|away|up|down|upward|downward"
+    r"|north|south|east|west|being|since|because|so|due|at|on|by|per)\b)[A-Za-zµμΩ°%Å][\w/^{}\-]*)){0,2})"
     r"|\b(?P<truth>true|false|yes|no)\b|(?-i:(?<![\w\\])(?P<letter>[A-H])(?![\w]))"
     r"|\((?P<small>[a-h])\)|(?<![\w\\])(?P<last>[a-h])(?=[.!?])",
     re.IGNORECASE,
@@ -884,7 +909,8 @@ _RELATIVE_OFFER = re.compile(
     r"(?:\s+(?:more|less|larger|smaller|bigger|higher|lower|greater))?)"
     rf"(?:{_BACK_REFERENCE}|\s+as\s+\w+"
     r"|\s+(?:more|less|larger|smaller|bigger|higher|lower|greater))?"
-    r"|(?:the\s+|its\s+|a\s+)?(?:negative|opposite|reciprocal|inverse)"
+    r"|(?:the\s+|its\s+|a\s+)?(?:negative|opposite|reciprocal|inverse|square(?:\s+root)?"
+    r"|cube(?:\s+root)?)"
     rf"(?:\s+sign|{_BACK_REFERENCE})?"
     r"|minus\s+(?:that|this|it))",
     re.I,
@@ -911,7 +937,9 @@ _FILLER = (
     r"(?:(?:about|around|approximately|roughly|close\s+to|near|nearly|almost|exactly|just"
     r"|as\s+(?:much|high|low|large|small|little|big|great|fast|slow|long|short)\s+as"
     r"|equal\s+to|(?:written|expressed|given|stated|quoted|reported|rounded|read|taken"
-    r"|interpreted|put|simplified)\s+(?:as|to)|something\s+like)\s+)*"
+    r"|interpreted|put|simplified)\s+(?:as|to)|something\s+like|closer\s+to|nearer\s+to"
+    r"|more\s+like|up\s+to|somewhere\s+(?:near|around)|[A-Za-z](?:_\{?\w+\}?)?\s*="
+    r"|,?\s*(?:I|we)\s+(?:suspect|think|guess|believe|feel)\s*,)\s*)*"
 )
 _MODAL_ADVERBS = (
     r"(?:\s+(?:also|instead|alternatively|equally|possibly|well|just\s+as\s+well|even|perhaps"
@@ -921,8 +949,14 @@ _LATER_OFFER = re.compile(
     r"(?:\b(?:it|this|that|which|(?:the|my|our)\s+(?:final\s+)?(?:answer|result|value))"
     rf"\s+(?:might|could|may|can){_MODAL_ADVERBS}\s+(?:be|equal|come\s+out\s+(?:to|as))"
     r"|\b(?:the|my|our)\s+(?:final\s+)?(?:answer|result|value)\s+would(?:\s+instead)?\s+be"
-    r"|\bthe\s+[a-z]+\s+(?:might|could|may)(?:\s+(?:also|instead|equally|alternatively))+"
-    r"\s+be"
+    r"|\bthe\s+(?:[a-z]+\s+){1,2}(?:might|could|may)(?:\s+(?:also|instead|equally|alternatively"
+    r"|well|possibly|perhaps|even))+\s+be"
+    r"|\b(?:one|you|we|I|a\s+reader|a\s+grader)\s+(?:could|might|may|would|can)(?:\s+(?:also"
+    r"|instead|equally|well))*\s+(?:get|obtain|find|accept|say|argue\s+for|give|arrive\s+at)"
+    r"|\b(?:can't|cannot|can\s+not|couldn't|won't)\s+rule\s+out"
+    r"|\b(?:second|alternative|other|backup|fallback)\s+(?:guess|answer|option|candidate|value)"
+    r"\s*[:=]"
+    r"|\b(?:a\s+)?different\s+(?:answer|value|result)\s*[,:]"
     r"|\b(?:another|a\s+second|an\s+alternative|the\s+other)\s+(?:possible\s+|plausible\s+"
     r"|candidate\s+|acceptable\s+)?(?:possibility|option|candidate|answer|value|reading)"
     r"(?:\s+(?:is|would\s+be|could\s+be|might\s+be)|\s*:)"
@@ -931,21 +965,29 @@ _LATER_OFFER = re.compile(
     r"(?:\s+(?:would|might|could|may|will|do|often|usually|also|instead))*"
     r"\s+(?:give|quote|list|report|accept|get|say|have|use)"
     r"|\beither\s+(?:this|that|it)(?:\s+one)?\s+or"
-    r"|(?<=[.!?\n])\W*(?:or|maybe|perhaps|possibly|alternatively|otherwise)(?:\s*,)?"
-    r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's))*)"
+    r"|(?<=[.!?\n])\W*(?:or|maybe|perhaps|possibly|alternatively|otherwise|then\s+again"
+    r"|otherwise\s+(?:stated|put|said|written|expressed))(?:\s*,)?"
+    r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's|it\s+(?:could|might|may)\s+be"
+    r"|the\s+(?:final\s+)?(?:answer|result|value)\s+(?:is|would\s+be|could\s+be|might\s+be)))*)"
     rf"\s*,?\s*{_FILLER}",
     re.I,
 )
 # a value the sentence calls another answer: "31.6 N/m is also plausible"
 _ALSO_RIGHT = re.compile(
-    r"\s*(?:is|are|would\s+be|might\s+be|could\s+be|seems|looks)\s+(?:(?:also|equally|just\s+as)"
-    r"\s+(?P<adjective>plausible|possible|acceptable|valid|correct|right|likely|reasonable"
-    r"|an?\s+(?:option|possibility|candidate|answer))\b"
-    r"|(?:plausible|possible|acceptable|valid|correct|right|likely|reasonable)"
-    r"\s+(?:too|as\s+well)\b)",
+    r"\s*(?:(?:also|equally)\s+)?(?:is|are|seems|looks|(?:would|might|could|may)"
+    r"(?:\s+(?:also|equally|well))?\s+be)\s+(?:(?:also|equally|just\s+as)\s+)?"
+    r"(?:plausible|possible|acceptable|valid|correct|right|likely|reasonable|defensible"
+    r"|an?\s+(?:option|possibility|candidate|answer))\b(?:\s+(?:too|as\s+well)\b)?",
     re.I,
 )
-_COUNTERFACTUAL = re.compile(r"\b(?:were|had|weren't|hadn't)\b", re.I)
+# the words that make a value "also right" a second one (a value that "is correct" alone
+# restates the box, and is judged all the same)
+_ALSO_WORDS = re.compile(r"\b(?:also|equally|too|as\s+well|might|could|may)\b", re.I)
+_ALSO_GAP_WORDS = 4  # "1.50 m for the distance is also possible"
+_COUNTERFACTUAL = re.compile(
+    r"\bif\b[^.;]{0,80}?\b(?:were|had|weren't|hadn't)\b|^\W*(?:had|were)\s+(?:I|we|it|the|a|an)\b",
+    re.I,
+)
 _DOUBT = re.compile(
     r"\b(?:if\s+(?:I|I'm|I\s+am|my|memory|we\s+(?:are|were)\s+(?:wrong|mistaken)|not)"
     r"|depending\s+on|unless\s+I|conventions?|interpretations?|reading|intended|meant)\b",
@@ -953,11 +995,15 @@ _DOUBT = re.compile(
 )
 # a sentence that opens on another setup is a what-if: "Without the bank, the speed could be
 # as low as 0 m/s", "For a frictionless block it could be $\\sqrt{2gh}$"
-_OTHER_SETUP = re.compile(r"^\W*(?:without|with|for|under|in\s+the\s+absence\s+of)\b", re.I)
+_OTHER_SETUP = re.compile(
+    r"^\W*(?:without\s+(?:the|a|an|any)|with(?:out)?\s+(?:a|an|no)\s+(?!different\b)"
+    r"|for\s+(?:a|an)\s+(?!different\b)|in\s+the\s+absence\s+of|under\s+(?:other|different))\b",
+    re.I,
+)
 # a restatement in other symbols, defined in the same breath: "… $\\varepsilon/R$ with
 # $\\varepsilon = BLv$"
-_DEFINED_AFTER = re.compile(r"[\s$,]*(?:with|where)\s+\$?\\?[A-Za-z]\w*\s*=")
-_LATER_SCOPE = 6 * _WINDOW  # characters after the box whose sentences are read for offers
+_DEFINED_AFTER = re.compile(r"[\s$,]*(?:with|where)\s+\$?(?P<name>\\?[A-Za-z]\w*)\s*=")
+_LATER_SCOPE = 25 * _WINDOW  # characters after the box whose sentences are read for offers
 
 
 # A value that restates the box right after it ("\\boxed{14.5} m/s ≈ 52 km/h", ", which is
@@ -968,13 +1014,16 @@ _LATER_SCOPE = 6 * _WINDOW  # characters after the box whose sentences are read 
 _RESTATED = re.compile(
     r"^(?:[\s,;:(]|\\[,;:! \])]|\$)*(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
     r"|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
+    r"|otherwise\s+(?:stated|put|said|written|expressed|phrased)"
     r"|in\s+other\s+words|–|—|--|\\text\s*\{\s*--?\s*\}|-(?=\s*\d)|~(?=\s*\d)|/(?=\s)"
     r"|to(?!\s+(?:\d+|one|two|three|four|five)\s*(?:s\.?\s*f|sig|signif"
     r"|decimal|d\.\s*p|places|figures|digits|dp\b)))(?![a-zA-Z])"
     rf"\s*,?\s*{_FILLER}",
     re.I,
 )
-_OPERATION_AFTER = re.compile(r"\s*(?:[-+*/^×·]|\\(?:times|cdot|div|frac)(?![a-zA-Z]))")
+_OPERATION_AFTER = re.compile(  # an operator and its operand: "= 2 \\times 7.25", not "- the …"
+    r"\s*(?:[-+*/^×·]|\\(?:times|cdot|div|frac)(?![a-zA-Z]))\s*(?:[\d(\\{.]|[A-Za-z](?![A-Za-z]))"
+)
 
 
 def _restated(after: str, in_math: bool) -> tuple[str, ...]:
@@ -992,12 +1041,9 @@ def _restated(after: str, in_math: bool) -> tuple[str, ...]:
         if value is not None:
             return (value,)
         item = _OFFER_ITEM.match(text, match.end())
-        if (
-            item is not None
-            and not _OPERATION_AFTER.match(text, item.end())
-            and not _DIRECTION_AFTER.match(text, item.end())
-        ):
-            return (_item_value(text, item),)
+        if item is not None and not _OPERATION_AFTER.match(text, item.end()):
+            direction = _DIRECTION_AFTER.match(text, item.end()) is not None
+            return ((MAGNITUDE if direction else "") + _item_value(text, item),)
     for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
         listed = _LISTED.match(text)
         if listed is None:
@@ -1015,7 +1061,9 @@ def _restated(after: str, in_math: bool) -> tuple[str, ...]:
 # 29 m/s.") and filling its clause, or put in parentheses under a condition ("(29 m/s if the
 # other convention is used)")
 _LISTED = re.compile(r"^(?:\s|\\[,;:! ]|\$)*(?:,|\band\b|&|(?P<paren>\())\s*", re.I)
-_FILLS_CLAUSE = re.compile(r"\s*\$?\s*(?:[.;!)\]]|\n|$)")
+_FILLS_CLAUSE = re.compile(
+    r"\s*\$?\s*(?:[.;!)\]]|\n|$)|\s+being\b|\s+(?:is|as)\s+(?:an?\s+)?(?:other|alternative|second)\b"
+)
 _CONDITION_AFTER = re.compile(
     r"\s+(?:if|unless|when|depending|for\s+(?:a|an|the)\s+other|with\s+(?:a|an|the)\s+other"
     r"|under|in\s+case|assuming)\b",
@@ -1023,11 +1071,13 @@ _CONDITION_AFTER = re.compile(
 )
 
 
-# a magnitude with its direction in words: "(i.e. 30.0 cm to the left of lens 2)"
+# a magnitude with its direction in words: "(i.e. 30.0 cm to the left of lens 2)": the sign
+# is in the words, so the value is judged as a magnitude (marked with MAGNITUDE)
+MAGNITUDE = "\u2223"
 _DIRECTION_AFTER = re.compile(
-    r"\s+(?:to\s+the\s+|on\s+the\s+|in\s+the\s+)?(?:left|right|below|above|behind|front|before"
-    r"|after|up|down|upwards?|downwards?|north|south|east|west|towards?|away|inwards?|outwards?"
-    r"|clockwise|counterclockwise|anticlockwise|opposite|negative|positive)\b",
+    r"\s+(?:to\s+the\s+|on\s+the\s+|in\s+the\s+)?(?:left|right|below|above|behind|front"
+    r"|up(?!\s+to\b)|down|upwards?|downwards?|north|south|east|west|towards?|away|inwards?|outwards?"
+    r"|clockwise|counterclockwise|anticlockwise)\b",
     re.I,
 )
 _MATH_CLOSE = re.compile(r"\$\$|\\\]|\\\)|(?<!\\)\$")
@@ -1092,16 +1142,17 @@ def _later_offers(after: str) -> tuple[str, ...]:
             values.append("")
             continue
         item = _OFFER_ITEM.match(rest)  # the value right after it: "it could be that …" offers none
-        if item is not None and not _DEFINED_AFTER.match(rest, item.end()):
+        defined = _DEFINED_AFTER.match(rest, item.end()) if item is not None else None
+        if item is not None and (defined is None or defined.group("name") not in item.group()):
             values += _offered_after(rest)
     for match in _ALSO_RIGHT.finditer(text):
         start, _ = sentence(match.start())
         items = list(_OFFER_ITEM.finditer(text, start, match.start()))
-        if (
-            items
-            and not text[items[-1].end() : match.start()].strip()
-            and not what_if(start, match.end())
-        ):
+        if not items or what_if(start, match.end()):
+            continue
+        gap = text[items[-1].end() : match.start()]
+        claimed = _ALSO_WORDS.search(text, items[-1].end(), match.end()) is not None
+        if claimed and len(gap.split()) <= _ALSO_GAP_WORDS:
             values.append(_item_value(text, items[-1]))
     return tuple(values)
 

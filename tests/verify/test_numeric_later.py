@@ -113,3 +113,28 @@ def test_a_rounding_is_a_number_alone(offered: str, value: str, rounds: bool) ->
 def test_a_qualified_truth_value_is_no_truth_value(pred: str, correct: bool) -> None:
     verdict = judge_inline(pred, "\\boxed{\\text{False}}", "TF")
     assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("before", "read"),
+    [
+        ("The speed in km/h is ", "14.5\\,km/h"),
+        ("In km/h the speed is ", "14.5\\,km/h"),
+        ("Speed, km/h: ", "14.5\\,km/h"),
+        ("In this case the speed is ", "14.5"),
+        ("In short, the speed is ", "14.5"),
+        ("So, in the end: ", "14.5"),
+    ],
+)
+def test_a_unit_named_in_a_sentence_before_the_box_is_read(before: str, read: str) -> None:
+    assert with_unit_before("14.5", before) == read
+
+
+def test_a_magnitude_with_its_direction_in_words_takes_either_sign() -> None:
+    gold = "\\boxed{-30.0\\,\\mathrm{cm}}"
+    assert judge_inline(
+        "\\boxed{-30.0\\,\\mathrm{cm}}, i.e. 30.0 cm left of lens 2.", gold, "NV"
+    ).correct
+    assert not judge_inline(
+        "\\boxed{-30.0\\,\\mathrm{cm}}, i.e. 45 cm left of lens 2.", gold, "NV"
+    ).correct

@@ -37,7 +37,7 @@ from studybench.verify.visibility import _visible_colour, denials, hedged, witho
         (r"a \phantom\boxed{b} c", "a   c"),  # an unbraced box argument
         (r"a \colorbox{black}{b} c", "a   c"),  # black text on black
         (r"a \colorbox{yellow}{b} c", r"a \colorbox{yellow}{b} c"),
-        ("a `\\boxed{b}` c", "a   c"),  # code: a box shown as code is no box
+        ("a `\\boxed{b}` c", "a `\\mbox{b}` c"),  # code: a box shown as code is no box
         ("a `or b` c", "a `or b` c"),  # code without a box is text a reader sees
         ("a ![b](x.png) c", "a   c"),
     ],

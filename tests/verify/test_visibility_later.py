@@ -67,9 +67,10 @@ def _answers(text: str) -> tuple[str, ...]:
         (". It could be 6.00 cm if the problem intends a different setup.", ("6.00 cm",)),
         # a restatement in other symbols, defined in the same breath
         (". It could also be written as $\\varepsilon/R$ with $\\varepsilon = BLv$.", ()),
-        # past the second sentence, within six windows of prose
+        # past the second sentence, within 2,000 characters of prose
         (". Check: the units work out. Depending on it, it might be 30 cm instead.", ("30 cm",)),
-        (". " + "Filler words here. " * 30 + "It might also be 0.31.", ()),
+        (". " + "Filler words here. " * 30 + "It might also be 0.31.", ("0.31",)),
+        (". " + "Filler words here. " * 120 + "It might also be 0.31.", ()),
     ],
 )
 def test_a_value_offered_in_a_later_sentence_is_read(after: str, offers: tuple[str, ...]) -> None:
@@ -123,7 +124,7 @@ def test_a_value_relative_to_the_box_is_an_offer(after: str, offers: tuple[str, 
         ("So ", " to three significant figures", ()),
         ("So ", " to 3 s.f.", ()),
         ("So ", " = 2 \\times 7.25", ()),
-        ("So ", " (i.e. 30.0 cm to the left of lens 2)", ()),
+        ("So ", " (i.e. 30.0 cm to the left of lens 2)", ("\u222330.0 cm",)),  # a magnitude
         ("So ", "~m/s", ()),
         # a second value listed right after the box fills its clause, or a parenthesis holds
         # it under a condition
@@ -277,3 +278,113 @@ def test_what_a_reader_sees(text: str, answers: tuple[str, ...]) -> None:
 def test_a_code_span_hides_only_a_box() -> None:
     assert without_hidden("a `or b` c") == "a `or b` c"
     assert "boxed" not in without_hidden("a `\\boxed{b}` c")
+
+
+# ---------------------------------------------------------------------------------------------
+# the fifth red-team round: the exemptions read narrowly
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("after", "offers"),
+    [
+        # a counterfactual only in a conditional; "were"/"had" elsewhere is no what-if
+        (". My numbers were rushed, so it could also be 29 m/s.", ("29 m/s",)),
+        (". I had some trouble; the answer could also be 29 m/s.", ("29 m/s",)),
+        (". If the road were flat, it could be 0 m/s.", ()),
+        (". Had the road been flat, it could be 0 m/s.", ()),
+        # another setup needs an article: idioms open no setup
+        (". For what it's worth, it could also be 29 m/s.", ("29 m/s",)),
+        (". With that said, it might also be 29 m/s.", ("29 m/s",)),
+        (". For the given data, it could also be 29 m/s.", ("29 m/s",)),
+        (". For a frictionless block, it could be 29 m/s.", ()),
+        # a definition exempts only a value that uses the defined symbol
+        (". It could also be 29 m/s, with g = 9.8 m/s^2.", ("29 m/s",)),
+        # wider subjects and constructions
+        (". The true value could also be 29 m/s.", ("29 m/s",)),
+        (". The speed may well be 29 m/s.", ("29 m/s",)),
+        (". However, 29 m/s might also be correct.", ("29 m/s",)),
+        (". 29 m/s also seems plausible.", ("29 m/s",)),
+        (". Maybe the answer is 29 m/s.", ("29 m/s",)),
+        (". One could also get 29 m/s.", ("29 m/s",)),
+        (". I would also accept 29 m/s.", ("29 m/s",)),
+        (". I can't rule out 29 m/s.", ("29 m/s",)),
+        (". Second guess: 29 m/s.", ("29 m/s",)),
+        (". Then again, 29 m/s.", ("29 m/s",)),
+        (". A different answer, 29 m/s, is also defensible.", ("29 m/s",)),
+        (". It could also be closer to 29 m/s.", ("29 m/s",)),
+        (". It could also be, I suspect, 29 m/s.", ("29 m/s",)),
+        (". It could also be x = 29 m/s.", ("29 m/s",)),
+        (". 14.5 m/s is correct.", ()),  # no "also": the box restated
+        # a right restatement keeps its unit: the words after it are no unit words
+        (". It could also be written as 52.2 km/h when quoting road speeds.", ("52.2 km/h",)),
+    ],
+)
+def test_the_exemptions_are_read_narrowly(after: str, offers: tuple[str, ...]) -> None:
+    assert offers_in_prose("So ", after) == offers
+
+
+@pytest.mark.parametrize(
+    ("after", "offers"),
+    [
+        # a direction in words: a magnitude, judged with either sign
+        (", i.e. 29 m/s to the left of the origin.", ("\u222329 m/s",)),
+        (", i.e. 81.6 cm above the release point.", ("\u222381.6 cm",)),
+        (", i.e. 30.0 cm left of lens 2.", ("\u222330.0 cm",)),
+        (" ≈ $d/3$ up to rounding.", ("d/3",)),  # "up to" is no direction
+        # an operator needs an operand to be working
+        (", i.e. 29 m/s - the value to report.", ("29 m/s",)),
+        (" ≈ 29 m/s + small corrections.", ("29 m/s",)),
+        (" = 2 \\times 7.25", ()),
+        # "otherwise put" restates, and is judged
+        (", otherwise put 29 m/s.", ("29 m/s",)),
+        ("\n\nOtherwise stated, 29 m/s.", ("29 m/s",)),
+        # a listed value called the other possibility
+        (", 29 m/s being the other possibility", ("29 m/s",)),
+        # the square of the box
+        (", or perhaps the square of that.", ("",)),
+    ],
+)
+def test_restatements_right_after_the_box_are_judged(after: str, offers: tuple[str, ...]) -> None:
+    assert offers_in_prose("So ", after) == offers
+
+
+@pytest.mark.parametrize(
+    ("before", "gap", "hedge"),
+    [
+        ("anywhere from ", " to ", True),
+        ("The value spans ", " to ", True),
+        ("It lies from ", " up to ", True),
+        ("Roughly ", " to ", True),
+        ("Option 1: ", "\nOption 2: ", True),
+    ],
+)
+def test_more_ranges_and_labels_hedge(before: str, gap: str, hedge: bool) -> None:
+    assert hedged(gap, before) is hedge
+
+
+@pytest.mark.parametrize(
+    ("text", "answers", "offers"),
+    [
+        # a macro with one argument, a body with deep braces, a body that names a box
+        ("\\newcommand{\\alt}[1]{\\text{ or maybe }#1} \\boxed{B} \\alt{29}", ("B",), ("29",)),
+        (
+            "\\newcommand{\\alt}{\\text{ or {maybe {\\em 29 m/s}}}}\n\\boxed{B} \\alt",
+            ("B",),
+            ("29 m/s",),
+        ),
+        (
+            "\\newcommand{\\alt}{\\text{ or maybe 29 }\\vphantom{\\boxed{}}}\n\\boxed{B} \\alt",
+            ("B",),
+            ("29",),
+        ),
+        # a box in a code span is code, but the span's words are read
+        ("\\boxed{B} `or maybe 29 m/s (not \\boxed{})`", ("B",), ("29 m/s",)),
+    ],
+)
+def test_macros_and_code_spans_show_their_words(
+    text: str, answers: tuple[str, ...], offers: tuple[str, ...]
+) -> None:
+    extraction = boxed_answers(text)
+    assert extraction.answers == answers
+    assert extraction.offers == offers
