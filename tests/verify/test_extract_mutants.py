@@ -178,6 +178,9 @@ def test_the_and_of_the_last_element_is_dropped_with_its_text_group(box: str, la
         (r"\vec v = (1, 2, 3)", 2, (r"\vec v = (1, 2, 3)",)),  # 3 values for 2 golds: whole
         (r"(a, b) = (1, 2, 3)", 3, (r"(a, b) = (1, 2, 3)",)),  # 2 names for 3 values: whole
         (r"[a, 2b] = (1, 2)", 2, (r"[a, 2b] = (1, 2)",)),  # 2b names nothing: whole
+        # the name is also read as written, \mathbf as a vector: a sizing command standing as
+        # the letter (\mathbf{\left}) names the tuple though the sizing-free form does not
+        (r"\mathbf{\left} = (1, 2)", 2, ("1", "2")),
     ],
 )
 def test_a_named_tuple_gives_its_values(box: str, count: int, selected: tuple[str, ...]) -> None:
@@ -255,3 +258,53 @@ def test_a_last_phrase_may_follow_the_others_in_parentheses(
 )
 def test_a_box_inside_a_box(output: str, answers: tuple[str, ...]) -> None:
     assert boxed_answers(output).answers == answers
+
+
+@pytest.mark.parametrize(
+    ("output", "extraction"),
+    [
+        # the only box denied: no answer, and the problem says why
+        (r"it is not \boxed{5}", Extraction((), "disowned_box")),
+        (r"\boxed{5} is wrong", Extraction((), "disowned_box")),
+        # a box never closed: no answer, as an empty tuple like every other problem
+        (r"\boxed{5", Extraction((), "unbalanced_box")),
+        (r"\fbox{3", Extraction((), "unbalanced_box")),
+        # an \fbox a reader cannot see is a hidden box as much as a hidden \boxed is
+        (r"<!-- \fbox{3} -->", Extraction((), "hidden_box")),
+        (r"\phantom{\fbox{3}}", Extraction((), "hidden_box")),
+        (r"<!-- \boxed{3} -->", Extraction((), "hidden_box")),
+    ],
+)
+def test_an_output_without_a_kept_box_says_why(output: str, extraction: Extraction) -> None:
+    assert boxed_answers(output) == extraction
+
+
+@pytest.mark.parametrize(
+    ("output", "offered"),
+    [
+        # a hedge word after the last box, then a value: the value is offered
+        (r"\boxed{14.5} or maybe 29 m/s", "29 m/s"),
+        # a value at the very start of the output, then a hedge word before the only box
+        (r"7 or \boxed{8}", "7"),
+        (r"$29$ or \boxed{14.5}", "29"),
+        # the prose before the last box starts after the previous box, not at the output's start
+        (r"7 or \boxed{6} then \boxed{8}", None),
+    ],
+)
+def test_the_value_offered_beside_the_last_box(output: str, offered: str | None) -> None:
+    extraction = boxed_answers(output)
+    assert extraction.offered == offered
+    assert extraction.offers == (() if offered is None else (offered,))
+
+
+@pytest.mark.parametrize(
+    ("output", "tabled"),
+    [
+        (r"\boxed{0.2} | \boxed{0.3}", (True,)),  # a cell bar between the boxes
+        # a bar inside the later box is its content, not a table between them
+        (r"\boxed{0.2} and \boxed{P(A | B)}", (False,)),
+        (r"\boxed{P(A | B)} and \boxed{0.2}", (False,)),
+    ],
+)
+def test_only_a_bar_between_boxes_makes_them_a_table(output: str, tabled: tuple[bool, ...]) -> None:
+    assert boxed_answers(output).tabled == tabled
