@@ -89,7 +89,7 @@ _VISIBLE_NAMES = frozenset(
 )
 _MIX = re.compile(r"^(?P<name>[a-z]+)(?:!(?P<share>\d+(?:\.\d+)?)(?:!(?P<other>[a-z]+))?)?$")
 _HEX = re.compile(r"^#?(?P<hex>[0-9a-f]{3}|[0-9a-f]{6})$")
-_NUMBERS = re.compile(r"[\d.]+")
+_NUMBERS = re.compile(r"\d+(?:\.\d*)?|\.\d+")  # "1.2.3" is 1.2 and .3, never a float error
 _LIGHT = 0.75  # relative luminance above which a colour is too light to read on white
 
 
@@ -121,13 +121,14 @@ def _visible_colour(spec: str, model: str | None) -> bool:
     if mode == "cmyk":  # xcolor's cmyk: each of c, m, y, k in 0-1
         cyan, magenta, yellow, black = ([*map(float, _NUMBERS.findall(spec)[:4])] + [0.0] * 4)[:4]
         return _luminance(*((1 - v) * (1 - black) for v in (cyan, magenta, yellow))) < _LIGHT
-    if mode in ("hsb", "hsb255"):  # hue, saturation, brightness in 0-1 (HSB: 0-240)
+    if mode == "hsb":  # hue, saturation, brightness in 0-1 (HSB: 0-240)
         values = [float(v) for v in _NUMBERS.findall(spec)[:3]]
         scale = 240.0 if written == "HSB" else 1.0
         return len(values) == 3 and _luminance(*hsv_to_rgb(*(v / scale for v in values))) < _LIGHT
-    if mode == "gray":
+    if mode == "gray":  # gray: 0-1; Gray: 0-15
         values = [float(v) for v in _NUMBERS.findall(spec)[:1]]
-        return bool(values) and values[0] < _LIGHT
+        scale = 15.0 if written == "Gray" else 1.0
+        return bool(values) and values[0] / scale < _LIGHT
     mixed = _MIX.match(spec)
     if mixed is None or mixed.group("name") not in _VISIBLE_NAMES:
         return False
@@ -191,7 +192,8 @@ def _math_without_tags(region: str) -> str:
 def _real_tag(text: str, index: int) -> bool:
     if text.startswith("</", index):  # a closing tag of an element
         name = text[index + 2 : index + 32]
-        return _ELEMENT.match("<" + name) is not None or _CUSTOM_CLOSE.match(name) is not None
+        closing = _CUSTOM_CLOSE.match(text, index + 2)  # the whole tag, spaces before ">" too
+        return _ELEMENT.match("<" + name) is not None or closing is not None
     tag = _OPEN_TAG.match(text, index)
     if tag is None:
         return False

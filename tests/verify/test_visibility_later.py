@@ -269,6 +269,14 @@ def test_two_boxes_as_a_range_or_two_readings_are_hedged(
         ("[x]: https://example.org\n\\boxed{2}", ("2",)),
         ("\\boxed{1}\n[Edit]: Correction: \\boxed{2}", ("1", "2")),
         ("\\boxed{1}\n[comment]: <> (\\boxed{2})", ("1",)),
+        # a custom element's closing tag with spaces before ">" ends it (the box after it shows)
+        ("<my-note hidden>secret $y</my-note" + " " * 23 + ">$ and \\boxed{5}", ("5",)),
+        # malformed numbers in a colour hide, and raise nothing
+        ("\\textcolor[gray]{.}{\\boxed{5}}", ()),
+        ("\\textcolor[rgb]{1.2.3}{\\boxed{5}}", ()),
+        # xcolor's Gray counts 0-15
+        ("\\textcolor[Gray]{1}{\\boxed{5}}", ("5",)),
+        ("\\textcolor[Gray]{15}{\\boxed{5}}", ()),
     ],
 )
 def test_what_a_reader_sees(text: str, answers: tuple[str, ...]) -> None:
