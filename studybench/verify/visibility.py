@@ -870,7 +870,7 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
         *relative,
         *questioned,  # "\\boxed{\\text{False}}\\,\\text{?}": a box put as a question
         *_restated(after, in_math),
-        *_later_offers(after),
+        *_later_offers(after, in_math),
     )
     return tuple(dict.fromkeys(values))  # the hedge word after the box is read by both scans
 
@@ -1097,7 +1097,7 @@ _MATH_VALUE_CHARS = 200  # a longer rest is prose, not a value
 def _box_in_math(before: str) -> bool:
     """Whether the box stands in math: an odd count of ``$$`` or of lone ``$`` before it, or
     a ``\\[``/``\\(`` opened and not closed."""
-    head = before.replace("\\$", "")
+    head = before.replace("\\$", "  ")  # "$\\$$" is closed: the escaped dollar joins nothing
     if head.count("$$") % 2:
         return True
     if head.replace("$$", "").count("$") % 2:
@@ -1118,11 +1118,14 @@ def _math_offer(rest: str) -> str | None:
     return value or None
 
 
-def _later_offers(after: str) -> tuple[str, ...]:
+def _later_offers(after: str, in_math: bool = False) -> tuple[str, ...]:
     """The values the prose after the box offers in its later sentences (see
     ``_LATER_OFFER`` and ``_ALSO_RIGHT``); ``""`` for an offer relative to the box ("It
     could be twice that")."""
     text = after[:_LATER_SCOPE].translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+    close = _MATH_CLOSE.search(text) if in_math else None
+    if close is not None:  # the box's own math ends first: its "$" pairs with no later one
+        text = " " * close.end() + text[close.end() :]
     ends = [m.end() for m in _SENTENCE_END.finditer(text)]
 
     def sentence(at: int) -> tuple[int, int]:

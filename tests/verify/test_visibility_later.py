@@ -396,3 +396,18 @@ def test_macros_and_code_spans_show_their_words(
     extraction = boxed_answers(text)
     assert extraction.answers == answers
     assert extraction.offers == offers
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        # an escaped dollar in closed math leaves the box in prose
+        "The fee is $\\$$ 5 and the speed is \\boxed{14.5} m/s = 14.5 m/s, so $v$ is high.",
+        # the box's own closing dollar pairs with no later math
+        "$\\boxed{14.5}$ m/s, and $52.2$ km/h is also correct.",
+    ],
+)
+def test_dollars_around_the_box_pair_as_a_reader_pairs_them(pred: str) -> None:
+    from studybench.verify.verifier import judge_inline
+
+    assert judge_inline(pred, "\\boxed{14.5\\,\\mathrm{m/s}}", "NV").correct
