@@ -24,6 +24,7 @@ from studybench.verify.verifier import judge_inline
         ("5.54", " × 10³ m/s", "5.54\\times10^{3}\\,m/s"),
         ("5.54", "\\times 10^{-2}", "5.54\\times10^{-2}"),
         ("5.54", " x 10^4 m", "5.54\\times10^{4}\\,m"),
+        ("5.54", "\\times 10^{\u22123} m", "5.54\\times10^{-3}\\,m"),  # a Unicode minus
         ("5.54e2", "\\times10^{3}", "5.54e2"),  # a number with its own power takes no other
         # a unit in brackets holds nothing else; a part's label is no unit
         ("14.5", " (km/h)", "14.5\\,km/h"),
