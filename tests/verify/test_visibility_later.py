@@ -411,3 +411,25 @@ def test_dollars_around_the_box_pair_as_a_reader_pairs_them(pred: str) -> None:
     from studybench.verify.verifier import judge_inline
 
     assert judge_inline(pred, "\\boxed{14.5\\,\\mathrm{m/s}}", "NV").correct
+
+
+def test_the_later_scan_reads_the_sentence_from_its_first_character() -> None:
+    # the box's math closes, then a what-if sentence opens at once: it stays a what-if
+    assert offers_in_prose("$", "$ Without the bank, it could be as low as 0 m/s.") == ()
+    # a what-if that opens the text right after the box, and a value that opens it
+    assert offers_in_prose("", "Without the bank, it could be as low as 0 m/s.") == ()
+    assert offers_in_prose("", "29 m/s is also plausible.") == ("29 m/s",)
+
+
+@pytest.mark.parametrize(
+    ("text", "answers"),
+    [
+        # a one-letter custom element closes it too
+        ("<x-a hidden>secret $y</x-a>$ and \\boxed{5}", ("5",)),
+        # Gray's 0-15 scale: 11.5 is 0.77, too light
+        ("\\textcolor[Gray]{11.5}{\\boxed{5}}", ()),
+        ("\\textcolor[Gray]{11}{\\boxed{5}}", ("5",)),
+    ],
+)
+def test_closing_tags_and_gray_levels(text: str, answers: tuple[str, ...]) -> None:
+    assert _answers(text) == answers
