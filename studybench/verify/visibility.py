@@ -858,9 +858,7 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
     region = _after_hedge_word(after, 3 * _WINDOW)  # whole math, whole sentence
     relative = [""] if region is not None and _relative(region) else []
     in_math = _box_in_math(before)
-    close = _MATH_CLOSE.search(after)
-    hedge = _HEDGE_WORDS.search(after)
-    if in_math and region is not None and close and hedge and hedge.start() < close.start():
+    if in_math and region is not None and _hedge_in_box_math(after):
         # the hedge word in the box's math: "$$\\boxed{a} \\quad\\text{or}\\quad b$$" offers b
         value = _math_offer(region)
         region = region if value is None else f"${value}$"
@@ -873,6 +871,15 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
         *_later_offers(after, in_math),
     )
     return tuple(dict.fromkeys(values))  # the hedge word after the box is read by both scans
+
+
+def _hedge_in_box_math(after: str) -> bool:
+    """Whether the first hedge word after the box comes before its math closes. Read only
+    when a hedge word opens the prose after the box, so that word lies within the window
+    the offer is read from: the whole output after the box is never scanned for it."""
+    hedge = _HEDGE_WORDS.search(after, 0, 3 * _WINDOW)
+    close = _MATH_CLOSE.search(after)
+    return hedge is not None and close is not None and hedge.start() < close.start()
 
 
 def _hedge_word_offers(before: str, after: str, region: str | None) -> tuple[str, ...]:

@@ -401,7 +401,6 @@ _TF_QUALIFIED = re.compile(
     r"|depending|it\s+depends|in\s+some\s+cases|under\s+some)\b)",
     re.IGNORECASE,
 )
-_TF_WRAPPERS = re.compile(r"\\(?:text|textbf|mathrm|mbox)\s*\{|[{}$]|\\[,;:! ]")
 
 
 def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
@@ -417,7 +416,7 @@ def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None
     denial = truth_denial(pred)
     if denial is not None:
         return reject(denial)
-    if _TF_QUALIFIED.match(_TF_WRAPPERS.sub(" ", pred)):
+    if _TF_QUALIFIED.match(pred):  # normalised: \\text{…} wrappers are gone
         return reject("qualified_truth")  # "False (mostly)": true in some cases, says the answer
     if question and _restated_truth(pred, question) is (not pred_v):
         return reject("contradicted_truth")  # "False, the speed is halved": it is, it says
