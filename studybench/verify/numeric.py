@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from studybench.verify.chains import Compare, chain, gold_chain, judge_chain, value_sides
-from studybench.verify.normalize import last_side, normalize_answer
+from studybench.verify.normalize import expand_siunitx, last_side, normalize_answer
 from studybench.verify.parsing import Quantity, UnparseableError, parse_quantity, split_values
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
@@ -411,7 +411,7 @@ _PART_LABEL = re.compile(r"^\s*(?:[a-hA-H]|[ivxIVX]{1,4}|\d+)\s*$")  # "(b)", "(
 # a unit in brackets on the box's line: "\\boxed{14.5} (km/h)", "[km/h]", "(in keV)"; the
 # bracket holds nothing else, so "(b) The time …" is a part's label, not barns
 _BRACKETED_UNIT = re.compile(
-    r"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*[(\[][ \t]*(?:in[ \t]+)?(?P<unit>[^()\[\]\n]{1,24})[)\]]"
+    r"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:in[ \t]+)?(?P<unit>[^()\[\]\n]{1,24})[)\]]"
 )
 # a power of ten written after a bare number's box belongs to the number
 _POWER_AFTER = re.compile(
@@ -450,6 +450,17 @@ def _piece_text(piece: re.Match[str]) -> str:
     return str(piece.group("group") or piece.group("word"))
 
 
+def _after_box(after: str) -> str:
+    """The text after a box from where a unit written there would start: past spacing, a
+    display's close and emphasis; a unit in brackets on the box's line ("(km/h)") alone;
+    siunitx's ``\\unit{\\milli\\second}`` as the unit it typesets."""
+    after = expand_siunitx(after)
+    bracketed = _BRACKETED_UNIT.match(after)
+    if bracketed is not None and not _PART_LABEL.match(bracketed.group("unit")):
+        after = bracketed.group("unit") + "\n"  # the unit, and nothing after it
+    return _AFTER_LEAD.sub("", after, count=1)
+
+
 def with_unit_after(box: str, after: str) -> str:
     """A bare number with the unit written right after its box: ``\\boxed{0.300}\\,\\mathrm{m}``
     reads as 0.300 m. The prompt asks for units outside the box, so the unit there is part
@@ -459,10 +470,7 @@ def with_unit_after(box: str, after: str) -> str:
 
     if not _BARE_NUMBER.match(last_side(normalize_answer(box))):  # "v_2 = -30.0" too
         return box
-    bracketed = _BRACKETED_UNIT.match(after)
-    if bracketed is not None and not _PART_LABEL.match(bracketed.group("unit")):
-        after = bracketed.group("unit") + "\n"  # the unit, and nothing after it
-    rest = _AFTER_LEAD.sub("", after, count=1)
+    rest = _after_box(after)
     power = _POWER_AFTER.match(rest)
     if power is not None and not _HAS_POWER.search(box):  # "\\boxed{5.54}\\times10^{3}\\,s"
         written = power.group("sup")
@@ -470,6 +478,14 @@ def with_unit_after(box: str, after: str) -> str:
         exponent = exponent.translate(_SUPERSCRIPT)
         box = f"{box}\\times10^{{{exponent.replace('−', '-')}}}"
         rest = _AFTER_LEAD.sub("", rest[power.end() :], count=1)
+    unit = _unit_written(rest)
+    return box if unit is None else f"{box}\\,{unit}"
+
+
+def _unit_written(rest: str) -> str | None:
+    """The unit that ``rest`` (the text after a box, its lead removed) opens with, as the
+    verifier writes it, or None: up to four pieces ("kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}",
+    "\\mathrm{m}^2"), the longest run of them that pint reads."""
     pieces: list[str] = []
     pos = 0
     while len(pieces) < 4:  # "kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}", "\\mathrm{m}^2"
@@ -491,19 +507,42 @@ def with_unit_after(box: str, after: str) -> str:
     for word in words:
         unit = normalize_answer(word).rstrip(".")
         if unit and unit.casefold() not in _NOT_UNITS and parse_unit(unit) is not None:
-            return f"{box}\\,{unit}"
-    return box
+            return unit
+    return None
+
+
+# an interval whose ends are bare numbers: "(30, 45)", "[0, 20)", "d \\in (30, 45)"
+_ENDPOINT = r"\s*[+\-−]?\s*\d+(?:\.\d*)?\s*"
+_BELOW = r"(?:<|≤|\\le(?:q|qslant)?(?![a-zA-Z]))"
+_BARE_INTERVAL = re.compile(
+    rf"^(?:[^()\[\]{{}},=<>]{{1,24}}\\in\s*)?[(\[]{_ENDPOINT},{_ENDPOINT}[)\]]\s*$"
+    rf"|^{_ENDPOINT}{_BELOW}\s*[A-Za-z](?:_\{{?\w+\}}?)?\s*{_BELOW}{_ENDPOINT}$"  # "0 < u < 20"
+)
+
+
+def interval_with_unit_after(box: str, after: str) -> str:
+    """An interval with bare-number ends and the unit written right after its box:
+    ``\\boxed{(30, 45)}\\,\\mathrm{mm}`` is (30 mm, 45 mm), not (30, 45) in the gold's unit;
+    the interval rule converts it. Other boxes are left as they are."""
+    if not _BARE_INTERVAL.match(normalize_answer(box)):
+        return box
+    unit = _unit_written(_after_box(after))
+    return box if unit is None else f"{box}\\,{unit}"
 
 
 # a unit the prose names right before a box: "Speed in km/h: \\boxed{14.5}", "v [km/h] =
 # \\boxed{14.5}", "Temperature (in K): \\boxed{57.5}"
 _UNIT_BEFORE = re.compile(
     r"\bin\s+(?P<lead>[^\s:=,;()\[\]$*]{1,12})\s+(?:is|are|equals|comes\s+to)\s*\$?\s*$"
-    r"|(?:^|[.!?\n]\s*)[Ii]n\s+(?P<opening>[^\s:=,;()\[\]$*]{1,12})\s*,?\s+(?:the\s+)?[a-z]+"
+    r"|(?:^|[.!?\n]\s*)(?:(?:[Ee]xpressed|[Gg]iven|[Ww]ritten|[Mm]easured|[Cc]onverted|[Qq]uoted)\s+"
+    r"(?:in|to)|[Ii]n)\s+(?P<opening>[^\s:=,;()\[\]$*]{1,12})\s*,?\s+(?:the\s+)?[a-z]+"
     r"(?:\s+[a-z]+)?\s+(?:is|are|equals|=)\s*\$?\s*$"
     r"|,\s*(?P<comma>[^\s:=,;()\[\]$*]{1,12})\s*:\s*\$?\s*$"
-    r"|(?:\bin\s+(?P<word>[^\s:=,;()\[\]$*]{1,12})|\[(?P<bracket>[^\[\]\n]{1,12})\]"
-    r"|\((?:in\s+)?(?P<paren>[^()\n]{1,12})\))\s*(?:\*\*|\$)?\s*[:=]\s*(?:\*\*)?\s*(?:\$|\\\(|\\\[)?\s*$"
+    r"|\b(?i:expressed|given|written|measured|converted|quoted)\s+(?:in|to)\s+"
+    r"(?P<stated>[^\s:=,;()\[\]$*]{1,12})\s*[,:]\s*\$?\s*$"
+    r"|(?:\b[Ii]n\s+(?P<word>[^\s:=,;()\[\]$*]{1,12})|\[(?P<bracket>[^\[\]\n]{1,12})\]"
+    r"|\((?:in\s+)?(?P<paren>[^()\n]{1,12})\))\s*(?:\*\*|\$)?\s*[:=]\s*(?:\*\*)?\s*(?:\$|\\\(|\\\[)?\s*"
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?$"  # "In centimetres: h = \\boxed{0.816}"
 )
 
 
@@ -516,7 +555,7 @@ def with_unit_before(box: str, before: str) -> str:
     named = _UNIT_BEFORE.search(before[-_UNIT_BEFORE_CHARS:])
     if named is None:
         return box
-    written = named.group("lead", "opening", "comma", "word", "bracket", "paren")
+    written = named.group("lead", "opening", "comma", "stated", "word", "bracket", "paren")
     unit = normalize_answer(next(u for u in written if u))
     if unit.casefold() in _NOT_UNITS or _PART_LABEL.match(unit) or parse_unit(unit) is None:
         return box  # "Part (b): \\boxed{…}" names a part, not barns
@@ -552,6 +591,30 @@ def rounds_to(offered: str, value: str) -> bool:
     decimals = len(written.group("decimals") or "")
     half_step = 0.5 * 10.0 ** (int(written.group("power") or 0) - decimals)
     return abs(rounded.value - exact.value) <= half_step * (1 + 1e-9)
+
+
+def unit_place(offer: str, elements: tuple[str, ...]) -> int | None:
+    """Which of several asked values (normalized ``elements``) a value offered beside them
+    (normalized ``offer``) can only be about: the one element whose unit measures what the
+    offer's unit measures ("900 mJ" beside 0.750 m and 0.900 J is about the energy). None when
+    the offer carries no unit, or no element or several share its dimension: then the offer
+    cannot be placed, and an offer that cannot be placed is a hedge."""
+
+    def unit(text: str) -> Any | None:
+        try:
+            return parse_quantity(last_side(text)).unit
+        except (UnparseableError, RecursionError):
+            return None
+
+    offered = unit(offer)
+    if offered is None:
+        return None
+    places = [
+        index
+        for index, element in enumerate(elements)
+        if (measured := unit(element)) is not None and same_dimension(offered, measured)
+    ]
+    return places[0] if len(places) == 1 else None
 
 
 _PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}|\\(?:text|mbox|textrm)\b")

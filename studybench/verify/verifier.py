@@ -203,7 +203,12 @@ def judge_inline(
     # The rules (sympy, pint, the LaTeX parsers) are imported where comparisons run: in the
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
-    from studybench.verify.numeric import symbolic_only, with_unit_after, with_unit_before
+    from studybench.verify.numeric import (
+        interval_with_unit_after,
+        symbolic_only,
+        with_unit_after,
+        with_unit_before,
+    )
     from studybench.verify.rules import judge_answers, normalize_all
 
     start = time.perf_counter()
@@ -235,6 +240,8 @@ def judge_inline(
         boxes = tuple(map(with_unit_after, boxes, extraction.after))
     if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
         boxes = tuple(map(with_unit_before, boxes, extraction.before))
+    if kind is AnswerType.IN and len(extraction.after) == len(boxes):
+        boxes = tuple(map(interval_with_unit_after, boxes, extraction.after))
     answers = tuple(split_unit_connectives(box) for box in boxes)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
 
@@ -270,13 +277,19 @@ def judge_inline(
         return symbolic_only(normalized, golds[0], tolerance)
 
     if correct and extraction.offers:
-        offered = _offered_problem(extraction.offers, answers[-1], kind, len(golds), judge, formula)
+        elements = select_answers(answers, kind, len(golds), sequence)
+        kinds = sequence if len(sequence) == len(elements) else (kind,) * len(elements)
+        offered = _offered_problem(extraction.offers, elements, kinds, judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     hedges = extraction.hedges
     if kind not in (AnswerType.TUP, AnswerType.ALT) and len(golds) == 1:
-        # one asked value: two boxes in one table are two values offered for it
-        hedges = tuple(h or t for h, t in zip(hedges, extraction.tabled, strict=False))
+        # one asked value: two boxes in one table, or labelled as two cases, are two values
+        # offered for it
+        hedges = tuple(
+            h or t or c
+            for h, t, c in zip(hedges, extraction.tabled, extraction.cased, strict=False)
+        )
     if correct and any(hedges):
         hedge = _hedge_problem(answers, hedges, kind, len(golds), sequence, judge, formula)
         if hedge is not None:
@@ -286,36 +299,51 @@ def judge_inline(
 
 def _offered_problem(
     offers: tuple[str, ...],
-    box: str,
-    kind: AnswerType,
-    count: int,
+    elements: tuple[str, ...],
+    kinds: tuple[AnswerType, ...],
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
     formula: Callable[[str], bool],
 ) -> str | None:
-    """Why values offered in prose beside a right final box ("\\boxed{a} or maybe 29 m/s")
-    make the answer wrong, or None. Like hedged boxes they are claims about the one asked
-    value, so each must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is) or be
-    the box's number rounded ("or, to two figures, 15 m/s"); beside several asked values they
-    cannot be placed, and more than a few are a list of guesses: both are a hedge."""
-    if kind is AnswerType.TUP or kind is AnswerType.ALT or count != 1:
-        return "hedged:unboxed"
+    """Why values offered in prose beside a right final answer ("\\boxed{a} or maybe 29 m/s")
+    make the answer wrong, or None. Like hedged boxes they are claims about an asked value,
+    so each must be right on its own ("or roughly 52 km/h" beside 14.5 m/s is) or be the
+    box's number rounded ("or, to two figures, 15 m/s"); more than a few are a list of
+    guesses, a hedge.
+
+    ``elements`` are the answer's selected elements (one per asked value) and ``kinds`` their
+    answer types. Beside several asked values (a tuple, several parts, alternatives) an offer
+    must be right in the place of one of them: "the energy could also be written as 900 mJ"
+    beside (0.750 m, 0.900 J) restates the second."""
     if len(offers) > MAX_OFFERS or not all(offer.strip() for offer in offers):
         return "hedged:unboxed"
     from studybench.verify.normalize import last_side
-    from studybench.verify.numeric import rounds_to
+    from studybench.verify.numeric import rounds_to, unit_place
     from studybench.verify.rules import normalize_all
+
+    def right_in_place(offer: str, index: int) -> bool:
+        placed = (*elements[:index], offer, *elements[index + 1 :])
+        if judge(placed)[0]:
+            return True
+        if kinds[index] is not AnswerType.NV:
+            return False
+        written, value = normalize_all((offer, elements[index]))
+        return rounds_to(written, last_side(value))
+
+    def place(offer: str) -> int | None:
+        if len(elements) == 1:
+            return 0
+        offered, *normalized = normalize_all((offer, *elements))
+        return unit_place(offered, tuple(normalized))
 
     formulas = 0  # one symbolic formula beside the number, as for hedged boxes
     for offer in offers:
         magnitude = offer.startswith(MAGNITUDE)  # "i.e. 30 cm to the left": either sign
         offer = offer.removeprefix(MAGNITUDE)
-        correct, _, _ = judge((offer,))
-        if magnitude and not correct:
-            correct, _, _ = judge(("-" + offer,))
-        written, value = normalize_all((offer, box))
-        if correct or (kind is AnswerType.NV and rounds_to(written, last_side(value))):
+        index = place(offer)
+        signs = (offer, "-" + offer) if magnitude else (offer,)
+        if index is not None and any(right_in_place(o, index) for o in signs):
             continue
-        if formulas == 0 and formula(offer):
+        if len(elements) == 1 and formulas == 0 and formula(offer):
             formulas += 1
             continue
         return "hedged:unboxed"

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from colorsys import hsv_to_rgb
 from itertools import pairwise
 
-from studybench.data.boxes import matching_brace
+from studybench.data.boxes import matching_brace, scan_boxes
 
 # ---------------------------------------------------------------------------------------------
 # hidden content
@@ -150,7 +150,7 @@ _BLOCK_COMMENTS = re.compile(
     # HTML elements never rendered, and Markdown: code (a box shown as code is no box), an
     # image's alt text, a link's address, a link reference ("[comment]: <> (…)")
     r"|<(?P<raw>template|script|style|noscript|head|title|svg)\b.*?(?:</(?P=raw)\s*>|\Z)"
-    r"|```.*?(?:```|\Z)|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)"
+    r"|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)"
     r"|^[ \t]*\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|[^\s<>]+)"
     r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
     re.DOTALL | re.IGNORECASE | re.MULTILINE,
@@ -380,6 +380,8 @@ def without_hidden(text: str) -> str:
         return " "  # \\boxed redefined: what a box shows is not what it holds
     if "def" in text or "command" in text:
         text = _expanded(text)
+    if "```" in text:
+        text = _FENCE.sub(_fence_boxes, text)
     text = _BLOCK_COMMENTS.sub(" ", text)
     if "`" in text:  # a code span is shown, but a box in it is code, not a box
         text = _CODE_SPAN.sub(lambda span: _MACRO_BOX.sub(r"\\mbox", span.group()), text)
@@ -444,6 +446,18 @@ def _expanded(text: str) -> str:
 
 
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+
+
+def _fence_boxes(block: re.Match[str]) -> str:
+    """A fenced code block without its code, keeping its boxes. Its code is no prose: its
+    words offer nothing and hedge nothing ("# or use numpy"). A box in it is the answer
+    written out for the reader ("```latex \\boxed{14.5}```"), which the protocol's last-box
+    rule reads like any box: a block after the answer that boxes another value ("Final
+    answer: \\boxed{29}") gives the last answer, not code to look past."""
+    code = _MACRO_BOX.sub(r"\\boxed", block.group())
+    return " " + " ".join(code[start:end] for start, end in scan_boxes(code).spans) + " "
+
 _MACRO_BOX = re.compile(r"\\(?:boxed|fbox|framebox)(?![a-zA-Z])")
 
 
@@ -684,6 +698,47 @@ def _readings(head: str, gap: str) -> bool:
         after_first is not None and _LIST_JOIN_ONLY.match(rest.strip()) is not None
     )
     return first and second
+
+
+# Two boxes each labelled as one case of the question ("Case 1: \\boxed{a} Case 2: \\boxed{b}",
+# "If the surface is rough: \\boxed{a}. If it is smooth: \\boxed{b}", "\\boxed{a} (case 1) and
+# \\boxed{b} (case 2)"). A question that asks for its cases (a tuple) is answered so; beside one
+# asked value they are two values offered for it. The verifier, which knows the answer type,
+# decides which (``Extraction.cased``).
+_CASE_NAMES = (
+    r"(?:case|scenario|situation|possibility|regime|configuration|option|alternative"
+    r"|interpretation|convention|reading)"
+)
+_CASE_INDEX = r"(?:\d+|[ivx]+|[A-Za-z](?![A-Za-z])|\([^()]{1,6}\))"
+_ORDINAL = r"(?:first|second|third|fourth|other|former|latter|last|1st|2nd|3rd|\d+th)"
+_CASE_BEFORE = re.compile(
+    rf"(?:\b{_CASE_NAMES}\s*{_CASE_INDEX}|\b(?:the\s+|in\s+the\s+)?{_ORDINAL}\s+{_CASE_NAMES})"
+    r"\s*(?:\([^()]{0,60}\))?[^.\n:;]{0,60}[:.)\-–—,=]\s*$"
+    r"|(?:(?:^|[.\n:;]\s*|\b(?:and|but|while|whereas)\s+)(?:if|provided|assuming)"
+    r"|(?-i:\b(?:If|Provided|Assuming)))\b[^.\n:;?]{1,80}[:,=]\s*$",
+    re.I,
+)
+_CASE_AFTER = re.compile(
+    rf"^\s*\(\s*(?:{_CASE_NAMES}\s*{_CASE_INDEX}|{_ORDINAL}\s+{_CASE_NAMES}|if\b|assuming\b)"
+    r"[^()]{0,60}\)",
+    re.I,
+)
+
+
+def cases(gap: str, before: str = "") -> bool:
+    """Whether two boxes are labelled as two cases (see ``_CASE_BEFORE``): ``gap`` the text
+    between them, ``before`` the text before the earlier box."""
+    plain = _plain(gap).strip()
+    head = _plain(before[-_WINDOW:])
+    after_first = _CASE_AFTER.match(plain)
+    first = _CASE_BEFORE.search(head) is not None or after_first is not None
+    if not first:
+        return False
+    if _CASE_BEFORE.search(plain) is not None:
+        return True
+    # "\\boxed{a} (case 1) and \\boxed{b} (case 2)": the later label follows its box
+    rest = plain[after_first.end() :].strip() if after_first else None
+    return rest is not None and _LIST_JOIN_ONLY.match(rest) is not None
 
 
 # two boxes as the ends of a range: a dash or an ellipsis between them, or "between … and",
@@ -974,6 +1029,10 @@ _LATER_OFFER = re.compile(
     r"(?:\s+(?:would|might|could|may|will|do|often|usually|also|instead))*"
     r"\s+(?:give|quote|list|report|accept|get|say|have|use)"
     r"|\beither\s+(?:this|that|it)(?:\s+one)?\s+or"
+    # an answer stated again after the box: "Final answer: 29 m/s", "So the answer is 29"
+    r"|\b(?:(?:the|my|our)\s+)?(?:final|correct|true|actual)\s+(?:answer|result|value)"
+    r"(?:\s*\*\*)?\s*(?:is|would\s+be|=|:)(?:\s*\*\*)?"
+    r"|\bthe\s+answer\s+(?:is|=|:)"
     r"|(?<=[.!?\n])\W*(?:or|maybe|perhaps|possibly|alternatively|otherwise|then\s+again"
     r"|otherwise\s+(?:stated|put|said|written|expressed))(?:\s*,)?"
     r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's|it\s+(?:could|might|may)\s+be"

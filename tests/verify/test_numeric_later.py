@@ -34,7 +34,9 @@ from studybench.verify.verifier import judge_inline
         ("14.5", " (ii) next", "14.5"),
         ("14.5", " (2)", "14.5"),
         ("14.5", " (29 m/s if the other reading)", "14.5"),
-        ("14.5", "\n(km/h)", "14.5"),  # not on the box's line
+        ("14.5", "\n(km/h)", "14.5\\,km/h"),  # alone on the next line
+        ("14.5", "\n\n(km/h)", "14.5"),  # a paragraph later: not the box's unit
+        ("14.5", "\n(b) The time", "14.5"),  # a part label on the next line
         # emphasis, \rm, sans-serif and siunitx groups
         ("0.230", " **ms**", "0.230\\,ms"),
         ("0.230", " *ms*", "0.230\\,ms"),
