@@ -85,9 +85,12 @@ _NEGATION = re.compile(
     r"|!=|=/="
 )
 _APPROX = re.compile(r"\\(?:approx|simeq|sim|cong|doteq)(?![a-zA-Z])")
-# a leading \sim before a truth word negates it (nothing is "approximately true")
+# a leading \sim before a truth word negates it
+# (nothing is "approximately true"), and so does one before an option letter standing alone
+# (``\\sim B``: "not B"; an approximate option is no option)
 _TILDE_TRUTH = re.compile(
-    r"^\s*\\sim(?![a-zA-Z])(?=\s*(?:\\(?:text|textbf|mathrm)\s*\{\s*)?(?:true|false|yes|no)\b)",
+    r"^\s*\\sim(?![a-zA-Z])(?=\s*(?:\\(?:text|textbf|mathrm)\s*\{\s*)?(?:true|false|yes|no)\b"
+    r"|(?:\s|\\[!,;: ])*(?:\\(?:text|textbf|mathrm)\s*\{\s*)?(?-i:[A-H])\s*\}?\s*$)",
     re.IGNORECASE,
 )
 _DEGREE = re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\(?:text)?degree(?![a-zA-Z])")

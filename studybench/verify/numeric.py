@@ -23,7 +23,14 @@ from typing import Any
 
 from studybench.verify.chains import Compare, chain, gold_chain, judge_chain, value_sides
 from studybench.verify.normalize import expand_siunitx, last_side, normalize_answer
-from studybench.verify.parsing import Quantity, UnparseableError, parse_quantity, split_values
+from studybench.verify.parsing import (
+    Quantity,
+    UnparseableError,
+    parse_quantity,
+    split_values,
+    has_decimal,
+    written_precision,
+)
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
     convert,
@@ -156,11 +163,17 @@ def nv_single(
     preds, golds, reason = quantity_candidates(pred_q, gold_q, requested, radians)
     if not preds:
         return False, reason
+    if _EXACT_GOLD.search(gold) and not has_decimal(gold):
+        tolerance = min(tolerance, written_precision(pred))
     if any(close(p, g, tolerance) for p in preds for g in golds):
         return True, reason
     return False, "wrong_value"
 
 
+# A gold written exactly (a fraction, a root, pi, no decimals) is no rounded measurement: a
+# prediction agrees with it to the digits it writes, not to the 1 % tolerance, so
+# \\frac{101}{200} and 0.5049 are not 1/2, while 0.50 and 50 % are.
+_EXACT_GOLD = re.compile(r"\\[dt]?frac(?![a-zA-Z])|\\sqrt(?![a-zA-Z])|\\pi(?![a-zA-Z])|\d\s*/\s*\d")
 # A quantity in several units of one dimension: ``1 h 32 min``, ``1 m 50 cm``, ``2 h 5 min 30 s``
 _COMPOUND_PART = re.compile(r"\s*(?<![\d.])(\d++(?:\.\d++)?)\s*([A-Za-z]++)\s*")
 MAX_COMPOUND_PARTS = 4
@@ -270,8 +283,10 @@ def judge_nv_text(
     ok: Callable[[str], Outcome],
     no: Callable[[str], Outcome],
     expression: Compare | None = None,
+    asked: str | None = None,
 ) -> Outcome:
-    """NV on normalised text; ``match_all`` is the one-to-one matcher of value lists.
+    """NV on normalised text; ``match_all`` is the one-to-one matcher of value lists;
+    ``asked``: the extreme the question asks for (:func:`~studybench.verify.question.asked_bound`).
 
     A gold listing several values (``1 s, 3 s``) is one form like any other: every side of a
     predicted chain must list them (``t = 7 s, 9 s = 1 s, 3 s`` is wrong), not just the last.
@@ -296,14 +311,17 @@ def judge_nv_text(
         correct, reason = judge_chain(pred, gold, listed)
         return ok(reason) if correct else no(reason)
 
-    implied = _label_bound(gold)
+    implied = _label_bound(gold) or asked
 
     def compare(side: str, form: str) -> tuple[bool, str]:
         directions = bound_direction(side), bound_direction(form)
         if None not in directions and directions[0] != directions[1]:
             return False, "wrong_bound"  # B > 0.866 T for B < 0.866 T: the other range
-        if directions[1] is None and implied is not None and directions[0] not in (None, implied):
-            return False, "wrong_bound"  # v \le 4 m/s for v_{\min} = 4 m/s
+        if directions[1] is None and directions[0] not in (None, implied):
+            # a bound is no value: v \le 14.5 m/s for 14.5 m/s; it states the value only
+            # where the gold or the question asks for an extreme pointing its way (v \ge 4
+            # m/s for v_{\min} = 4 m/s, or for "the minimum speed")
+            return False, "wrong_bound"
         correct, reason = nv_single(bound_value(side), bound_value(form), tolerance, requested)
         apart = unit_set_apart(side)
         if reason.startswith("unparseable") and apart != side:

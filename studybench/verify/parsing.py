@@ -881,3 +881,50 @@ def split_values(text: str) -> list[str]:
     if _THOUSANDS.fullmatch(text.strip()):
         return [text.strip()]
     return [part.strip() for part in split_top_level(text, ",")]
+
+
+# Numbers as written, for the precision they claim
+_DECIMAL = re.compile(r"\d\.\d|(?<!\d)\.\d|\d[eE][+\-−]?\d")
+_WRITTEN_NUMBERS = re.compile(r"(\d*)(?:\.(\d+))?(?:[eE]([+\-]?\d+))?")
+_EXACT_FRACTION = re.compile(r"\\[dt]?frac(?![a-zA-Z])|\d\s*/\s*\d")
+_EXACT_PRECISION = 1e-9  # an exact number against an exact number: only rounding error
+
+
+def has_decimal(text: str) -> bool:
+    """Whether ``text`` writes a decimal number (``0.5``, ``.5``, ``5e-1``)."""
+    return _DECIMAL.search(text) is not None
+
+
+def written_precision(text: str, whole_numbers: bool = True) -> float:
+    """The relative error the numbers of ``text`` can carry as written: half a unit in each
+    one's last digit over its size, summed, since the errors of factors add (``0.667``:
+    0.0005/0.667; ``173`` cm: 0.5/173). A fraction of whole numbers (``\\frac{101}{200}``)
+    is exact and carries none; so do whole numbers in an expression (``whole_numbers``
+    False: the 12 of ``12 x^{2}``). An exact gold holds a prediction to it: a prediction that
+    agrees with the gold only within the 1 % tolerance, not to the digits it writes, names
+    another number (``0.5049`` for 1/2, ``0.672\\,d`` for 2d/3)."""
+    if _EXACT_FRACTION.search(text) and not has_decimal(text):
+        return _EXACT_PRECISION
+    total = 0.0
+    for whole, decimals, exponent in _WRITTEN_NUMBERS.findall(text):
+        if not (whole or decimals) or not (decimals or whole_numbers):
+            continue
+        value = float(f"{whole or 0}.{decimals or 0}e{exponent or 0}")
+        if value:
+            total += 0.5 * 10.0 ** (int(exponent or 0) - len(decimals)) / value
+    return max(total, _EXACT_PRECISION)
+
+
+# a decimal in an expression may sit inside a function (\\sin(0.6931 x)), whose slope at the
+# sample points spreads its rounding up to about twice
+_SPREAD = 2.0
+
+
+def exact_gold_tolerance(pred: str, gold: str, tolerance: float) -> float:
+    """The tolerance of an expression or equation ``pred`` with decimals against ``gold``:
+    where the gold writes no decimal (it is exact: ``2d/3``, ``x = L/(2\\sqrt 3)``) the
+    decimals must agree to the digits they write (:func:`written_precision`), not to the 1 %
+    meant for rounded golds: ``0.667\\,d`` passes for ``2d/3``, ``0.672049\\,d`` does not."""
+    if has_decimal(gold) or not has_decimal(pred):
+        return tolerance
+    return min(tolerance, _SPREAD * written_precision(pred, whole_numbers=False))

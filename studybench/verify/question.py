@@ -148,3 +148,31 @@ def requested_units(question: str | None) -> tuple[Any, ...]:
         if unit is not None and unit not in units:
             units.append(unit)
     return tuple(units)
+
+
+# the words with which a question asks for an extreme value: an answer written as a bound
+# pointing that way ("v \\ge 4 m/s" for "the minimum speed") states it
+_ASKS_UPPER = re.compile(
+    r"\b(?:max(?:imum|imal|imise|imize)?|greatest|largest|highest|biggest|most|upper\s+(?:bound"
+    r"|limit)|at\s+most|no\s+more\s+than|not\s+exceed)\b",
+    re.IGNORECASE,
+)
+_ASKS_LOWER = re.compile(
+    r"\b(?:min(?:imum|imal|imise|imize)?|least|smallest|lowest|fewest|lower\s+(?:bound|limit)"
+    r"|at\s+least|threshold)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1024)
+def asked_bound(question: str | None) -> str | None:
+    """``"upper"`` when ``question`` asks for a greatest value ("the maximum speed", "at
+    most"), ``"lower"`` for a least one, None when it asks for neither or for both. A value
+    written as a bound ("v \\le 14.5 m/s") answers only a question that asks for one."""
+    if not question:
+        return None
+    text = question[:MAX_QUESTION_CHARS]
+    upper, lower = _ASKS_UPPER.search(text), _ASKS_LOWER.search(text)
+    if (upper is None) == (lower is None):
+        return None
+    return "upper" if upper is not None else "lower"

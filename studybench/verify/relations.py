@@ -73,7 +73,8 @@ _VALUE_WORDS = frozenset(
     times plus minus over divided multiplied product sum difference ratio squared cubed square
     cube root roots power powers inverse reciprocal negative opposite reversed less more
     greater smaller fewer larger than least most exceeding exceeds or nor either not no order
-    factor log ln exp sqrt sin cos tan masses radii luminosities units""".split()
+    factor log ln exp sqrt sin cos tan masses radii luminosities units max min maximum minimum
+    maximal minimal bound bounds""".split()
 )
 # Articles, prepositions and plain words that pint would read as units (``in``: inch, ``a``:
 # year, ``point``: a printer's point in "the highest point").

@@ -676,6 +676,15 @@ def numerically_equal(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
     the two are one expression with its decimals rounded (``rounded_alike``)."""
     if tolerance > EXACT_TOLERANCE and rounded_alike(a, b, tolerance):
         return True
+    wholes = agree_at_points(a, b, tolerance, seed)
+    if wholes is not True:
+        return wholes
+    return tolerance <= EXACT_TOLERANCE or parts_agree(a, b, tolerance, seed)
+
+
+def agree_at_points(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
+    """``a`` and ``b`` as wholes within ``tolerance`` of their size at every sampled point
+    where both evaluate; None when fewer than two do."""
     symbols = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     agreed = 0
     for point in sample_points(symbols, seed):
@@ -686,9 +695,7 @@ def numerically_equal(a: Any, b: Any, tolerance: Any, seed: str) -> bool | None:
         if abs(va - vb) > tolerance * scale:
             return False
         agreed += 1
-    if agreed < 2:
-        return None
-    return tolerance <= EXACT_TOLERANCE or parts_agree(a, b, tolerance, seed)
+    return None if agreed < 2 else True
 
 
 # Above this many terms after distributing products, parts are grouped as written.

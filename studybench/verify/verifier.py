@@ -276,6 +276,12 @@ def judge_inline(
         (normalized,) = normalize_all((box,))
         return symbolic_only(normalized, golds[0], tolerance)
 
+    if correct and kind is AnswerType.TF and extraction.after:
+        from studybench.verify.rules.choice import qualified_after, truth_value
+
+        value = truth_value(shown[-1]) if shown else None
+        if value is not None and qualified_after(extraction.after[-1], value):
+            return verdict(False, "qualified_truth", extracted=shown, normalized_gold=shown_gold)
     if correct and extraction.offers:
         elements = select_answers(answers, kind, len(golds), sequence)
         kinds = sequence if len(sequence) == len(elements) else (kind,) * len(elements)

@@ -19,7 +19,8 @@ _MC_WORDS = re.compile(
 # "f(x)" names no option)
 _MC_TRAILING = re.compile(r"^(?P<text>.*\S)\s+\((?P<letter>[A-Z])\)\s*\.?\s*$", re.DOTALL)
 _MC_HEDGE = re.compile(r"\b(?:or|nor|either|neither|not|unless|except|maybe|perhaps)\b", re.I)
-_MC_LEAD = re.compile(r"^\(?([A-Za-z])\s*[).:]\s*\S")
+# a lead letter, then its option's text: "B) 1/3", "B. 1/3", "B, 1/3", "B (1/3)"
+_MC_LEAD = re.compile(r"^\(?([A-Za-z])(?:\s*[).:,]\s*\S|\s*(?=\(\s*[^\s)]))")
 # an option named in the text after a lead: "(A) and (C) are correct" (not "f(x)")
 _MC_MARKED = re.compile(r"(?:^|[\s,;/&])\(([A-Za-z])\)")
 
@@ -62,6 +63,9 @@ def _trailing_letter(text: str) -> frozenset[str] | None:
     return frozenset({match.group("letter")})
 
 
+# a letter with a slash drawn over it (``B\\!\\!\\!/`` normalises to ``B /``), or negated
+# (``\\sim B`` normalises to ``¬B``): the box strikes its option out
+_MC_STRUCK = re.compile(r"/\s*$|^\W*¬")
 # a box that calls its option false: "(A) is false", "A: incorrect"
 _MC_DENIED = re.compile(
     r"\b(?:false|incorrect|wrong|untrue)\b|^\W*\(?[A-Za-z]\)?\s*(?:is\s+)?not\b", re.I
@@ -126,6 +130,8 @@ def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None
         return accept("equal") if equal else reject("unparseable:choice")
     if gold_l != pred_l:
         return reject("wrong_choice")
+    if _MC_STRUCK.search(pred) and not _MC_STRUCK.search(gold):
+        return reject("denied_choice")  # "B\\!\\!\\!/": the letter struck through
     if _MC_DENIED.search(pred) and not _MC_DENIED.search(gold):
         return reject("denied_choice")  # "(A) is false": the box argues against its option
     remark = mc_remark(pred)
@@ -250,7 +256,22 @@ def _remark_contradicts(remark: str, letters: frozenset[str], question: str | No
 
 
 _TRUE = {"true", "t", "yes", "y", "1", "correct", "right", "是", "对", "正确", "√", "✓"}
-_FALSE = {"false", "f", "no", "n", "0", "incorrect", "wrong", "否", "错", "错误", "不对", "×", "✗"}
+_FALSE = {
+    "false",
+    "f",
+    "no",
+    "n",
+    "0",
+    "incorrect",
+    "wrong",
+    "untrue",
+    "否",
+    "错",
+    "错误",
+    "不对",
+    "×",
+    "✗",
+}
 
 
 # After the truth word: its explanation. A word that hedges or states the other truth value
@@ -393,14 +414,33 @@ def _truth_word(word: str) -> bool | None:
 
 # A truth word the answer qualifies right away ("False (mostly)", "True, usually", "False?",
 # "True (I think)"): it is not the statement's truth value but a guess or a "sometimes".
-_TF_QUALIFIED = re.compile(
-    r"^\W*(?:true|false|yes|no|correct|incorrect|right|wrong)\b[\s,;:(\[—–-]*"
-    r"(?:\?|(?:mostly|usually|generally|in\s+general|in\s+most\s+cases|often|sometimes"
-    r"|typically|partly|partially|in\s+part|i\s+think|i\s+believe|i\s+guess|probably|likely"
-    r"|maybe|perhaps|possibly|mainly|largely|not\s+always|approximately|roughly|arguably"
-    r"|depending|it\s+depends|in\s+some\s+cases|under\s+some)\b)",
-    re.IGNORECASE,
+_TF_QUALIFIERS = (
+    r"[\s,;:(\[—–-]*(?:\?|(?:mostly|usually|generally|in\s+general|in\s+most\s+cases|often"
+    r"|sometimes|typically|partly|partially|in\s+part|i\s+think|i\s+believe|i\s+guess|probably"
+    r"|likely|maybe|perhaps|possibly|mainly|largely|not\s+always|approximately|roughly|arguably"
+    r"|depending|it\s+depends|in\s+some\s+cases|under\s+some|unless|except|if|provided"
+    r"|assuming)\b)"
 )
+_TF_QUALIFIED = re.compile(
+    rf"^\W*(?:true|false|yes|no|correct|incorrect|right|wrong)\b{_TF_QUALIFIERS}", re.IGNORECASE
+)
+# the same qualifier right after the box ("\\boxed{False} (I think)", "\\boxed{False}\\
+# \\text{unless …}"), or the other truth value in a parenthesis there ("(True under the other
+# reading)")
+_TF_QUALIFIED_AFTER = re.compile(rf"^{_TF_QUALIFIERS}", re.IGNORECASE)
+_TF_AFTER_NOISE = re.compile(r"\\(?:text\w*|mathrm|emph|mbox)\s*\{|\\[ ,;:!]|[{}$~*_]")
+_TF_AFTER_PARENTHESIS = re.compile(r"^\s*\(\s*([^\W\d_]+)")
+
+
+def qualified_after(after: str, value: bool) -> bool:
+    """Whether the text right after a truth-value box (``after``, up to the line's end)
+    qualifies it (see ``_TF_QUALIFIED_AFTER``) or opens a parenthesis on the other value
+    ("(True under the other reading)"); the box stated ``value``."""
+    head = _TF_AFTER_NOISE.sub(" ", after.split("\n", 1)[0][:200])
+    if _TF_QUALIFIED_AFTER.match(head):
+        return True
+    parenthesis = _TF_AFTER_PARENTHESIS.match(head)
+    return parenthesis is not None and _truth_word(parenthesis.group(1).casefold()) is (not value)
 
 
 def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
@@ -592,6 +632,8 @@ def judge_ql(pred: str, gold: str, tolerance: float, question: str | None = None
     gold_k, pred_k = phrase_key(gold), phrase_key(pred)
     if not gold_k:
         return reject("gold_unparseable:phrase")
+    if "?" in pred and "?" not in gold:
+        return reject("hedged_phrase")  # "runs slow?": the phrase put as a question
     if gold_k == pred_k:
         return accept("phrase")
     if question and _restates_gold(pred, gold, question):

@@ -78,7 +78,7 @@ def judge_atom(
             pred, gold = resolved
     try:
         if answer_type is AnswerType.NV:
-            return judge_nv(pred, gold, tolerance, requested)
+            return judge_nv(pred, gold, tolerance, requested, question)
         if answer_type is AnswerType.IN:
             return judge_in(pred, gold, tolerance, requested)
         if answer_type is AnswerType.QL and question:
@@ -98,7 +98,13 @@ _VALUE_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ})
 _OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
 # several values offered in one box: "1 s, 3 s", "1 s and 3 s", "1 s; 3 s", "\{1 s, 3 s\}"
 _LISTED = re.compile(r"\s+and\s+|,|;", re.IGNORECASE)
-_SET = re.compile(r"^(?:\\\{(?P<braces>.*)\\\}|\((?P<parens>.*)\))$", re.DOTALL)
+# a set of values, named (``t \\in \\{1.0, 3.0\\}``) and with one unit after it (``\\{1.0,
+# 3.0\\} s``): each element is offered, with the name and the unit
+_SET = re.compile(
+    r"^(?:(?P<label>[^=\\{}()]{1,20}?)\s*\\in\s*)?"
+    r"(?:\\\{(?P<braces>.*)\\\}|\((?P<parens>.*)\))(?P<unit>\s*[A-Za-zµΩ°%][\w/^{}\s.\-]{0,20})?$",
+    re.DOTALL,
+)
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$")
 
 
@@ -118,6 +124,10 @@ def _offered_values(preds: tuple[str, ...], listed: bool = False, math: bool = F
                 grouped = _SET.match(part)
                 inner = (grouped.group("braces") or grouped.group("parens")) if grouped else part
                 pieces = [p.strip() for p in split_top(inner or part, _LISTED)]
+                if grouped is not None and len(pieces) > 1:
+                    unit, label = (grouped.group(g) or "" for g in ("unit", "label"))
+                    pieces = [f"{label.strip()} = {p}" if label.strip() else p for p in pieces]
+                    pieces = [f"{p} {unit.strip()}" if unit.strip() else p for p in pieces]
             for piece in pieces:
                 piece = strip_remark(piece) if math else piece
                 if piece and piece not in values:

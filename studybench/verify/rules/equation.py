@@ -14,7 +14,7 @@ from typing import Any
 
 from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
 from studybench.verify.normalize import is_negated, split_top_level
-from studybench.verify.parsing import UnparseableError
+from studybench.verify.parsing import UnparseableError, exact_gold_tolerance
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.expression import (
     Definitions,
@@ -66,6 +66,7 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     only a name, restates the question."""
     if is_negated(pred) and not is_negated(gold):
         return reject("negated_relation")  # ``x \\neq 2`` is no equation for x
+    tolerance = exact_gold_tolerance(pred, gold, tolerance)
     gold_sides = _equation_sides(gold)
     if gold_sides is None:
         return judge_ex(pred, gold, tolerance)  # a gold without "=" is an expression

@@ -12,11 +12,17 @@ from typing import Any
 
 from studybench.verify.chains import chain, definition_conflict, gold_chain, judge_chain
 from studybench.verify.normalize import split_top_level
-from studybench.verify.parsing import UnparseableError, fast_readable, parse_expressions
+from studybench.verify.parsing import (
+    UnparseableError,
+    exact_gold_tolerance,
+    fast_readable,
+    parse_expressions,
+)
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
     EXACT_TOLERANCE,
+    agree_at_points,
     canonical_name,
     checked_closed_forms,
     closed_forms_equal,
@@ -313,7 +319,16 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
         pred_e, gold_e = parse_defined((pred, gold), definitions, 1)
     except UnparseableError as exc:
         return side_failure(exc, {1})
-    return _compare_expressions(pred_e, gold_e, tolerance, seed=pred + "\x00" + gold)
+    seed = pred + "\x00" + gold
+    outcome = _compare_expressions(pred_e, gold_e, tolerance, seed=seed)
+    written = exact_gold_tolerance(pred, gold, tolerance)
+    if outcome.correct and written < tolerance:
+        # an exact gold: the decimals agree to the digits they write (the whole, at the
+        # sample points), not only to the tolerance meant for rounded golds
+        pred_p, gold_p = positive_symbols(pred_e, gold_e)
+        if agree_at_points(pred_p, gold_p, written, seed) is False:
+            return reject("wrong_value")
+    return outcome
 
 
 def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> Outcome:

@@ -13,6 +13,7 @@ from typing import Any
 
 from studybench.verify.chains import same_label
 from studybench.verify.normalize import last_side, split_top_level
+from studybench.verify.parsing import has_decimal, written_precision
 from studybench.verify.relations import is_label, split_top
 from studybench.verify.rules.expression import judge_ex
 from studybench.verify.rules.matching import assignment
@@ -162,6 +163,8 @@ def _bracketed(part: str) -> _Interval | None:
     if len(part) < 2 or part[0] not in "([]" or part[-1] not in ")][":
         return None
     bounds = split_top_level(part[1:-1], ",")
+    if len(bounds) == 1:  # "(30; 45)": a semicolon where a decimal comma keeps the comma free
+        bounds = split_top_level(part[1:-1], ";")
     if len(bounds) != 2:
         return None
     low, high = (_bound(b) for b in bounds)
@@ -261,6 +264,11 @@ def _same_quantity(first: str, second: str) -> bool:
 def _same_bound(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...]) -> bool:
     if {pred, gold} & {"+inf", "-inf"}:  # _bound spelled every infinity one way
         return pred == gold
+    if not has_decimal(gold) and any(c.isdigit() for c in gold):
+        # ends in whole numbers are exact (0, 1, a focal length given as 30 cm), no rounded
+        # measurements: an end agrees with them to the digits it writes, so (0, 1.01] is
+        # not (0, 1]
+        tolerance = min(tolerance, written_precision(pred))
     numeric = judge_nv_form(pred, gold, tolerance, requested)  # numbers, with units or degrees
     if numeric.correct or not numeric.reason.startswith(("unparseable", "gold_unparseable")):
         return numeric.correct
