@@ -145,7 +145,19 @@ from studybench.verify.visibility import MAGNITUDE, MAX_OFFERS
 # is wrong. Recall: a power of ten, a bracketed, emphasised, \si, \mu or degree unit after a
 # bare box is read; a unit after the box ends at a full stop or the line's end (the next
 # sentence's "A" was amperes); a fraction is no rounding (1/4 passed for 1/2)
-VERIFIER_VERSION = "1.12.0"
+# 1.13.0 (a sixth red-team round and a third model-style corpus): hidden boxes in commands
+# and elements that typeset nothing, registers, overlays, transparency, off-screen CSS and
+# after \stop/\bye; hedge words as TeX character codes, letterlike forms, mirrored, and in
+# more languages; runner-up labels; a bound is no value (in the box, before it in math, in
+# words around it) unless the gold or the question asks for that extreme; an exact gold holds
+# a prediction's numbers to the digits they write; two boxes labelled as cases hedge one
+# asked value; fenced code keeps its boxes; a final answer stated again after the box is
+# judged; offers beside several asked values are judged in the place their unit names; an
+# option struck out or negated, a truth value qualified after the box, a phrase put as a
+# question. Recall: interval units after the box, siunitx after the box, a bracketed unit on
+# the next line, more ways to name the unit before the box, an option's text after its
+# letter, sets of alternatives, "untrue", interval ends split by a semicolon
+VERIFIER_VERSION = "1.13.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

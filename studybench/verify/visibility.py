@@ -27,7 +27,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterator
-from colorsys import hsv_to_rgb
+from colorsys import hls_to_rgb, hsv_to_rgb
 from itertools import pairwise
 
 from studybench.data.boxes import matching_brace, scan_boxes
@@ -39,6 +39,17 @@ from studybench.data.boxes import matching_brace, scan_boxes
 # groups whose argument is not shown, or shown struck out: the argument goes
 _HIDING_COMMANDS = re.compile(
     r"\\(?:[hv]?phantom|cancel|bcancel|xcancel|sout|st|xout|hout|cancelto\s*\{[^{}]*\}"
+    # struck out with options (\\hcancel[red]{…}), MathJax's struck enclosures
+    r"|hcancel(?:\s*\[[^\]]{0,40}\])*|strikethrough|strikeout"
+    r"|enclose\s*\{[^{}]*strike[^{}]*\}(?:\s*\[[^\]]{0,80}\])?"
+    # transparent text: \\texttransparent{0}{…} (below 0.1 of full opacity)
+    r"|texttransparent\s*\{\s*(?:0*\.?0*|0*\.0\d*)\s*\}"
+    # cropped away: \\clipbox, \\trimbox, \\adjustbox{clip, trim=…}
+    r"|(?:clipbox|trimbox)\*?\s*\{[^{}]*\}"
+    r"|adjustbox\s*\{[^{}]*(?:clip|trim|viewport)[^{}]*\}"
+    # a box register filled and never shown (\\setbox0=\\hbox{…}; see ``_UNTYPESET``)
+    r"|[gx]?setbox\s*(?:\d+|\\[A-Za-z@]+)\s*=?\s*\\(?:hbox|vbox|vtop|vcenter)"
+    r"(?:\s*(?:to|spread)\s*[\w.\\]{1,30})?"
     r"|scalebox\s*\{\s*0*(?:\.0*)?\s*\}|resizebox\s*\{\s*0+(?:\.0*)?\s*(?:pt|em|ex|cm|mm|in)?"
     r"\s*\}\s*\{[^{}]*\}"
     # a macro's definition is not shown where it stands (\\newcommand{\\a}[1]{…}, \\def\\a#1{…})
@@ -49,7 +60,7 @@ _HIDING_COMMANDS = re.compile(
     r"|(?:New|Renew|Provide|Declare)DocumentCommand\s*\{\s*\\[A-Za-z@]+\s*\}\s*\{[^{}]*\}"
     # CSS on a group (KaTeX \\htmlStyle, MathJax \\style) that hides it, a CSS class
     r"|(?:htmlStyle|style)\s*\{[^{}]*(?:display|visibility|opacity|font-size|transform|position"
-    r"|clip|text-indent)[^{}]*\}"
+    r"|clip|text-indent|filter|zoom|scale|translate|margin)[^{}]*\}"
     r"|scalebox\s*\{\s*0?\.0\d*\s*\}|fontsize\s*\{\s*0*(?:\.\d*)?\s*(?:pt)?\s*\}\s*\{[^{}]*\})"
     r"\s*(?=\{|\\boxed)"
 )
@@ -66,6 +77,19 @@ _REDEFINED_BOX = re.compile(
     r"\\(?:(?:re)?newcommand\*?|providecommand\*?|[gex]?def|let|(?:Renew|Declare)DocumentCommand)"
     r"\s*\{?\s*\\(?:boxed|fbox|framebox)(?![a-zA-Z])"
 )
+# A page colour (\\pagecolor{black}): it paints the whole page the text is on, before it
+# too, and the text stays black. A colour dark enough to read as text on white makes the page
+# unreadable; then nothing counts, as for a redefined \\boxed.
+_PAGE_COLOUR = re.compile(r"\\pagecolor\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}")
+
+
+def _dark_page(text: str) -> bool:
+    """Whether a ``\\pagecolor`` in ``text`` paints the page dark (see ``_PAGE_COLOUR``)."""
+    return any(
+        _visible_colour(m.group("spec"), m.group("model")) for m in _PAGE_COLOUR.finditer(text)
+    )
+
+
 _LET = re.compile(r"\\let\s*\\[A-Za-z@]+\s*=?\s*\\[A-Za-z@]+")
 _COLOUR_ARGUMENT = re.compile(
     r"\\(?P<command>textcolor|color|mathcolor)\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}"
@@ -110,14 +134,21 @@ def _visible_colour(spec: str, model: str | None) -> bool:
         digits = "".join(c * 2 for c in digits) if len(digits) == 3 else digits
         red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
         return _luminance(red, green, blue) < _LIGHT
-    if mode in ("rgb", "rgb255") or spec.startswith("rgb("):
+    if mode in ("rgb", "rgb255") or spec.startswith(("rgb(", "rgba(")):
         numbers = [float(v) for v in _NUMBERS.findall(spec)]
         values = numbers[:3]
         if len(numbers) > 3 and numbers[3] < 0.5:
             return False  # rgb(0,0,0,0): a transparent colour shows nothing
-        css = spec.startswith("rgb(")  # CSS counts 0-255
+        css = spec.startswith("rgb")  # CSS counts 0-255, or in percent (rgb(100%,100%,100%))
         scale = 255.0 if mode == "rgb255" or css or max(values, default=0) > 1 else 1.0
+        scale = 100.0 if css and "%" in spec else scale
         return len(values) == 3 and _luminance(*(v / scale for v in values)) < _LIGHT
+    if spec.startswith(("hsl(", "hsla(")):  # CSS hue in degrees, saturation and lightness in %
+        numbers = [float(v) for v in _NUMBERS.findall(spec)]
+        if len(numbers) < 3 or (len(numbers) > 3 and numbers[3] < 0.5):
+            return False  # unreadable, or transparent (hsla(0, 0%, 0%, 0))
+        hue, saturation, lightness = numbers[0] / 360 % 1, numbers[1] / 100, numbers[2] / 100
+        return _luminance(*hls_to_rgb(hue, min(lightness, 1), min(saturation, 1))) < _LIGHT
     if mode == "cmyk":  # xcolor's cmyk: each of c, m, y, k in 0-1
         cyan, magenta, yellow, black = ([*map(float, _NUMBERS.findall(spec)[:4])] + [0.0] * 4)[:4]
         return _luminance(*((1 - v) * (1 - black) for v in (cyan, magenta, yellow))) < _LIGHT
@@ -145,11 +176,20 @@ _BLOCK_COMMENTS = re.compile(
     r"<!--.*?(?:-->|\Z)"
     r"|\\iffalse(?![a-zA-Z]).*?(?:\\fi(?![a-zA-Z])|\Z)"
     r"|\\if(?!f(?![a-zA-Z]))[a-zA-Z]*(?![a-zA-Z]).*?(?:\\fi(?![a-zA-Z])|\Z)"
-    r"|\\end\s*\{document\}.*|\\endinput(?![a-zA-Z]).*"
-    r"|\\begin\s*\{(?P<env>comment\*?|verbatim\*?|lstlisting|minted)\}.*?(?:\\end\s*\{(?P=env)\}|\Z)"
+    # the end of the input: nothing after it is typeset (\\end{document}, its starred variant,
+    # LaTeX's \\stop and \\enddocument, plain TeX's \\bye, ConTeXt's \\stoptext, \\endinput)
+    r"|\\end\s*\{document\*?\}.*|\\(?:endinput|enddocument|stop|stoptext|bye)(?![a-zA-Z@]).*"
+    r"|\\@@end(?![a-zA-Z@]).*"
+    # a saved box (lrbox) is stored, not shown; beamer's overlay environments show their
+    # content on some slides only; filecontents and VerbatimOut write theirs to a file
+    r"|\\begin\s*\{(?P<env>comment\*?|verbatim\*?|lstlisting|minted|lrbox|onlyenv|uncoverenv"
+    r"|filecontents\*?|VerbatimOut|verbatimwrite"
+    r"|visibleenv|invisibleenv|altenv)\}.*?(?:\\end\s*\{(?P=env)\}|\Z)"
     # HTML elements never rendered, and Markdown: code (a box shown as code is no box), an
     # image's alt text, a link's address, a link reference ("[comment]: <> (…)")
-    r"|<(?P<raw>template|script|style|noscript|head|title|svg)\b.*?(?:</(?P=raw)\s*>|\Z)"
+    # (an iframe's text, noembed, noframes, a formula's annotation: its source, not its rendering)
+    r"|<(?P<raw>template|script|style|noscript|head|title|svg|iframe|noembed|noframes"
+    r"|annotation-xml|annotation|datalist)\b.*?(?:</(?P=raw)\s*>|\Z)"
     r"|!\[[^\]\n]*\](?:\([^)\n]*\))?|\]\([^)\n]*\)"
     r"|^[ \t]*\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|[^\s<>]+)"
     r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
@@ -240,12 +280,35 @@ def _typeset(text: str) -> str:
 
 _HIDING_ATTRIBUTE = re.compile(
     r"\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0?\.?0*\s*(?:[;\"']|$)"
-    r"|font-size\s*:\s*0",
+    r"|font-size\s*:\s*0"
+    # CSS that hides by other means (a reader's page never needs these around an answer):
+    # almost no opacity (0.05, 5 %), a filter (opacity(0), brightness), a clip, text moved off
+    # the page (a negative text-indent, an absolute or fixed position, a far negative offset),
+    # a transform or zoom, collapsed content
+    r"|(?<![\w-])opacity\s*:\s*(?:0*\.0\d*|\.0\d*|\d(?:\.\d*)?\s*%)\s*(?:[;\"'!]|$)"
+    r"|(?<![\w-])filter\s*:|clip(?:-path)?\s*:|text-indent\s*:\s*-"
+    r"|position\s*:\s*(?:absolute|fixed)"
+    r"|(?<![\w-])(?:margin(?:-\w+)?|left|top|right|bottom|inset)\s*:\s*-\s*\d{3,}"
+    r"|(?<![\w-])(?:transform|scale|translate|zoom)\s*:|content-visibility\s*:\s*hidden"
+    r"|visibility\s*:\s*collapse|font-size\s*:\s*1(?:\.\d*)?\s*(?:px|pt)\b"
+    r"|^(?=[^>]*?overflow\s*:\s*(?:hidden|clip))(?=[^>]*?(?<![\w-])(?:max-)?(?:height|width)\s*:"
+    r"\s*0(?:px|em|rem|%)?\s*(?:[;\"']|$))",
     re.IGNORECASE,
 )
 # a colour given to an HTML element (style="color: …", <font color="…">), read by value
+# (hsl(0, 0%, 100%) and rgb(100%, …) hold percent signs)
 _HTML_COLOUR = re.compile(
-    r"(?<![\w-])color\s*[:=]\s*[\"']?\s*(?P<value>#?[\w!.,()\s]+?)\s*(?:[;\"'>]|$)", re.I
+    r"(?<![\w-])(?:-webkit-text-fill-)?color\s*[:=]\s*[\"']?\s*(?P<value>#?[\w!.,()%/\s]+?)"
+    r"\s*(?:[;\"'>]|$)",
+    re.I,
+)
+# a background behind an element's text (style="background: black", bgcolor="#000"): default
+# black text on a dark one is unreadable, so a background dark enough to read as text on white
+# hides the element
+_HTML_BACKGROUND = re.compile(
+    r"(?<![\w-])(?:background(?:-color)?\s*:|bgcolor\s*=)\s*[\"']?\s*"
+    r"(?P<value>#?[\w!.,()%/\s]+?)\s*(?:[;\"'>]|$)",
+    re.I,
 )
 _VERB = re.compile(r"\\verb\*?(?P<delim>[^\sa-zA-Z*])(?:(?!(?P=delim)).)*(?:(?P=delim)|$)", re.M)
 # ~~struck~~ in Markdown: the opening pair starts a word, the closing pair ends one (a~~b is
@@ -300,10 +363,12 @@ def _html_spans(text: str) -> Iterator[tuple[int, int]]:
             hiding = re.search(r"\bopen\b", attributes, re.IGNORECASE) is None
         else:
             colour = _HTML_COLOUR.search(attributes)
+            background = _HTML_BACKGROUND.search(attributes)
             hiding = (
                 tag in ("del", "s", "strike")
                 or bool(_HIDING_ATTRIBUTE.search(attributes))
                 or (colour is not None and not _visible_colour(colour.group("value"), None))
+                or (background is not None and _visible_colour(background.group("value"), None))
             )
         if hiding:
             close = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, match.end())
@@ -360,6 +425,294 @@ def _latex_spans(text: str) -> Iterator[tuple[int, int]]:
         yield match.start(), end
 
 
+# Commands that typeset nothing of some of their arguments. A box there is never drawn: a
+# label, an index entry, a message to the log or a shell (\\write18), a URL (\\url shows it
+# verbatim, as code: a box shown as code is no box; \\href shows only its second argument),
+# PDF metadata and annotations (\\pdfinfo, \\hypersetup, \\pdfcomment), a tooltip's text
+# (\\tooltip{shown}{tip}, MathJax's \\texttip and \\mathtip), a bookmark's string, a reference's
+# key, a box register (\\sbox, \\savebox: stored, not shown). A register shown later
+# (\\usebox) draws a box a macro made, which does not count (see ``_expanded``), so what it
+# stores stays hidden. Beamer's overlays (\\only<2>{…}, \\uncover, \\visible, \\invisible,
+# \\alt, \\temporal) show their arguments on some slides only: each hides them all.
+_UNTYPESET = re.compile(
+    r"\\(?P<name>label|index|glossary|typeout|message|wlog|errmessage|errhelp|special|url"
+    r"|nolinkurl|href|hyperlink|hypertarget|hyperref|pdfinfo|hypersetup|pdfcomment"
+    r"|pdfmargincomment|pdfsidelinecomment|pdfmarkupcomment|pdftooltip|tooltip|texttip|mathtip"
+    r"|fancytooltip|texorpdfstring|pdfstringdef|pdfbookmark|bookmark|ref|eqref|pageref|autoref"
+    r"|cref|Cref|nameref|cite[a-zA-Z]{0,8}|nocite|input|include|sbox|savebox|newsavebox"
+    r"|PackageWarning|PackageInfo|PackageError|ClassWarning|GenericWarning|write"
+    r"|only|uncover|visible|invisible|onslide|alt|temporal)(?![a-zA-Z@])\*?"
+)
+_ALL = frozenset({-1})  # every argument
+# name: (how many arguments it takes, which of them are not typeset); optional arguments in
+# brackets are options and never typeset either
+_UNTYPESET_ARGUMENTS: dict[str, tuple[int, frozenset[int]]] = {
+    **dict.fromkeys(
+        "label index glossary typeout message wlog errmessage errhelp special url nolinkurl"
+        " pdfinfo hypersetup pdfcomment pdfmargincomment pdfsidelinecomment bookmark ref eqref"
+        " pageref autoref cref Cref nameref cite nocite input include newsavebox only uncover"
+        " visible invisible onslide".split(),
+        (1, _ALL),
+    ),
+    **dict.fromkeys(
+        "write sbox savebox pdfstringdef pdfbookmark PackageWarning PackageInfo PackageError"
+        " ClassWarning GenericWarning alt".split(),
+        (2, _ALL),
+    ),
+    "temporal": (3, _ALL),
+    **dict.fromkeys("href hyperlink hypertarget".split(), (2, frozenset({0}))),
+    **dict.fromkeys(
+        "pdfmarkupcomment pdftooltip tooltip texttip mathtip fancytooltip texorpdfstring".split(),
+        (2, frozenset({1})),
+    ),
+    "hyperref": (1, frozenset()),  # \\hyperref[label]{shown}
+}
+_TOKEN = re.compile(r"\\(?:[A-Za-z@]+|.)|-?\d+")
+_OVERLAY_SPEC = re.compile(r"\s*<[^<>\n]{0,40}>")
+_OVERLAYS = frozenset("only uncover visible invisible onslide alt temporal".split())
+
+
+def _command_arguments(text: str, name: str, pos: int, count: int) -> list[tuple[int, int]]:
+    """The spans of up to ``count`` arguments of a command from ``pos``: brace groups,
+    control sequences (an unbraced ``\\boxed{…}`` is the box), a number (``\\write18``), a
+    verbatim URL (``\\url|…|``); options in brackets and overlay specs are skipped over."""
+    arguments: list[tuple[int, int]] = []
+    while len(arguments) < count and pos < len(text):
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        spec = _OVERLAY_SPEC.match(text, pos) if name in _OVERLAYS else None
+        if spec is not None:
+            pos = spec.end()
+            continue
+        if text.startswith("[", pos):
+            close = text.find("]", pos, pos + 300)
+            if close < 0:
+                break
+            pos = close + 1
+            continue
+        if text.startswith("{", pos) or _BOX_OPEN.match(text, pos):
+            end = _argument_end(text, pos)
+        elif name in ("url", "nolinkurl") and pos < len(text) and text[pos] not in "\\{":
+            close = text.find(text[pos], pos + 1, pos + 300)  # \\url|…|: verbatim delimiters
+            end = len(text) if close < 0 else close + 1
+        else:
+            token = _TOKEN.match(text, pos)
+            if token is None:
+                break
+            end = token.end()
+        arguments.append((pos, end))
+        pos = end
+    return arguments
+
+
+def _untypeset_spans(text: str) -> Iterator[tuple[int, int]]:
+    """What commands that typeset nothing of an argument hide (see ``_UNTYPESET``), tikz
+    content drawn invisible (``_tikz_spans``), and the rest of a group after a switch that
+    makes text invisible (``_SWITCH``). A command inside a span already hidden is skipped, so
+    nested commands cost one scan."""
+    covered = 0
+    for match in _UNTYPESET.finditer(text):
+        if match.start() < covered:
+            continue
+        name = match.group("name")
+        key = "cite" if name.startswith("cite") else name
+        count, hidden = _UNTYPESET_ARGUMENTS[key]
+        arguments = _command_arguments(text, name, match.end(), count)
+        if name in _OVERLAYS and name != "invisible":
+            spec = _OVERLAY_SPEC.match(text, match.end())
+            after = _OVERLAY_SPEC.match(text, arguments[0][1]) if arguments else None
+            if spec is None and after is None:
+                continue  # no overlay spec: shown on every slide
+            if name == "onslide" and (not arguments or not text.startswith("{", arguments[0][0])):
+                covered = _group_end(text, match.end())
+                yield match.start(), covered  # \\onslide<2> as a switch: the rest of its group
+                continue
+        if not arguments:
+            yield match.start(), match.end()
+            continue
+        if hidden == _ALL:
+            covered = arguments[-1][1]
+            yield match.start(), covered
+            continue
+        yield match.start(), arguments[0][0]  # the command and its options
+        for index, (start, end) in enumerate(arguments):
+            if index in hidden:
+                yield start, end
+            if index + 1 < len(arguments):
+                yield end, arguments[index + 1][0]  # options between arguments
+    yield from _switch_spans(text)
+    if "tikz" in text or "\\node" in text:
+        yield from _tikz_spans(text)
+
+
+# A switch that makes the rest of its group invisible: \\transparent{0}, a font size below 2 pt
+# (\\fontsize{0.01pt}{0pt}\\selectfont)
+_SWITCH = re.compile(
+    r"\\transparent\s*\{(?P<opacity>[^{}]{0,40})\}"
+    r"|\\fontsize\s*\{(?P<size>[^{}]{0,40})\}(?:\s*\{[^{}]{0,40}\})?(?:\s*\\selectfont(?![a-zA-Z]))?"
+)
+_FACTOR = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$", re.I)
+_LENGTH = re.compile(r"^(?P<number>[-+]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>[a-z]{0,2})$", re.I)
+_POINTS = {"": 1.0, "pt": 1.0, "bp": 1.0, "dd": 1.07, "px": 0.75, "sp": 1 / 65536, "mm": 2.85}
+_POINTS |= {"cm": 28.45, "in": 72.27, "pc": 12.0, "cc": 12.84, "em": 10.0, "ex": 4.3, "q": 0.71}
+_TINY_POINTS = 2.0  # a font size below which no reader reads the text
+
+
+def _tiny_factor(spec: str) -> bool:
+    """Whether a scale or opacity factor shows (almost) nothing: below 0.1 in size (``-0``,
+    ``0.0``, ``1e-9``), or not a number a reader can tell (``\\zero``)."""
+    spec = spec.strip().replace(" ", "")
+    return _FACTOR.match(spec) is None or abs(float(spec)) < 0.1
+
+
+def _tiny_length(spec: str) -> bool:
+    """Whether a font size is below :data:`_TINY_POINTS`, or not a length a reader can tell."""
+    length = _LENGTH.match(spec.strip())
+    if length is None or length.group("unit").casefold() not in _POINTS:
+        return True
+    return abs(float(length.group("number"))) * _POINTS[length.group("unit").casefold()] < (
+        _TINY_POINTS
+    )
+
+
+def _switch_spans(text: str) -> Iterator[tuple[int, int]]:
+    """The rest of the group after an invisible switch (``_SWITCH``), and the argument of a
+    scale that shows nothing (``_SCALEBOX``); one inside a span already hidden is skipped."""
+    covered = 0
+    for match in _SWITCH.finditer(text):
+        opacity, size = match.group("opacity"), match.group("size")
+        if match.start() >= covered and (
+            (opacity is not None and _tiny_factor(opacity))
+            or (size is not None and _tiny_length(size))
+        ):
+            covered = _group_end(text, match.end())
+            yield match.start(), covered
+    covered = 0
+    for match in _SCALEBOX.finditer(text):
+        factors = [f for f in (match.group("h"), match.group("v")) if f is not None]
+        if match.start() >= covered and any(_tiny_factor(f) for f in factors):
+            covered = _argument_end(text, match.end())
+            yield match.start(), covered
+    covered = 0
+    for match in _RESIZE_OR_RAISE.finditer(text):
+        lift = match.group("lift")
+        hidden = (
+            _far_length(lift)
+            if lift is not None
+            else _tiny_box_length(match.group("w")) or _tiny_box_length(match.group("h"))
+        )
+        if match.start() >= covered and hidden:
+            covered = _argument_end(text, match.end())
+            yield match.start(), covered
+
+
+# a box resized to (almost) nothing, or raised or lowered off the line by 100 pt or more
+_RESIZE_OR_RAISE = re.compile(
+    r"\\resizebox\*?\s*\{(?P<w>[^{}]{0,40})\}\s*\{(?P<h>[^{}]{0,40})\}\s*(?=\{|\\boxed)"
+    r"|\\raisebox\s*\{(?P<lift>[^{}]{0,40})\}(?:\s*\[[^\]]{0,40}\]){0,2}\s*(?=\{|\\boxed)"
+)
+_RELATIVE_LENGTH = re.compile(r"^(?P<number>[-+]?(?:\d+\.?\d*|\.\d+))?\s*\\[A-Za-z]+$")
+_FAR_POINTS = 100.0  # a lift no line of text needs
+
+
+def _tiny_box_length(spec: str) -> bool:
+    """Whether a \\resizebox dimension shows (almost) nothing: ``!`` keeps the aspect,
+    ``0.5\\linewidth`` is a share of a page length, any other length below 2 pt is tiny."""
+    spec = spec.strip()
+    if spec == "!":
+        return False
+    relative = _RELATIVE_LENGTH.match(spec)
+    if relative is not None:
+        return abs(float(relative.group("number") or 1)) < 0.01
+    return _tiny_length(spec)
+
+
+def _far_length(spec: str) -> bool:
+    """Whether a \\raisebox lift moves the text off the page (or is no length a reader can
+    tell)."""
+    length = _LENGTH.match(spec.strip())
+    if length is None or length.group("unit").casefold() not in _POINTS:
+        return True
+    points = abs(float(length.group("number"))) * _POINTS[length.group("unit").casefold()]
+    return points >= _FAR_POINTS
+
+
+# \\scalebox{h}[v]{…} with a factor that shows nothing: -0, +0.0, 0e5, 1e-9
+_SCALEBOX = re.compile(
+    r"\\scalebox\s*\{(?P<h>[^{}]{0,40})\}\s*(?:\[(?P<v>[^\]]{0,40})\])?\s*(?=\{|\\boxed)"
+)
+# tikz options that draw a node's text invisible: no opacity (opacity=0, text opacity=0,
+# transparent), a text colour not readable on white (text=white, a bare white), no scale
+_TIKZ_OPTIONS = re.compile(
+    r"(?P<head>\\tikz|\\node|\bnode|\\begin\s*\{\s*(?P<env>tikzpicture|scope)\s*\}|\\tikzset"
+    r"|\\tikzstyle)\s*(?:\{|\[)(?P<options>[^\[\]]{0,300})[\]}]"
+)
+_TIKZ_KEY = re.compile(
+    r"(?:^|[,{])\s*(?P<key>(?:text\s+)?opacity|text|color|(?:x|y)?scale)\s*=\s*(?P<value>[^,{}\]]*)"
+    r"|(?:^|[,{])\s*(?P<bare>[A-Za-z]+(?:![\d.]+(?:![A-Za-z]+)?)?)\s*(?=[,}]|$)"
+)
+_LIGHT_NAMES = frozenset(
+    "white yellow cyan lime pink lightgray lightgrey lightblue lightyellow lightcyan ivory snow"
+    " whitesmoke ghostwhite transparent none".split()
+)
+
+
+def _hiding_tikz(options: str) -> bool:
+    """Whether tikz options draw text invisible (see ``_TIKZ_KEY``)."""
+    for key in _TIKZ_KEY.finditer(options):
+        name, value, bare = key.group("key"), key.group("value"), key.group("bare")
+        if name is not None and ("opacity" in name or "scale" in name):
+            if _tiny_factor(value):
+                return True
+        elif name is not None:
+            if not _visible_colour(value, None):
+                return True
+        elif bare is not None:
+            mixed = _MIX.match(bare.casefold())
+            known = mixed is not None and (
+                mixed.group("name") in _VISIBLE_NAMES or mixed.group("name") in _LIGHT_NAMES
+            )
+            if bare.casefold() == "transparent" or (known and not _visible_colour(bare, None)):
+                return True
+    size = _TIKZ_FONT_SIZE.search(options) if "fontsize" in options else None
+    return size is not None and _tiny_length(size.group(1))
+
+
+_TIKZ_FONT_SIZE = re.compile(r"\\fontsize\s*\{([^{}]*)\}")
+
+
+def _tikz_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Tikz content drawn invisible: a node's text, a picture or scope whose options hide
+    (to its end), and after a style that hides every node (``\\tikzset``), the rest."""
+    covered = 0
+    for match in _TIKZ_OPTIONS.finditer(text):
+        if match.start() < covered or not _hiding_tikz(match.group("options")):
+            continue
+        head = match.group("head")
+        if head.startswith(("\\tikzset", "\\tikzstyle")):
+            yield match.start(), len(text)
+            return
+        if match.group("env") is not None:
+            close = re.compile(rf"\\end\s*\{{\s*{match.group('env')}\s*\}}").search(
+                text, match.end()
+            )
+            covered = len(text) if close is None else close.end()
+            yield match.start(), covered
+        else:
+            rest = _NODE_PLACE.match(text, match.end())
+            pos = match.end() if rest is None else rest.end()
+            if text.startswith("{", pos) or _BOX_OPEN.match(text, pos):
+                covered = _argument_end(text, pos)
+                yield match.start(), covered
+            else:  # \\tikz[opacity=0] \\node{…}; : to the end of the path
+                end = text.find(";", pos)
+                covered = len(text) if end < 0 else end + 1
+                yield match.start(), covered
+
+
+_NODE_PLACE = re.compile(r"\s*(?:\([^()]{0,40}\))?\s*(?:at\s*\([^()]{0,80}\))?\s*")
+
+
 def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
     pieces: list[str] = []
     pos = 0
@@ -378,11 +731,17 @@ def without_hidden(text: str) -> str:
         return text
     if _REDEFINED_BOX.search(text):
         return " "  # \\boxed redefined: what a box shows is not what it holds
+    if "pagecolor" in text and _dark_page(text):
+        return " "  # default black text on a dark page: nothing is read
     if "def" in text or "command" in text:
         text = _expanded(text)
     if "```" in text:
         text = _FENCE.sub(_fence_boxes, text)
     text = _BLOCK_COMMENTS.sub(" ", text)
+    if "exclude" in text:
+        text = _without_excluded(text)
+    if "<" in text:  # fallback content: a box in it is drawn only where the media fails
+        text = _FALLBACK.sub(lambda element: _MACRO_BOX.sub(r"\\mbox", element.group()), text)
     if "`" in text:  # a code span is shown, but a box in it is code, not a box
         text = _CODE_SPAN.sub(lambda span: _MACRO_BOX.sub(r"\\mbox", span.group()), text)
     if "<" in text:
@@ -392,7 +751,35 @@ def without_hidden(text: str) -> str:
     text = _STRIKE.sub(" ", text)
     if "\\" not in text:
         return text
-    return _remove_spans(text, list(_latex_spans(text)))
+    return _remove_spans(text, [*_latex_spans(text), *_untypeset_spans(text)])
+
+
+# Environments the comment package (\\excludecomment{name}) or the version package
+# (\\excludeversion{name}) drop: their content is never typeset
+_EXCLUDED = re.compile(
+    r"\\(?:excludecomment|excludeversion)\s*\{\s*(?P<name>[A-Za-z@*]{1,30})\s*\}"
+)
+_MAX_EXCLUDED = 10
+# HTML elements whose content is fallback, drawn only where the media or the object fails, or
+# shown in part (a closed <select> shows one option; a <textarea> shows its text as typed): its
+# words are read (a hedge there is seen by some readers), but a box in it is no answer
+_FALLBACK = re.compile(
+    r"<(?P<tag>object|video|audio|canvas|applet|select|textarea|rp)\b.*?(?:</(?P=tag)\s*>|\Z)",
+    re.I | re.DOTALL,
+)
+
+
+def _without_excluded(text: str) -> str:
+    """``text`` without the environments an ``\\excludecomment`` declaration drops, and
+    without the declarations."""
+    names = list(dict.fromkeys(m.group("name") for m in _EXCLUDED.finditer(text)))
+    if not names:
+        return text
+    pattern = "|".join(map(re.escape, names[:_MAX_EXCLUDED]))
+    environment = re.compile(
+        rf"\\begin\s*\{{(?P<env>{pattern})\}}.*?(?:\\end\s*\{{(?P=env)\}}|\Z)", re.DOTALL
+    )
+    return environment.sub(" ", _EXCLUDED.sub(" ", text))
 
 
 # A macro without arguments shows its body where it is used: "\\def\\alt{or maybe D}
@@ -458,6 +845,7 @@ def _fence_boxes(block: re.Match[str]) -> str:
     code = _MACRO_BOX.sub(r"\\boxed", block.group())
     return " " + " ".join(code[start:end] for start, end in scan_boxes(code).spans) + " "
 
+
 _MACRO_BOX = re.compile(r"\\(?:boxed|fbox|framebox)(?![a-zA-Z])")
 
 
@@ -473,12 +861,38 @@ _INVISIBLE_CHARACTERS = dict.fromkeys(
     map(
         ord,
         "\u200b\u200c\u200d\u2060\ufeff\u00ad\u2061\u2062\u2063\u2064\u200e\u200f"
-        "\u034f\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+        "\u034f\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+        # fillers drawn blank between letters ("o\u3164r" reads "or"): Hangul fillers, Khmer
+        # inherent vowels, Mongolian and other variation selectors, invisible format marks
+        "\u3164\u115f\u1160\uffa0\u17b4\u17b5\u180b\u180c\u180d\u061c\ufff9\ufffa\ufffb"
+        "\u206a\u206b\u206c\u206d\u206e\u206f" + "".join(map(chr, range(0xFE00, 0xFE10))),
     )
+)
+_LETTERLIKE = (  # blocks of letters drawn otherwise: circled, modifier (superscript), subscript
+    *range(0x24B6, 0x24EA),
+    *range(0x1D2C, 0x1D6B),
+    *range(0x1D9C, 0x1DC0),
+    *range(0x02B0, 0x02B9),
+    *range(0x02E0, 0x02E5),
+    0x2071,
+    0x207F,
+    *range(0x2090, 0x209D),
+    *range(0x1F130, 0x1F14A),
 )
 # letters that look Latin (Cyrillic, Greek): "оr" with a Cyrillic o is still "or"
 _LOOK_ALIKES: dict[int, str | int | None] = {
-    **str.maketrans("аеорсухіОАЕРСХοօᴏʀ", "aeopcyxiOAEPCXooor"),
+    **str.maketrans("аеорсухіОАЕРСХοօᴏʀгԁѕјһӏԛԝɾ", "aeopcyxiOAEPCXooorrdsjhlqwr"),
+    # letters drawn otherwise ("ⓞⓡ", "ᵒʳ", "🄾🅁"): only letters, so "m²" keeps its digit
+    **{
+        code: unicodedata.normalize("NFKC", chr(code))
+        for code in _LETTERLIKE
+        if len(unicodedata.normalize("NFKC", chr(code))) == 1
+        and unicodedata.normalize("NFKC", chr(code)).isascii()
+        and unicodedata.normalize("NFKC", chr(code)).isalpha()
+    },
+    # parenthesized (⒪⒭), negative circled and squared letters, regional indicators (🇴🇷)
+    **{0x249C + i: chr(0x61 + i) for i in range(26)},
+    **{start + i: chr(0x41 + i) for start in (0x1F150, 0x1F170, 0x1F1E6) for i in range(26)},
     # full-width and mathematical letters ("ｏｒ", "𝗈𝗋"), one character each, so offsets hold
     **{
         code: unicodedata.normalize("NFKC", chr(code))
@@ -519,9 +933,53 @@ _CORRECTION_CUE = re.compile(
 _CLAUSE_MARK = re.compile(r"[.!?;¶•→⇒]|(?<!\w)-\s")
 
 
+# A bound is no value. A relation right before the box (``\\eta < \\boxed{0.154}``, ``v \\ge``,
+# ``\\lesssim``, ``\\ll``) makes it a bound on the quantity on its left, as ``\\neq`` makes it a
+# value the quantity is not; so do words that state an inequality ("must stay below", "less
+# than", "at most", "no more than", "bounded by", "exceeds"). A noun phrase is no bound: "The
+# maximum speed is \\boxed{…}" answers a question that asks for the maximum. ``\\approx``,
+# ``=`` and ``\\sim`` claim the value.
+_BOUND_BEFORE = re.compile(
+    r"(?:(?P<relation>(?<![<>=\-])<(?![=>\-])|(?<![<>=\-])>(?!=)|<=|>=|[≤≥≪≫≲≳⩽⩾≦≧≺≻≨≩]"
+    r"|\\(?:lt|gt|le|leq|ge|geq|leqslant|geqslant|leqq|geqq|lesssim|gtrsim|lessapprox|gtrapprox"
+    r"|ll|gg|lll|ggg|prec|succ|preceq|succeq|lneq|gneq|lneqq|gneqq|lnsim|gnsim)(?![a-zA-Z]))"
+    r"|\b(?:(?:less|fewer|smaller|lower|greater|more|larger|higher|bigger)\s+than"
+    r"(?:\s+or\s+equal\s+to)?|(?:at|to)\s+(?:the\s+)?(?:most|least)|exceed(?:s|ed|ing)?"
+    r"|bounded\s+(?:above\s+|below\s+|from\s+(?:above|below)\s+)?by|capped\s+at|limited\s+to"
+    r"|(?:stays?|remains?|be|is|are|was|were|lies?|falls?|kept|keep|strictly|well|just|always"
+    r"|must|anything|somewhere|anywhere)\s+(?:below|above|under|beneath|over)"
+    r"|(?:an?|as)\s+(?:upper|lower)\s+(?:bound|limit)\s+(?:of|is)?))"
+    r"[\s=(]*$",
+    re.IGNORECASE,
+)
+# a number right before the relation: "0 < \\boxed{…}", "14 < \\boxed{14.5}" compare the
+# value with a number, the box is the value
+# ("v_2 <" reads "v 2 <": a subscript, no number)
+_NUMBER_END = re.compile(r"(?:^|[=(,;:…¶]\s*|(?<![A-Za-z\d])\s)[-+−]?\d+(?:[.,]\d+)?$")
+_TAG_END = re.compile(r"<[A-Za-z/!][^<>]{0,200}>[\s=(]*$")
+
+
+def _bound_before(window: str) -> bool:
+    """Whether the prose right before a box makes it a bound (see ``_BOUND_BEFORE``). A
+    relation that opens the text (two boxes compared: ``\\boxed{a} < \\boxed{b}``), follows a
+    number, closes an HTML tag (``<b>``) or a Markdown quote ("> \\boxed{…}") bounds nothing."""
+    bound = _BOUND_BEFORE.search(window)
+    if bound is None:
+        return False
+    if bound.group("relation") is None:
+        return True
+    left = window[: bound.start()].rstrip()
+    if not left or left.endswith(("¶", "…")) or _TAG_END.search(window):
+        return False
+    return _NUMBER_END.search(left) is None
+
+
 def _denied_before(window: str) -> bool:
-    """Whether the prose right before a box (:func:`_window_before`) takes it back."""
+    """Whether the prose right before a box (:func:`_window_before`) takes it back, or makes
+    it a bound (:func:`_bound_before`)."""
     if _DENIAL_BEFORE.search(window.replace(" ¶ ", " ")):  # "rather\nthan" is one phrase
+        return True
+    if _bound_before(window):
         return True
     judgement = _JUDGEMENT_BEFORE.search(window)
     if judgement is None:
@@ -561,10 +1019,66 @@ _WINDOW = 80  # characters of prose read on each side of a box
 
 def _decoded(text: str) -> str:
     """``text`` as a reader sees its letters: HTML character references decoded ("&#111;r"
-    is "or"), invisible characters gone, look-alike letters read as Latin."""
+    is "or"), TeX character codes too (``\\char111\\char114``, ``\\symbol{111}``, ``^^6f``),
+    mirrored text read back (``\\reflectbox{ro}``), invisible characters gone, look-alike
+    letters read as Latin."""
     if "&" in text:
         text = html.unescape(text)
+    if "^^" in text or "char" in text or "symbol" in text:
+        text = _CHAR_CODE.sub(_character, text)
+    if "reflectbox" in text or "scalebox" in text:
+        text = _unmirrored(text)
+    if "\u202e" in text:  # a right-to-left override shows its text back to front
+        text = _OVERRIDDEN.sub(lambda run: run.group(1)[::-1], text)
     return text.translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+
+
+# TeX's character codes: \\char with a decimal, "hex, 'octal or `character code, \\symbol{…},
+# XeTeX's \\Uchar, and ^^ notation (^^6f; ^^/ is "o", the character 64 places away)
+_CHAR_CODE = re.compile(
+    r"\\(?:char|Uchar)\s*(?:(?P<dec>\d{1,7})|\"(?P<hex>[0-9A-Fa-f]{1,6})|'(?P<oct>[0-7]{1,8})"
+    r"|`\\?(?P<literal>.))\s?"
+    r"|\\(?:symbol|Uchar|unichar)\s*\{\s*(?:(?P<sdec>\d{1,7})|\"(?P<shex>[0-9A-Fa-f]{1,6})"
+    r"|'(?P<soct>[0-7]{1,8}))\s*\}"
+    r"|\^\^\^\^(?P<hex4>[0-9a-f]{4})|\^\^(?P<hex2>[0-9a-f]{2})|\^\^(?P<caret>[\x00-\x7f])"
+)
+
+
+def _character(code: re.Match[str]) -> str:
+    """The character a TeX character code (``_CHAR_CODE``) stands for."""
+    groups = code.groupdict()
+    if groups["literal"] is not None:
+        return groups["literal"]
+    if groups["caret"] is not None:
+        value = ord(groups["caret"])
+        return chr(value + 64 if value < 64 else value - 64)
+    for name, base in (("dec", 10), ("hex", 16), ("oct", 8), ("hex4", 16), ("hex2", 16)):
+        for key in (name, "s" + name):
+            if groups.get(key) is not None:
+                value = int(groups[key], base)
+                return chr(value) if 0 < value < 0x110000 else code.group()
+    return code.group()
+
+
+_OVERRIDDEN = re.compile("\u202e([^\u202c\u2069\n]*)")
+# mirrored text (\\reflectbox{ro}, \\scalebox{-1}[1]{ro}) is read back to front: "or"
+_MIRROR = re.compile(r"\\(?:reflectbox|scalebox\s*\{\s*-[^{}]{0,20}\}(?:\s*\[[^\]]{0,20}\])?)\s*\{")
+
+
+def _unmirrored(text: str) -> str:
+    """``text`` with the content of each mirroring command (``_MIRROR``) as a reader reads it:
+    its letters without markup, back to front."""
+    pieces, pos = [], 0
+    for mirror in _MIRROR.finditer(text):
+        if mirror.start() < pos:
+            continue
+        end = matching_brace(text, mirror.end())
+        if end is None:
+            break
+        letters = _MATH_MARKUP.sub("", text[mirror.end() : end]).strip()
+        pieces += [text[pos : mirror.start()], " ", letters[::-1], " "]
+        pos = end + 1
+    return "".join([*pieces, text[pos:]])
 
 
 def _plain(text: str) -> str:
@@ -615,6 +1129,43 @@ def _window_before(text: str) -> str:
 _LIST_GAP = re.compile(r"^(?:\s|[,;&]|\band\b)*$", re.IGNORECASE)
 
 
+# Bound words right after the box make it a bound (inside the box, words that are no value make
+# it unparseable already): "or less",
+# "or more", "at most", "at least", "tops", "(upper bound)", "max", "(minimum)". A word that
+# goes on is no bound ("or more precisely 14.52"); "max" must stand alone ("max height" labels).
+_BOUND_WORDS = (
+    r"(?:(?:or|and)\s+(?:less|more|fewer|lower|higher|greater|smaller|larger|bigger|below|above"
+    r"|under|over|beyond|up|down)(?:\s+than\s+(?:that|this))?"
+    r"|(?:at|to)\s+(?:the\s+)?(?:most|least|max(?:imum)?|min(?:imum)?)|tops"
+    r"|(?:as\s+)?(?:an?\s+|the\s+)?(?:upper|lower)\s+(?:bound|limit)"
+    r"|max(?:imum)?|minimum)"  # not "min": a unit (minutes)
+)
+_BOUND_AFTER = re.compile(
+    rf"^[\s.,;:!(|$]*(?:(?:is|are|was|being|as)\s+(?:only\s+|just\s+|merely\s+)?)?{_BOUND_WORDS}"
+    r"(?=\s*(?:[).,;:!?\]\n]|$))"
+    r"|^[\s.,;:!(|$]*(?:at\s+(?:the\s+)?(?:most|least)|(?:is|as)\s+(?:an?|the|my)\s+"
+    r"(?:upper|lower)\s+(?:bound|limit))\b",
+    re.IGNORECASE,
+)
+# a relation right after the box with a quantity's symbol on its right: "\\boxed{14.5} > v"
+_RELATION_AFTER = re.compile(
+    r"^[\s$]*(?:<(?=[\s=])|>|<=|>=|[≤≥≪≫≲≳⩽⩾]|\\(?:lt|gt|le|leq|ge|geq|leqslant|geqslant"
+    r"|lesssim|gtrsim|ll|gg)(?![a-zA-Z]))\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\s*\{?[\w\\]{1,12}\}?)?"
+    r"\s*(?:[$.,;)]|\\[\])]|$)"
+)
+
+
+def _bound_after(after: str) -> bool:
+    """Whether the prose right after a box makes it a bound (see ``_BOUND_AFTER``), with or
+    without the unit written after the box (``\\boxed{14.5}\\,\\mathrm{m/s} or less``)."""
+    head = after[:_WINDOW]
+    if _RELATION_AFTER.match(head):
+        return True
+    plain = _plain(_decoded(head).split("\n\n", 1)[0])
+    unitless = _plain(_UNIT_AFTER_BOX.sub("", _decoded(head), count=1).split("\n\n", 1)[0])
+    return _BOUND_AFTER.match(plain) is not None or _BOUND_AFTER.match(unitless) is not None
+
+
 def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     """For each box (its span in ``text``), whether the output takes it back: the prose right
     before it denies it ("it is not", "wrong:", ``\\neq``) or the prose right after it does
@@ -626,7 +1177,10 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     befores = [text[: spans[0][0]], *gaps]
     afters = [*gaps, text[spans[-1][1] :]]
     before = [_denied_before(_window_before(b)) for b in befores]
-    after = [bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) for a in afters]
+    after = [
+        bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) or _bound_after(a)
+        for a in afters
+    ]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
     for index in range(1, len(spans)):  # "not a, b": the denial runs on through the list
         before[index] = before[index] or (before[index - 1] and listed[index - 1])
@@ -644,9 +1198,18 @@ _OFFERING = (
     r"\b(?:or|either|maybe|perhaps|possibly|alternatively|probably|might|could|else"
     r"|otherwise(?!\s+(?:stated|put|said|written|expressed|phrased))|conceivably|alternately"
     r"|unless|likely|guess|unsure|not sure|ou|oder|oppure|o|quizás|quizá|tal\s+vez|vielleicht"
-    r"|eller|lub|veya|vagy|atau|hoặc|ή|또는|または|還是|还是|أو)\b|(?<!\w)या(?!\w)"
-    r"|\b(?:alt|resp)\.(?=\s)"
-    r"|или|либо|或|或者|∨|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|\|\|"
+    r"|eller|lub|veya|vagy|atau|hoặc|ή|또는|または|還是|还是|أو"
+    # more: English (perchance, arguably, aka), and "or"/"maybe" in other languages that no
+    # English word spells (nebo, albo, yoki, või, arba, або; peut-être, forse, talvez,
+    # misschien, może, možná, kanske, belki, talán, ehkä, mungkin, может быть, возможно)
+    r"|perchance|arguably|presumably|aka|nebo|albo|yoki|või|arba|[аa]б[оo]|peut[-\s]être|forse"
+    r"|talvez|quiçá|misschien|wellicht|może|możliwe|možná|kanske|måske|kanskje|belki|talán"
+    # (Cyrillic words as the look-alike reading leaves them: "может" reads with a Latin o, e)
+    r"|ehkä|mungkin|eventuell|м[оo]ж[еe]т(?:\s+быть)?|в[оo]зм[оo]жн[оo]|нав[еe]рн[оo][еe]"
+    r"|м[оo]жлив[оo]|либ[оo]|有可能|也许|或许"
+    r"|たぶん|多分|かもしれない|아마|혹은|ربما|شاید|یا|או|หรือ|có\s+lẽ)\b|(?<!\w)(?:या|शायद)(?!\w)"
+    r"|\b(?:alt|resp)\.(?=\s)|\ba\.\s?k\.\s?a\.?(?!\w)"
+    r"|или|或|或者|∨|\\lor(?![a-zA-Z])|\\vee(?![a-zA-Z])|\|\|"
 )
 # between two boxes also a comparison ("vs"), a bare slash ("\\boxed{a} / \\boxed{b}", not the
 # one in "m/s"), parallel bars; a question mark only right after the earlier box (a question
@@ -752,6 +1315,22 @@ _RANGE_OPEN = re.compile(
 )
 
 
+# Words that offer an alternative between two boxes only: short words in other languages that
+# English or another language also spells ("of" in Dutch, "tai" in Finnish, "hay" in Vietnamese,
+# "sau" in Romanian, "after" in Vietnamese), and a zero
+# for the "o" of "or". They hedge when they are all the prose between the boxes:
+# "\\boxed{a} \\text{of} \\boxed{b}"; in a sentence ("of the two") they are English.
+_GAP_ONLY_HEDGE = re.compile(
+    r"^\W*(?:of|sau|tai|vai|hay|ili|ali|ose|apo|edo|neu|nó|eða|ya|yoksa|ya\s+da|atau|o|0r|0R"
+    r"|か|或|او)\W*$",
+    re.IGNORECASE,
+)
+# mirrored or rotated text between two boxes: no honest joining prose is drawn so
+_MIRRORED_GAP = re.compile(
+    r"\\(?:reflectbox|rotatebox|turnbox|scalebox\s*\{\s*-)|\bxscale\s*=\s*-|scaleX\(\s*-"
+)
+
+
 def hedged(gap: str, before: str = "") -> bool:
     """Whether the prose between two boxes offers them as alternatives: "or", "maybe", "/"
     within a few words, or a range ("\\boxed{a} – \\boxed{b}", "between \\boxed{a} and
@@ -771,6 +1350,8 @@ def hedged(gap: str, before: str = "") -> bool:
     if _RELATION_ONLY.match(plain):  # \boxed{a} = \boxed{b}: a claim that both are the value
         return True
     if _HEDGE_AT_EDGE.search(plain):  # "or, if you prefer the textbook's form, \boxed{…}"
+        return True
+    if _GAP_ONLY_HEDGE.match(plain) or _MIRRORED_GAP.search(gap):
         return True
     return len(plain.split()) <= _HEDGE_GAP_WORDS and _HEDGE_WORDS.search(plain) is not None
 
@@ -1048,6 +1629,50 @@ _ALSO_RIGHT = re.compile(
     r"|an?\s+(?:option|possibility|candidate|answer))\b(?:\s+(?:too|as\s+well)\b)?",
     re.I,
 )
+# A runner-up under a label ("Plan B:", "Runner-up:", "Second choice:", "Fallback:", "My
+# second pick:"), or offered for a rejection ("If that's marked wrong, try 29 m/s"): a second
+# candidate whatever it is. A value the scan reads is judged; otherwise the rest of the
+# sentence is the offer (a formula, an interval, a phrase), and a long one offers ``""``.
+_RUNNER_UP_LABEL = re.compile(
+    r"\b(?:plan\s+b|runner[\s-]?up|(?:my\s+)?(?:second|next|backup|fallback)\s+(?:choice|pick|best)"
+    r"|next[\s-]best(?:\s+(?:answer|guess|option|choice|pick))?|fallback|backup|alternate"
+    r"|close\s+second)\s*(?:answer|guess|option|value)?\s*[:=]"
+    r"|\b(?:plan\s+b|runner[\s-]?up|(?:my\s+)?second\s+(?:choice|pick|best|guess)|next[\s-]best)"
+    r"\s+(?:answer\s+)?(?:is|would\s+be)\b"
+    r"|\bif\s+(?:that|this|it|my\s+answer|the\s+(?:above|first|answer|grader|checker|key))\b"
+    r"[^.!?\n]{0,40}?(?:\b(?:wrong|incorrect|rejected|rejects|marked|off|fails)\b"
+    r"|(?:\bnot|n['’]t)\s+(?:accepted|right|correct)\b)[^.!?\n]{0,20}?[,:]?\s*"
+    r"(?:then\s+)?(?:try|use|go\s+with|pick|choose|put|answer|submit)\b"
+    r"|\b(?:otherwise|failing\s+that|else)\s*,?\s*(?:try|go\s+with|pick|submit)\b",
+    re.I,
+)
+_RUNNER_UP_WORDS = 8  # a longer rest is prose, not an offered answer
+# a value named the runner-up: "(… 29 m/s is the runner-up)", "29 m/s would be my second
+# pick", "D is a close second"
+_RUNNER_UP = re.compile(
+    r"\s*(?:is|was|would\s+be)\s+(?:(?:the|my|a)\s+)?(?:runner[\s-]?up|close\s+second"
+    r"|second\s+(?:choice|pick|guess|best|option|place)|next[\s-]best|backup|fallback|alternate"
+    r"|plan\s+b)\b",
+    re.I,
+)
+_CLAUSE_START = re.compile(r"[;:]|\((?=[^()]*$)")  # "(confidence 40%; 29 m/s …": after ";"
+
+
+def _runner_up(rest: str) -> str:
+    """What a runner-up label offers (see ``_RUNNER_UP_LABEL``): the value the scan reads
+    right after it, else its words up to the sentence's end (``""`` when none or too many)."""
+    item = _OFFER_ITEM.match(rest.strip())
+    if item is not None and _FILLS_CLAUSE.match(rest.strip(), item.end()):
+        return _item_value(rest.strip(), item)
+    value = rest.strip(" \t\n.,;:!")
+    while value.startswith("(") and value.count("(") > value.count(")"):
+        value = value[1:].strip()  # the remark's own parenthesis: "(… is the runner-up)"
+    while value.endswith(")") and value.count(")") > value.count("("):
+        value = value[:-1].strip(" .,;:!")
+    words = value.split()
+    return " ".join(words) if len(words) <= _RUNNER_UP_WORDS else ""
+
+
 # the words that make a value "also right" a second one (a value that "is correct" alone
 # restates the box, and is judged all the same)
 _ALSO_WORDS = re.compile(r"\b(?:also|equally|too|as\s+well|might|could|may)\b", re.I)
@@ -1216,6 +1841,19 @@ def _later_offers(after: str, in_math: bool = False) -> tuple[str, ...]:
         defined = _DEFINED_AFTER.match(rest, item.end()) if item is not None else None
         if item is not None and (defined is None or defined.group("name") not in item.group()):
             values += _offered_after(rest)
+    for match in _RUNNER_UP_LABEL.finditer(text):
+        start, stop = sentence(match.start())
+        if not what_if(start, stop):
+            values.append(_runner_up(text[match.end() : stop]))
+    for match in _RUNNER_UP.finditer(text):
+        start, _ = sentence(match.start())
+        if what_if(start, match.end()):
+            continue
+        items = list(_OFFER_ITEM.finditer(text, start, match.start()))
+        if items and not text[items[-1].end() : match.start()].strip():
+            values.append(_item_value(text, items[-1]))
+        else:  # "(20, 45) is the runner-up", "runs fast is the runner-up": the clause's subject
+            values.append(_runner_up(_CLAUSE_START.split(text[start : match.start()])[-1]))
     for match in _ALSO_RIGHT.finditer(text):
         start, _ = sentence(match.start())
         items = list(_OFFER_ITEM.finditer(text, start, match.start()))

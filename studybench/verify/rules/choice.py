@@ -81,6 +81,9 @@ _OPTION_NOISE = re.compile(r"[\s$]+")
 _OPTION_END = re.compile(r"[.;,:]+$")
 
 
+_REMARK_WRAP = re.compile(r"^[\s(\[,:;.-]+|[\s)\].]+$")  # "(1/2)", ", 1/2" around a text
+
+
 def option_texts(question: str) -> dict[str, str]:
     """The options of a multiple-choice question by letter (``{"A": "real and inverted"}``),
     when they are listed as ``(A) … (B) …`` with consecutive letters from A; else empty."""
@@ -99,7 +102,11 @@ def option_texts(question: str) -> dict[str, str]:
 def _option_key(text: str) -> str:
     from studybench.verify.normalize import normalize_answer
 
-    return _OPTION_END.sub("", _OPTION_NOISE.sub("", normalize_answer(text))).casefold()
+    text = _SHORT_FRACTION.sub(r"\\frac{\1}{\2}", normalize_answer(text))
+    return _OPTION_END.sub("", _OPTION_NOISE.sub("", text)).casefold()
+
+
+_SHORT_FRACTION = re.compile(r"\\frac\s*(\d)\s*(\d)")  # \frac12 is \frac{1}{2}
 
 
 def option_by_text(pred: str, question: str | None) -> frozenset[str] | None:
@@ -135,6 +142,9 @@ def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None
     if _MC_DENIED.search(pred) and not _MC_DENIED.search(gold):
         return reject("denied_choice")  # "(A) is false": the box argues against its option
     remark = mc_remark(pred)
+    named = option_by_text(_REMARK_WRAP.sub("", remark), question)
+    if named is not None and not named <= pred_l:
+        return reject("mismatched_option")  # "B (1/2)" where (A) is 1/2: another option's text
     if _remark_hedges(remark, pred_l, question):
         return reject("hedged_choice")  # "A. Also D", "A) or D", "A. I mean D", "A...D"
     if _remark_contradicts(remark, pred_l, question):
