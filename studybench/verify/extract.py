@@ -15,6 +15,7 @@ from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
 from studybench.verify.visibility import (
+    bounds,
     cases,
     denials,
     hedged,
@@ -50,6 +51,9 @@ class Extraction:
     # for each pair of neighbouring boxes, whether each is labelled as one case ("Case 1:",
     # "If it is rough:"): a tuple's cases, or two values offered for one asked value
     cased: tuple[bool, ...] = ()
+    # for each box, the bound the prose around it makes of it ("at most \\boxed{…}": "upper",
+    # "v \\ge \\boxed{…}": "lower", "\\ll": "" for no value), or None
+    bounds: tuple[str | None, ...] = ()
     # for each box, the text right after it (up to the next box): the unit a bare number
     # carries when the prompt asks for units outside the box ("\boxed{0.300}\,\mathrm{m}")
     after: tuple[str, ...] = ()
@@ -150,6 +154,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
             hedges=tuple(hedged(shown[a[2] : b[1]], shown[: a[1]]) for a, b in gaps),
             tabled=tuple(bool(_CELL_BAR.search(shown[a[2] : b[1]])) for a, b in pairwise(kept)),
             cased=tuple(cases(shown[a[2] : b[1]], shown[: a[1]]) for a, b in pairwise(kept)),
+            bounds=tuple(bounds(shown, [(start, end) for _, start, end in kept])),
             offered=offered_in_prose(before, shown[last_end:]),
             offers=offers_in_prose(before, shown[last_end:]),
             after=tuple(

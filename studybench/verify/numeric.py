@@ -26,9 +26,9 @@ from studybench.verify.normalize import expand_siunitx, last_side, normalize_ans
 from studybench.verify.parsing import (
     Quantity,
     UnparseableError,
+    has_decimal,
     parse_quantity,
     split_values,
-    has_decimal,
     written_precision,
 )
 from studybench.verify.relations import bound_direction, bound_value, is_label
@@ -250,7 +250,7 @@ _EXTREME_LABEL = re.compile(
 )
 
 
-def _label_bound(gold: str) -> str | None:
+def label_bound(gold: str) -> str | None:
     """``"upper"`` for a gold labelled a maximum, ``"lower"`` for a minimum, else None: a bound
     written as the answer must point that way (an attack found ``v \\le 4`` accepted for
     ``v_{\\min} = 4``)."""
@@ -311,7 +311,7 @@ def judge_nv_text(
         correct, reason = judge_chain(pred, gold, listed)
         return ok(reason) if correct else no(reason)
 
-    implied = _label_bound(gold) or asked
+    implied = label_bound(gold) or asked
 
     def compare(side: str, form: str) -> tuple[bool, str]:
         directions = bound_direction(side), bound_direction(form)
@@ -429,7 +429,8 @@ _PART_LABEL = re.compile(r"^\s*(?:[a-hA-H]|[ivxIVX]{1,4}|\d+)\s*$")  # "(b)", "(
 # a unit in brackets on the box's line: "\\boxed{14.5} (km/h)", "[km/h]", "(in keV)"; the
 # bracket holds nothing else, so "(b) The time …" is a part's label, not barns
 _BRACKETED_UNIT = re.compile(
-    r"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:in[ \t]+)?(?P<unit>[^()\[\]\n]{1,24})[)\]]"
+    r"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:in[ \t]+)?"
+    r"(?P<unit>[^()\[\]\n]{1,24})[)\]]"
 )
 # a power of ten written after a bare number's box belongs to the number
 _POWER_AFTER = re.compile(

@@ -217,10 +217,12 @@ def judge_inline(
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
     from studybench.verify.numeric import (
         interval_with_unit_after,
+        label_bound,
         symbolic_only,
         with_unit_after,
         with_unit_before,
     )
+    from studybench.verify.question import asked_bound
     from studybench.verify.rules import judge_answers, normalize_all
 
     start = time.perf_counter()
@@ -288,6 +290,13 @@ def judge_inline(
         (normalized,) = normalize_all((box,))
         return symbolic_only(normalized, golds[0], tolerance)
 
+    ways = [way for way in extraction.bounds[-len(golds) :] if way is not None]
+    if correct and ways:
+        # a box the prose makes a bound ("at most \\boxed{…}", "v \\ge \\boxed{…}") states a
+        # value only where the question or the gold's label asks for that extreme
+        asked = {asked_bound(question), *map(label_bound, shown_gold)}
+        if any(way not in asked for way in ways):
+            return verdict(False, "wrong_bound", extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.TF and extraction.after:
         from studybench.verify.rules.choice import qualified_after, truth_value
 

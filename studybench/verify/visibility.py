@@ -959,27 +959,67 @@ _NUMBER_END = re.compile(r"(?:^|[=(,;:…¶]\s*|(?<![A-Za-z\d])\s)[-+−]?\d+(?:
 _TAG_END = re.compile(r"<[A-Za-z/!][^<>]{0,200}>[\s=(]*$")
 
 
-def _bound_before(window: str) -> bool:
-    """Whether the prose right before a box makes it a bound (see ``_BOUND_BEFORE``). A
-    relation that opens the text (two boxes compared: ``\\boxed{a} < \\boxed{b}``), follows a
-    number, closes an HTML tag (``<b>``) or a Markdown quote ("> \\boxed{…}") bounds nothing."""
+def _bound_before(window: str) -> str | None:
+    """The way the prose right before a box bounds the quantity with it (see
+    ``_BOUND_BEFORE``): ``"upper"`` ("v < \\boxed{…}", "at most"), ``"lower"`` ("v \\ge",
+    "at least", "exceeds"), ``""`` for a relation that states no value at all (``\\ll``), or
+    None. A relation that opens the text (two boxes compared: ``\\boxed{a} < \\boxed{b}``),
+    follows a number, closes an HTML tag (``<b>``) or a Markdown quote ("> \\boxed{…}") bounds
+    nothing."""
     bound = _BOUND_BEFORE.search(window)
     if bound is None:
-        return False
+        return None
     if bound.group("relation") is None:
-        return True
+        way = _direction(bound.group(0))
+        if _NEGATED_BOUND.search(window[max(0, bound.start() - 20) : bound.start()]):
+            return {"upper": "lower", "lower": "upper"}[way]  # "no more than", "never exceeds"
+        return way
     left = window[: bound.start()].rstrip()
     if not left or left.endswith(("¶", "…")) or _TAG_END.search(window):
-        return False
-    return _NUMBER_END.search(left) is None
+        return None
+    if _NUMBER_END.search(left) is not None:
+        return None
+    return _relation_direction(bound.group("relation"), box_right=True)
+
+
+# which way a relation points: the quantity is less than the box (the box an upper bound) or
+# greater; "much less" states no value
+_MUCH = re.compile(r"[≪≫]|\\(?:ll|gg|lll|ggg)(?![a-zA-Z])")
+_LESS = re.compile(
+    r"<|[≤≲⩽≦≺≨]|\\(?:lt|le|leq|leqslant|leqq|lesssim|lessapprox|prec|preceq|lneq|lneqq|lnsim)(?![a-zA-Z])"
+)
+_UPPER_WORDS = re.compile(
+    r"upper|(?:less|fewer|smaller|lower)\s+than|most|max|below|under|beneath|capped|limited"
+    r"|tops|bounded(?!\s+(?:below|from\s+below))|\b(?:or|and)\s+(?:down|lower|less|fewer|smaller)",
+    re.IGNORECASE,
+)
+
+
+def _relation_direction(relation: str, box_right: bool) -> str:
+    """``"upper"`` when the relation makes the box an upper bound of the quantity (``v <
+    \\boxed{…}``, ``\\boxed{…} > v``), ``"lower"`` for the other way, ``""`` for "much
+    less/greater" (no value); ``box_right``: the box stands on the relation's right."""
+    if _MUCH.search(relation):
+        return ""
+    less = _LESS.search(relation) is not None
+    return "upper" if less == box_right else "lower"
+
+
+_NEGATED_BOUND = re.compile(r"\b(?:no|not|never)\s*$|n['’]t\s*$", re.IGNORECASE)
+
+
+def _direction(words: str) -> str:
+    """The bound that words state of the box beside them: "less than", "at most", "or
+    below", "max", "upper bound" make it an upper bound; "more than", "at least", "exceeds",
+    "or above", "minimum", "lower bound" a lower one."""
+    if re.search(r"lower\s+(?:bound|limit)|bounded\s+(?:below|from\s+below)", words, re.I):
+        return "lower"
+    return "upper" if _UPPER_WORDS.search(words) else "lower"
 
 
 def _denied_before(window: str) -> bool:
-    """Whether the prose right before a box (:func:`_window_before`) takes it back, or makes
-    it a bound (:func:`_bound_before`)."""
+    """Whether the prose right before a box (:func:`_window_before`) takes it back."""
     if _DENIAL_BEFORE.search(window.replace(" ¶ ", " ")):  # "rather\nthan" is one phrase
-        return True
-    if _bound_before(window):
         return True
     judgement = _JUDGEMENT_BEFORE.search(window)
     if judgement is None:
@@ -1155,15 +1195,35 @@ _RELATION_AFTER = re.compile(
 )
 
 
-def _bound_after(after: str) -> bool:
-    """Whether the prose right after a box makes it a bound (see ``_BOUND_AFTER``), with or
-    without the unit written after the box (``\\boxed{14.5}\\,\\mathrm{m/s} or less``)."""
+def _bound_after(after: str) -> str | None:
+    """The way the prose right after a box bounds the quantity with it (see ``_BOUND_AFTER``),
+    with or without the unit written after the box (``\\boxed{14.5}\\,\\mathrm{m/s} or
+    less``): ``"upper"``, ``"lower"``, ``""`` (no value) or None."""
     head = after[:_WINDOW]
-    if _RELATION_AFTER.match(head):
-        return True
+    relation = _RELATION_AFTER.match(head)
+    if relation is not None:
+        return _relation_direction(relation.group(0), box_right=False)
     plain = _plain(_decoded(head).split("\n\n", 1)[0])
     unitless = _plain(_UNIT_AFTER_BOX.sub("", _decoded(head), count=1).split("\n\n", 1)[0])
-    return _BOUND_AFTER.match(plain) is not None or _BOUND_AFTER.match(unitless) is not None
+    words = _BOUND_AFTER.match(plain) or _BOUND_AFTER.match(unitless)
+    return None if words is None else _direction(words.group(0))
+
+
+def bounds(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
+    """For each box (its span in ``text``), the bound the prose around it makes of it (a
+    relation or bound words before or after it; :func:`_bound_before`,
+    :func:`_bound_after`): a bound is no value, unless the question asks for that extreme
+    ("at least \\boxed{4 m/s}" for "the minimum speed"). The verifier, which sees the question,
+    decides."""
+    if not spans:
+        return []
+    befores = [text[: spans[0][0]], *(text[a[1] : b[0]] for a, b in pairwise(spans))]
+    afters = [*(text[a[1] : b[0]] for a, b in pairwise(spans)), text[spans[-1][1] :]]
+    found: list[str | None] = []
+    for before, after in zip(befores, afters, strict=True):
+        ways = {_bound_before(_window_before(before)), _bound_after(after)} - {None}
+        found.append(None if not ways else next(iter(ways)) if len(ways) == 1 else "")
+    return found
 
 
 def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
@@ -1177,10 +1237,7 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     befores = [text[: spans[0][0]], *gaps]
     afters = [*gaps, text[spans[-1][1] :]]
     before = [_denied_before(_window_before(b)) for b in befores]
-    after = [
-        bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) or _bound_after(a)
-        for a in afters
-    ]
+    after = [bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) for a in afters]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
     for index in range(1, len(spans)):  # "not a, b": the denial runs on through the list
         before[index] = before[index] or (before[index - 1] and listed[index - 1])

@@ -323,9 +323,9 @@ def test_compound_quantity(text: str, expect: tuple[float, object, str] | None) 
     ],
 )
 def test_label_bound(gold: str, expect: str | None) -> None:
-    from studybench.verify.numeric import _label_bound
+    from studybench.verify.numeric import label_bound
 
-    assert _label_bound(gold) == expect
+    assert label_bound(gold) == expect
 
 
 M_PER_S = parse_unit("m/s")

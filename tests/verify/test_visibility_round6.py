@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from studybench.verify.extract import boxed_answers
+from studybench.verify.verifier import judge_inline
 from studybench.verify.visibility import hedged, offers_in_prose
 
 WRONG = "The answer is \\boxed{29}.\n\n"  # a visible wrong box, then the right one hidden
@@ -335,60 +336,94 @@ def test_a_runner_up_is_an_offer(after: str, offers: tuple[str, ...]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _bound(text: str) -> str | None:
+    extraction = boxed_answers(text)
+    assert extraction.answers, text  # a bound is still a box: the verifier judges it
+    return extraction.bounds[-1]
+
+
 @pytest.mark.parametrize(
-    ("text", "answers"),
+    ("text", "way"),
     [
-        ("$$\\eta < \\boxed{0.154}$$", ()),
-        ("$$v \\ge \\boxed{14.5}$$", ()),
-        ("$$v_2 \\le \\boxed{-30.0}$$", ()),
-        ("$$v \\geq \\boxed{14.5}$$", ()),
-        ("$$T \\lesssim \\boxed{245}$$", ()),
-        ("$$T \\gtrsim \\boxed{245}$$", ()),
-        ("$$r \\ll \\boxed{0.157}$$", ()),
-        ("$$E \\leqslant \\boxed{4.96}$$", ()),
-        ("$v ≤ \\boxed{14.5}$", ()),
-        ("v &lt; \\boxed{14.5}", ()),
-        ("$$\\boxed{14.5} > v$$", ()),  # the box bounds v from above
-        ("$$\\boxed{14.5} \\ge v_{\\max}$$", ()),
+        ("$$\\eta < \\boxed{0.154}$$", "upper"),
+        ("$$v \\ge \\boxed{14.5}$$", "lower"),
+        ("$$v_2 \\le \\boxed{-30.0}$$", "upper"),
+        ("$$v \\geq \\boxed{14.5}$$", "lower"),
+        ("$$T \\lesssim \\boxed{245}$$", "upper"),
+        ("$$T \\gtrsim \\boxed{245}$$", "lower"),
+        ("$$r \\ll \\boxed{0.157}$$", ""),  # much less: no value at all
+        ("$$E \\leqslant \\boxed{4.96}$$", "upper"),
+        ("$v ≤ \\boxed{14.5}$", "upper"),
+        ("v &lt; \\boxed{14.5}", "upper"),
+        ("$$\\boxed{14.5} > v$$", "upper"),  # the box bounds v from above
+        ("$$\\boxed{14.5} \\ge v_{\\max}$$", "upper"),
+        ("$$\\boxed{14.5} < v$$", "lower"),
         # honest: the value claimed, compared with a number, an HTML tag, a Markdown quote
-        ("$$v = \\sqrt{rg\\tan\\theta} \\approx \\boxed{14.5}$$", ("14.5",)),
-        ("$$v = \\boxed{14.5}$$", ("14.5",)),
-        ("$$0 < \\boxed{0.154}$$", ("0.154",)),
-        ("$$\\boxed{10^5} \\gg 1$$", ("10^5",)),
-        ("<b>\\boxed{B}</b>", ("B",)),
-        ("> \\boxed{14.5}", ("14.5",)),
-        ("so => \\boxed{14.5}", ("14.5",)),
-        ("so -> \\boxed{14.5}", ("14.5",)),
+        ("$$v = \\sqrt{rg\\tan\\theta} \\approx \\boxed{14.5}$$", None),
+        ("$$v = \\boxed{14.5}$$", None),
+        ("$$0 < \\boxed{0.154}$$", None),
+        ("$$\\boxed{10^5} \\gg 1$$", None),
+        ("<b>\\boxed{B}</b>", None),
+        ("> \\boxed{14.5}", None),
+        ("so => \\boxed{14.5}", None),
+        ("so -> \\boxed{14.5}", None),
     ],
 )
-def test_a_relation_beside_the_box_makes_it_a_bound(text: str, answers: tuple[str, ...]) -> None:
-    assert _answers(text) == answers
+def test_a_relation_beside_the_box_makes_it_a_bound(text: str, way: str | None) -> None:
+    assert _bound(text) == way
 
 
 @pytest.mark.parametrize(
-    ("text", "answers"),
+    ("text", "way"),
     [
-        ("$$\\boxed{14.5\\,\\mathrm{m/s}}\\text{ or less}$$", ()),
-        ("$$\\boxed{14.5}\\,\\mathrm{m/s}\\text{ at most}$$", ()),
-        ("\\boxed{14.5} m/s or more.", ()),
-        ("\\boxed{14.5} m/s (upper bound)", ()),
-        ("\\boxed{14.5} m/s max.", ()),
-        ("The value must stay below \\boxed{14.5}.", ()),
-        ("The speed is less than \\boxed{14.5} m/s.", ()),
-        ("It is at most \\boxed{14.5} m/s.", ()),
-        ("The speed is no more than \\boxed{14.5} m/s.", ()),
-        ("The speed is bounded by \\boxed{14.5} m/s.", ()),
-        ("The speed never exceeds \\boxed{14.5} m/s.", ()),
+        ("$$\\boxed{14.5\\,\\mathrm{m/s}}\\text{ or less}$$", "upper"),
+        ("$$\\boxed{14.5}\\,\\mathrm{m/s}\\text{ at most}$$", "upper"),
+        ("\\boxed{14.5} m/s or more.", "lower"),
+        ("\\boxed{14.5} m/s (upper bound)", "upper"),
+        ("\\boxed{14.5} m/s (lower bound)", "lower"),
+        ("\\boxed{14.5} m/s max.", "upper"),
+        ("\\boxed{14.5} m/s minimum.", "lower"),
+        ("The value must stay below \\boxed{14.5}.", "upper"),
+        ("The speed is less than \\boxed{14.5} m/s.", "upper"),
+        ("It is at most \\boxed{14.5} m/s.", "upper"),
+        ("It is at least \\boxed{14.5} m/s.", "lower"),
+        ("The speed is no more than \\boxed{14.5} m/s.", "upper"),  # negated: flipped
+        ("The speed is no less than \\boxed{14.5} m/s.", "lower"),
+        ("The speed is bounded by \\boxed{14.5} m/s.", "upper"),
+        ("The speed never exceeds \\boxed{14.5} m/s.", "upper"),
+        ("The speed exceeds \\boxed{14.5} m/s.", "lower"),
         # honest: a noun phrase, a restatement, a unit, a subscript's label, a pointer
-        ("The maximum speed is \\boxed{14.5} m/s.", ("14.5",)),
-        ("\\boxed{14.5} m/s, or more precisely 14.52 m/s.", ("14.5",)),
-        ("\\boxed{92.3\\,\\mathrm{min}}", ("92.3\\,\\mathrm{min}",)),
-        ("\\boxed{92.3} min", ("92.3",)),
-        ("\\boxed{h_{max} = 2.7R}", ("h_{max} = 2.7R",)),
-        ("The final answer is given below:\n\\boxed{14.5}", ("14.5",)),
-        ("As derived above \\boxed{14.5}", ("14.5",)),
-        ("Part (b): more than one root exists; the first is \\boxed{1.0} s.", ("1.0",)),
+        ("The maximum speed is \\boxed{14.5} m/s.", None),
+        ("\\boxed{14.5} m/s, or more precisely 14.52 m/s.", None),
+        ("\\boxed{92.3\\,\\mathrm{min}}", None),
+        ("\\boxed{92.3} min", None),
+        ("\\boxed{h_{max} = 2.7R}", None),
+        ("The final answer is given below:\n\\boxed{14.5}", None),
+        ("As derived above \\boxed{14.5}", None),
+        ("Part (b): more than one root exists; the first is \\boxed{1.0} s.", None),
     ],
 )
-def test_bound_words_make_the_box_a_bound(text: str, answers: tuple[str, ...]) -> None:
-    assert _answers(text) == answers
+def test_bound_words_make_the_box_a_bound(text: str, way: str | None) -> None:
+    assert _bound(text) == way
+
+
+SPEED = "\\boxed{14.5\\,\\mathrm{m/s}}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "question", "correct"),
+    [
+        (f"The car must go at least {SPEED}.", "Find the minimum speed.", True),
+        (f"The car must go at least {SPEED}.", "Find the speed.", False),
+        (f"The car must go at most {SPEED}.", "Find the minimum speed.", False),
+        (f"The speed never exceeds {SPEED}.", "Find the maximum speed.", True),
+        (f"$$v \\ge {SPEED}$$", "Find the minimum speed.", True),
+        (f"$$v \\ll {SPEED}$$", "Find the minimum speed.", False),
+        (f"{SPEED} or more.", "Find the maximum speed.", False),
+        (f"The maximum speed is {SPEED}.", "Find the maximum speed.", True),
+    ],
+)
+def test_a_bound_answers_only_a_question_for_that_extreme(
+    pred: str, question: str, correct: bool
+) -> None:
+    assert judge_inline(pred, SPEED, "NV", question=question).correct is correct
