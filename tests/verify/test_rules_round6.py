@@ -425,3 +425,20 @@ def test_fenced_code_keeps_its_boxes_not_its_words(pred: str, answers: tuple[str
 def test_a_final_answer_stated_again_after_the_box_must_agree(tail: str, correct: bool) -> None:
     pred = f"The speed is {SPEED}.\n\n{tail}"
     assert judge_inline(pred, SPEED, "NV").correct is correct
+
+
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        # a bounded intermediate box before a final box that holds the whole tuple
+        (
+            "First $s \\le \\boxed{1.0\\,\\mathrm{m}}$. "
+            "So \\boxed{0.750\\,\\mathrm{m}, 0.900\\,\\mathrm{J}}",
+            True,
+        ),
+        # a bounded element among the boxes compared
+        ("$s \\le \\boxed{0.750\\,\\mathrm{m}}$, \\boxed{0.900\\,\\mathrm{J}}", False),
+    ],
+)
+def test_only_the_boxes_compared_are_checked_for_bounds(pred: str, correct: bool) -> None:
+    assert judge_inline(pred, TUPLE, "TUP", "NV,NV").correct is correct
