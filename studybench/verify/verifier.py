@@ -290,14 +290,13 @@ def judge_inline(
         (normalized,) = normalize_all((box,))
         return symbolic_only(normalized, golds[0], tolerance)
 
-    # the boxes compared: the last n, or the last alone where it holds every element
-    compared = (
-        len(golds)
-        if select_answers(answers, kind, len(golds), sequence) == answers[-len(golds) :]
-        else 1
-    )
-    ways = [way for way in extraction.bounds[-compared:] if way is not None]
-    if correct and ways:
+    ways: list[str] = []
+    if correct and any(way is not None for way in extraction.bounds):
+        # the boxes compared: the last n, or the last alone where it holds every element
+        selected = select_answers(answers, kind, len(golds), sequence)
+        compared = len(golds) if selected == answers[-len(golds) :] else 1
+        ways = [way for way in extraction.bounds[-compared:] if way is not None]
+    if ways:
         # a box the prose makes a bound ("at most \\boxed{…}", "v \\ge \\boxed{…}") states a
         # value only where the question or the gold's label asks for that extreme
         asked = {asked_bound(question), *map(label_bound, shown_gold)}

@@ -565,14 +565,19 @@ def _tiny_factor(spec: str) -> bool:
     return _FACTOR.match(spec) is None or abs(float(spec)) < 0.1
 
 
-def _tiny_length(spec: str) -> bool:
-    """Whether a font size is below :data:`_TINY_POINTS`, or not a length a reader can tell."""
+def _points(spec: str) -> float | None:
+    """A TeX length in points, its sign dropped (``0.5cm``: 14.2), or None for no length a
+    reader can tell (no number, an unknown unit)."""
     length = _LENGTH.match(spec.strip())
     if length is None or length.group("unit").casefold() not in _POINTS:
-        return True
-    return abs(float(length.group("number"))) * _POINTS[length.group("unit").casefold()] < (
-        _TINY_POINTS
-    )
+        return None
+    return abs(float(length.group("number"))) * _POINTS[length.group("unit").casefold()]
+
+
+def _tiny_length(spec: str) -> bool:
+    """Whether a font size is below :data:`_TINY_POINTS`, or not a length a reader can tell."""
+    points = _points(spec)
+    return points is None or points < _TINY_POINTS
 
 
 def _switch_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -630,11 +635,8 @@ def _tiny_box_length(spec: str) -> bool:
 def _far_length(spec: str) -> bool:
     """Whether a \\raisebox lift moves the text off the page (or is no length a reader can
     tell)."""
-    length = _LENGTH.match(spec.strip())
-    if length is None or length.group("unit").casefold() not in _POINTS:
-        return True
-    points = abs(float(length.group("number"))) * _POINTS[length.group("unit").casefold()]
-    return points >= _FAR_POINTS
+    points = _points(spec)
+    return points is None or points >= _FAR_POINTS
 
 
 # \\scalebox{h}[v]{…} with a factor that shows nothing: -0, +0.0, 0e5, 1e-9
@@ -1203,10 +1205,18 @@ def _bound_after(after: str) -> str | None:
     relation = _RELATION_AFTER.match(head)
     if relation is not None:
         return _relation_direction(relation.group(0), box_right=False)
-    plain = _plain(_decoded(head).split("\n\n", 1)[0])
-    unitless = _plain(_UNIT_AFTER_BOX.sub("", _decoded(head), count=1).split("\n\n", 1)[0])
+    decoded = _decoded(head)
+    plain = _plain(decoded.split("\n\n", 1)[0])
+    unitless = _plain(_UNIT_AFTER_BOX.sub("", decoded, count=1).split("\n\n", 1)[0])
     words = _BOUND_AFTER.match(plain) or _BOUND_AFTER.match(unitless)
     return None if words is None else _direction(words.group(0))
+
+
+def _around(text: str, spans: list[tuple[int, int]]) -> tuple[list[str], list[str]]:
+    """For each box (its span in ``text``, at least one), the text before it back to the
+    previous box and the text after it up to the next one."""
+    gaps = [text[a[1] : b[0]] for a, b in pairwise(spans)]
+    return [text[: spans[0][0]], *gaps], [*gaps, text[spans[-1][1] :]]
 
 
 def bounds(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
@@ -1217,8 +1227,7 @@ def bounds(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
     decides."""
     if not spans:
         return []
-    befores = [text[: spans[0][0]], *(text[a[1] : b[0]] for a, b in pairwise(spans))]
-    afters = [*(text[a[1] : b[0]] for a, b in pairwise(spans)), text[spans[-1][1] :]]
+    befores, afters = _around(text, spans)
     found: list[str | None] = []
     for before, after in zip(befores, afters, strict=True):
         ways = {_bound_before(_window_before(before)), _bound_after(after)} - {None}
@@ -1233,9 +1242,8 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     \\boxed{b}" denies both boxes, and so does "\\boxed{a}, \\boxed{b} is wrong"."""
     if not spans:
         return []
-    gaps = [text[a[1] : b[0]] for a, b in pairwise(spans)]
-    befores = [text[: spans[0][0]], *gaps]
-    afters = [*gaps, text[spans[-1][1] :]]
+    befores, afters = _around(text, spans)
+    gaps = befores[1:]
     before = [_denied_before(_window_before(b)) for b in befores]
     after = [bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) for a in afters]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
