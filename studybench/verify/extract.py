@@ -21,6 +21,7 @@ from studybench.verify.visibility import (
     hedged,
     offered_in_prose,
     offers_in_prose,
+    operands,
     without_hidden,
 )
 
@@ -54,6 +55,9 @@ class Extraction:
     # for each box, the bound the prose around it makes of it ("at most \\boxed{…}": "upper",
     # "v \\ge \\boxed{…}": "lower", "\\ll": "" for no value), or None
     bounds: tuple[str | None, ...] = ()
+    # for each box, whether an operation written right around it makes the answer a function
+    # of it (``v = 2\\boxed{…}``, ``-\\boxed{…}``, ``\\boxed{…}^2``)
+    operands: tuple[bool, ...] = ()
     # for each box, the text right after it (up to the next box): the unit a bare number
     # carries when the prompt asks for units outside the box ("\boxed{0.300}\,\mathrm{m}")
     after: tuple[str, ...] = ()
@@ -155,6 +159,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
             tabled=tuple(bool(_CELL_BAR.search(shown[a[2] : b[1]])) for a, b in pairwise(kept)),
             cased=tuple(cases(shown[a[2] : b[1]], shown[: a[1]]) for a, b in pairwise(kept)),
             bounds=tuple(bounds(shown, [(start, end) for _, start, end in kept])),
+            operands=tuple(operands(shown, [(start, end) for _, start, end in kept])),
             offered=offered_in_prose(before, shown[last_end:]),
             offers=offers_in_prose(before, shown[last_end:]),
             after=tuple(

@@ -108,6 +108,11 @@ _UNWRAP = (
     "mathsf",
     "mbox",
     "textnormal",
+    "textsf",  # other type faces of one text: sans serif, typewriter, upright, slanted
+    "texttt",
+    "mathtt",
+    "textup",
+    "textsl",
 )
 # A function name set upright (\\mathrm{ln}, \\text{exp}) is the function, not the letters.
 _UPRIGHT_FUNCTION = re.compile(

@@ -896,23 +896,28 @@ def has_decimal(text: str) -> bool:
 
 
 def written_precision(text: str, whole_numbers: bool = True) -> float:
-    """The relative error the numbers of ``text`` can carry as written: half a unit in each
-    one's last digit over its size, summed, since the errors of factors add (``0.667``:
-    0.0005/0.667; ``173`` cm: 0.5/173). A fraction of whole numbers (``\\frac{101}{200}``)
-    is exact and carries none; so do whole numbers in an expression (``whole_numbers``
-    False: the 12 of ``12 x^{2}``). An exact gold holds a prediction to it: a prediction that
-    agrees with the gold only within the 1 % tolerance, not to the digits it writes, names
-    another number (``0.5049`` for 1/2, ``0.672\\,d`` for 2d/3)."""
+    """The relative error the numbers of ``text`` can carry as written: half a unit in the
+    last digit over the size of its most precise number (``0.667``: 0.0005/0.667; ``173``
+    cm: 0.5/173). A fraction of whole numbers (``\\frac{101}{200}``) is exact and carries
+    none; so do whole numbers in an expression (``whole_numbers`` False: the 12 of ``12
+    x^{2}``). An exact gold holds a prediction to it: a prediction that agrees with the gold
+    only within the 1 % tolerance, not to the digits it writes, names another number
+    (``0.5049`` for 1/2, ``0.672\\,d`` for 2d/3).
+
+    The most precise number, not the sum of all: a sum grew with every number written, so
+    padding a value with exact factors (``5.04\\times10^{-1}``, ``0.672\\,d \\cdot 1.0``,
+    ``\\frac{6.55}{1.0}``) loosened the check back to the 1 % tolerance. A number added can
+    only tighten the least error."""
     if _EXACT_FRACTION.search(text) and not has_decimal(text):
         return _EXACT_PRECISION
-    total = 0.0
+    least = math.inf
     for whole, decimals, exponent in _WRITTEN_NUMBERS.findall(text):
         if not (whole or decimals) or not (decimals or whole_numbers):
             continue
         value = float(f"{whole or 0}.{decimals or 0}e{exponent or 0}")
         if value:
-            total += 0.5 * 10.0 ** (int(exponent or 0) - len(decimals)) / value
-    return max(total, _EXACT_PRECISION)
+            least = min(least, 0.5 * 10.0 ** (int(exponent or 0) - len(decimals)) / value)
+    return _EXACT_PRECISION if least == math.inf else max(least, _EXACT_PRECISION)
 
 
 # a decimal in an expression may sit inside a function (\\sin(0.6931 x)), whose slope at the

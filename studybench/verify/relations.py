@@ -55,6 +55,10 @@ _NOT_A_VALUE = re.compile(
 # A trailing remark: ``\\text{(downward)}``, ``\\text{ directed north}``, ``(to the left)``.
 _TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}\s*$")
 _PAREN_REMARK = re.compile(r"\(\s*([A-Za-z][A-Za-z\s,.-]*)\)\s*$")
+# a text group in parentheses: ``-2.00\\ (\\text{inverted})``
+_PAREN_TEXT = re.compile(
+    r"\(\s*\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}\s*\)\s*$"
+)
 _WORD = re.compile(r"[A-Za-z]{2,}")
 # What a remark may hold: words and punctuation; a digit, an operator, a backslash command or
 # a bracket other than parentheses is content (``\\text{ times 2}``, ``\\mathrm{kg\\,m/s}``).
@@ -186,8 +190,9 @@ _UNIT_GROUP = re.compile(
 )
 _NUMBER_END = re.compile(r"(?:\d|\d\s*\})\s*$")
 # What may follow a side's unit without meaning anything: spacing commands, a full stop, a
-# lone backslash (the rest of a "\ " whose space was stripped with the box).
-_SIDE_FILLER = re.compile(rf"(?:\s|{SPACING}|\.|\\$)+$")
+# lone backslash (the rest of a "\ " whose space was stripped with the box), the brace that
+# closes a set of values (``x \in \{0.218\,\mathrm{m}, 0.382\,\mathrm{m}\}``).
+_SIDE_FILLER = re.compile(rf"(?:\s|{SPACING}|\.|\\\}}|\\$)+$")
 _SIDE_BREAK = re.compile(
     r"=|\\(?:approx|simeq|sim|cong|doteq|equiv|q?quad)(?![a-zA-Z])|,|;"
     r"|\\text\s*\{\s*(?:or|and)\s*\}"
@@ -619,7 +624,7 @@ def _ends_in_unit(head: str) -> bool:
 
 
 def _strip_one_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> str:
-    for pattern in (_TEXT_GROUP, _PAREN_REMARK):
+    for pattern in (_TEXT_GROUP, _PAREN_REMARK, _PAREN_TEXT):
         match = pattern.search(text)
         if match is None or not text[: match.start()].strip():
             continue

@@ -173,7 +173,16 @@ def _to_pint_syntax(unit_text: str) -> str | None:
         return None
     if text.startswith("/"):
         text = "1 " + text  # a reciprocal unit after its number: 50 / s, 3.0 /\mathrm{m}
-    return re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s+", " ", text)
+    if _SCALE.search(text) and not _SCALE.fullmatch(text):
+        # in a compound unit (J/°C, °C/s, °C^{-1}) a degree Celsius is a step of the scale,
+        # as big as a kelvin; pint read J/degC at the scale's point 1 °C (0.0036 J/K)
+        text = _SCALE.sub(lambda m: f"delta_{m.group()}", text)
+    return text
+
+
+# a temperature scale with an offset, as the rewrites spell it
+_SCALE = re.compile(r"(?<![\w])deg[CF](?![\w])")
 
 
 @lru_cache(maxsize=4096)

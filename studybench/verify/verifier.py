@@ -290,12 +290,16 @@ def judge_inline(
         (normalized,) = normalize_all((box,))
         return symbolic_only(normalized, golds[0], tolerance)
 
+    def compared() -> int:  # the boxes compared: the last n, or the last alone that holds all
+        selected = select_answers(answers, kind, len(golds), sequence)
+        return len(golds) if selected == answers[-len(golds) :] else 1
+
+    if correct and any(extraction.operands) and any(extraction.operands[-compared() :]):
+        # "v = 2\boxed{…}", "-\boxed{…}", "\boxed{…}^2": the answer is a function of the box
+        return verdict(False, "box_in_expression", extracted=shown, normalized_gold=shown_gold)
     ways: list[str] = []
     if correct and any(way is not None for way in extraction.bounds):
-        # the boxes compared: the last n, or the last alone where it holds every element
-        selected = select_answers(answers, kind, len(golds), sequence)
-        compared = len(golds) if selected == answers[-len(golds) :] else 1
-        ways = [way for way in extraction.bounds[-compared:] if way is not None]
+        ways = [way for way in extraction.bounds[-compared() :] if way is not None]
     if ways:
         # a box the prose makes a bound ("at most \\boxed{…}", "v \\ge \\boxed{…}") states a
         # value only where the question or the gold's label asks for that extreme
@@ -474,9 +478,18 @@ _DIGIT_GROUPS = re.compile(
 _GAP = re.compile(_GROUP_GAP)
 
 
+# A decimal comma written as LaTeX asks for it, ``{,}`` (no space after it), where it cannot
+# group thousands: after a lone 0 (``0{,}154``) or before other than three digits (``14{,}5``,
+# ``3{,}14159``). Read before the groups are joined.
+_DECIMAL_COMMA = re.compile(
+    r"(?<![\w.^_{}\\])(0|\d+(?=\{,\}(?:\d{1,2}|\d{4,})(?![\d.]|\{,\})))\{,\}(\d+)(?![\d.]|\{,\})"
+)
+
+
 def join_digit_groups(box: str) -> str:
-    """``5\\,540\\ \\text{s}`` -> ``5540\\ \\text{s}``; groups of exactly three digits only."""
-    return _DIGIT_GROUPS.sub(lambda m: _GAP.sub("", m.group(1)), box)
+    """``5\\,540\\ \\text{s}`` -> ``5540\\ \\text{s}``; groups of exactly three digits only.
+    A decimal comma becomes a point: ``14{,}5`` -> ``14.5``."""
+    return _DIGIT_GROUPS.sub(lambda m: _GAP.sub("", m.group(1)), _DECIMAL_COMMA.sub(r"\1.\2", box))
 
 
 # A unit written as a fraction of unit texts: \frac{\text{m}}{\text{s}^2} is the unit m/s^2 (a

@@ -921,7 +921,15 @@ _JUDGEMENT_BEFORE = re.compile(
     r"(?:(?:wrong|incorrect|false|bad|invalid)(?: answer(?: is| would be)?)?"
     r"|(?:mistake|error|trap|pitfall)(?: is| would be)?"
     r"|incorrectly|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
-    r"|ignore|scratch(?:ed)?|disregard)"
+    r"|ignore|scratch(?:ed)?|disregard"
+    # the answer a careless reader would give: "The trap answer is", "Tempting:", "The naive
+    # answer", "A careless student would box", "Beginners often write", "Don't be fooled by"
+    r"|(?:naive|tempting|trap|careless|decoy|distractor|misconception|red\s+herring|first[-\s]guess)"
+    r"(?:\s+(?:answer|choice|option|result|value))?(?:\s+here)?(?:\s+(?:is|would\s+be|gives))?"
+    r"|(?:careless|naive|sloppy)\s+(?:student|reader|solver)s?\s+(?:would|might|often|usually)?\s*"
+    r"(?:box|write|give|say|answer|pick|choose)"
+    r"|(?:beginners|students|novices)\s+(?:often|usually|typically|commonly)\s+(?:write|box|give"
+    r"|say|answer|pick|choose)|(?:fooled|tricked|misled)\s+(?:by|into)|fall\s+for)"
     r"[\s:=(\-–—,]*$",
     re.IGNORECASE,
 )
@@ -1034,7 +1042,14 @@ _DENIED = (
     r"(?:(?:a |the )?(?:wrong|incorrect|false|invalid|bad)(?: answer| result| value| choice)?"
     r"|rejected|discarded|(?:can be |is )?ruled out|a (?:mistake|trap|pitfall|distractor)|an error"
     r"|bogus|nope|fails"
-    r"|not (?:correct|right|valid|true|the (?:final |correct |right )?answer))\b"
+    r"|not (?:correct|right|valid|true|the (?:final |correct |right )?answer)"
+    # struck from the options, or the answer a careless reader gives: "is eliminated", "is
+    # out", "is unlikely", "is the naive answer", "is a red herring", "— that's the trap"
+    r"|eliminated|excluded|out(?=\s*[.,;:!)]|\s*$)|implausible|unlikely|improbable|unphysical"
+    r"|(?:only\s+)?(?:the|a|an)\s+(?:\w+\s+){0,2}?(?:naive|tempting|careless|trap|decoy|first[-\s]guess"
+    r"|misconception|red\s+herring)"
+    r"|what\s+a\s+(?:careless|naive|sloppy)\s+\w+\s+would\s+\w+"
+    r"|that(?:'s|’s|\s+is)\s+(?:the|a)\s+(?:trap|mistake|pitfall|distractor|wrong\s+one|decoy))\b"
 )
 # a retraction after the box takes it back: "Just kidding", "Scratch that", "never mind"
 _RETRACTED = (
@@ -1051,7 +1066,10 @@ _DEGREE_WORDS = (
 _DENIAL_AFTER = re.compile(
     rf"^[\s.,;:!(|$]*(?:\(\s*{_DENIED}\s*[!.]*\s*\)|[-–—:]+\s*(?:{_DENIED}|[✗❌✘✖])|{_RETRACTED}"
     r"|(?:does|do|did)(?: not|n['’]?t) (?:hold|apply|work)|\(\s*[✗❌✘✖×]\s*\)|✖|🚫"
-    rf"|(?:is|was|would be|are|were|'s)\s+(?:{_DEGREE_WORDS}\s+){{0,2}}{_DENIED}"
+    rf"|(?:is|was|would be|are|were|'s|can be|could be|should be|must be)\s+"
+    rf"(?:{_DEGREE_WORDS}\s+){{0,2}}{_DENIED}|fails\b"
+    r"|(?:[-–—,;]+\s*)?(?:eliminated|excluded|implausible|unlikely|improbable|unphysical"
+    r"|ruled out)(?=\s*[.!;)]|\s*$)"
     r"|(?:is|was|are|were)n['’]?t\s+(?:correct|right|valid|the (?:final |correct |right )?answer)\b"
     r"|✗|❌|✘)",
     re.IGNORECASE,
@@ -1235,6 +1253,105 @@ def bounds(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
     return found
 
 
+# A box is the answer only where it stands for itself. An operation written right around it
+# makes the answer a function of the box: ``-\\boxed{…}``, ``2\\boxed{…}``, ``1/\\boxed{…}``,
+# ``\\sqrt{\\boxed{…}}``, ``\\frac{\\boxed{…}}{2}``, ``e^{\\boxed{…}}``, ``\\neg\\boxed{B}``
+# before it; ``\\boxed{…}^2``, ``\\boxed{…}\\times10^{3}``, ``\\boxed{…}/2``, "\\boxed{14.5}
+# thousand" after it (a unit between them is the box's own). A relation (``=``), a colon, a
+# list's comma or spacing leave it alone; so does a bullet ("- \\boxed{…}" opens a line).
+_SPACING_END = r"(?:\s|\\[,;:! ]|~|\\(?:q?quad|left|bigl?|Bigl?|displaystyle)(?![a-zA-Z]))*$"
+_OPERAND_BEFORE = re.compile(
+    r"(?:(?P<sign>[-+−±∓]|\\(?:pm|mp)(?![a-zA-Z]))"
+    r"|\d|[/÷×·¬]|\^|\\(?:times|cdot|div|ast|neg|lnot|sqrt|sin|cos|tan|cot|sec|csc|sinh|cosh"
+    r"|tanh|arcsin|arccos|arctan|ln|log|lg|exp)(?![a-zA-Z])(?:\s*_\s*(?:\{[^{}]*\}|\w))?"
+    r"|\\[dt]?frac\s*\{|\\[dt]?frac\s*\{[^{}]*\}\s*\{|\\sqrt\s*(?:\[[^\]]*\])?\s*\{|[\^_]\s*\{"
+    r"|\\(?:overline|bar)\s*\{)" + _SPACING_END
+)
+# a negation that only a choice or a truth value can take: ``\\sim\\boxed{B}``, ``!\\boxed{True}``
+# (before a number ``\\sim`` says "about")
+_NEGATION_BEFORE = re.compile(r"(?:\\sim(?![a-zA-Z])|!|~)" + _SPACING_END)
+_CHOICE_CONTENT = re.compile(
+    r"^\\boxed\s*\{\s*(?:\\(?:text\w*|mathrm|mathbf)\s*\{\s*)?(?:[A-H]|true|false|yes|no)\s*\}?\s*\}$",
+    re.I,
+)
+# the side right before a box, when it is the math's first: a function of one quantity
+# (``v^2 = \\boxed{…}``, ``2v =``, ``v/2 =``, ``\\ln v =``, ``v + 1 =``) says the box is that
+# function's value, not the quantity's
+_FIRST_SIDE = re.compile(
+    r"(?:^|\$|\\\[|\\\(|\\begin\{\w+\*?\}|\n|&|\\\\)([^=$&\n]{1,40}?)=" + _SPACING_END
+)
+_TRANSFORM = re.compile(
+    r"^\s*\d|\^\s*\{?\s*-?\d|/\s*\d|[+\-−]\s*\d|\\(?:ln|log|lg|exp|sin|cos|tan|sqrt)(?![a-zA-Z])"
+)
+_SYMBOL = re.compile(
+    r"\\(?!(?:ln|log|lg|exp|sin|cos|tan|sqrt|frac|dfrac|tfrac|pi|left|right|mathrm"
+    r"|text|rm)(?![a-zA-Z]))[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
+)
+
+
+def _transformed_side(before: str) -> bool:
+    """Whether the math's first side, right before the box and its ``=``, is a function of
+    one quantity (see ``_FIRST_SIDE``); a formula in several (``\\frac12 mv^2 =``) is not."""
+    match = _FIRST_SIDE.search(before)
+    if match is None:
+        return False
+    side = re.sub(r"_\s*(?:\{[^{}]*\}|\w)", "", match.group(1))  # v_2 is one quantity
+    return _TRANSFORM.search(side) is not None and len(set(_SYMBOL.findall(side))) == 1
+
+
+_UNIT_RIGHT_AFTER = re.compile(
+    r"^(?:\s|\\[,;:! ]|~)*\\(?:mathrm|text|textrm|rm|mbox)\s*\{\s*[A-Za-zµΩ°%][^{}]{0,20}\}"
+)
+_BARE_NUMBER_BOX = re.compile(r"^\\boxed\s*\{\s*[-+−]?\s*[\d.,]+\s*\}$")
+_POWER_OF_TEN_AFTER = re.compile(r"^(?:\s|\\[,;:! ]|~)*(?:\\times|\\cdot|×|·)\s*10\s*\^")
+_OPERAND_AFTER = re.compile(
+    r"^(?:\s|\\[,;:! ]|~)*(?:\^|_\s*\{|\\(?:times|cdot|div|ast)(?![a-zA-Z])|[×·÷]"
+    r"|/(?:\s|\\[,;:! ])*(?:\d|\\[dt]?frac|\()|\+\s*[\w\\]|\\(?:pm|mp)(?![a-zA-Z])"
+    r"|(?:\\(?:text|mathrm)\s*\{\s*)?(?:thousand|million|billion|trillion|hundred|dozen)s?\b)",
+    re.IGNORECASE,
+)
+
+
+def _operand_before(before: str) -> bool:
+    """Whether an operation right before a box makes the answer a function of it (see
+    ``_OPERAND_BEFORE``); a sign that opens a line is a bullet."""
+    match = _OPERAND_BEFORE.search(before)
+    if match is None:
+        return False
+    if match.group("sign") is not None:
+        line = before[: match.start()].rsplit("\n", 1)[-1]
+        return bool(line.strip())
+    return True
+
+
+def operands(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    """For each box (its span in ``text``), whether an operation written right around it
+    makes the answer a function of the box (``v = 2\\boxed{…}``, ``\\boxed{…}^{-1}``): the
+    box alone is not what the output claims."""
+    if not spans:
+        return []
+    befores, afters = _around(text, spans)
+    found = []
+    for before, after, (start, end) in zip(befores, afters, spans, strict=True):
+        # a unit group after the box is the box's own (its powers and products too:
+        # ``\\boxed{3}\\,\\mathrm{m}^2``), and so is a power of ten after a bare number
+        # (``\\boxed{5.54}\\times10^{3}\\,\\mathrm{s}``): the verifier reads them with the value
+        bare = _BARE_NUMBER_BOX.match(text[start:end]) is not None
+        rest = "" if _UNIT_RIGHT_AFTER.match(after) else after
+        if bare and _POWER_OF_TEN_AFTER.match(rest):
+            rest = ""
+        negated = _NEGATION_BEFORE.search(before) is not None and bool(
+            _CHOICE_CONTENT.match(text[start:end])
+        )
+        found.append(
+            _operand_before(before)
+            or negated
+            or _transformed_side(before)
+            or _OPERAND_AFTER.match(rest) is not None
+        )
+    return found
+
+
 def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     """For each box (its span in ``text``), whether the output takes it back: the prose right
     before it denies it ("it is not", "wrong:", ``\\neq``) or the prose right after it does
@@ -1353,10 +1470,21 @@ _CASE_AFTER = re.compile(
 )
 
 
+# all the prose between two boxes one condition: "\\boxed{True} if the bead is at rest,
+# \\boxed{False} in the rotating case", "\\boxed{a} assuming μ = 0; \\boxed{b}": the
+# condition belongs to one box or the other, and either way each box answers one case. Not
+# "when", which also names a moment ("\\boxed{a} when it reaches the bottom, \\boxed{b}").
+_CONDITION_GAP = re.compile(
+    r"^(?:if|assuming|provided|supposing|in\s+case)\b[^.\n;:?!]{1,80}[,;:]?$", re.I
+)
+
+
 def cases(gap: str, before: str = "") -> bool:
-    """Whether two boxes are labelled as two cases (see ``_CASE_BEFORE``): ``gap`` the text
-    between them, ``before`` the text before the earlier box."""
+    """Whether two boxes are labelled as two cases (see ``_CASE_BEFORE``, ``_CONDITION_GAP``):
+    ``gap`` the text between them, ``before`` the text before the earlier box."""
     plain = _plain(gap).strip()
+    if _CONDITION_GAP.match(plain):
+        return True
     head = _plain(before[-_WINDOW:])
     after_first = _CASE_AFTER.match(plain)
     first = _CASE_BEFORE.search(head) is not None or after_first is not None
@@ -1648,7 +1776,7 @@ _FILLER = (
     r"|as\s+(?:much|high|low|large|small|little|big|great|fast|slow|long|short)\s+as"
     r"|equal\s+to|(?:written|expressed|given|stated|quoted|reported|rounded|read|taken"
     r"|interpreted|put|simplified)\s+(?:as|to)|something\s+like|closer\s+to|nearer\s+to"
-    r"|more\s+like|up\s+to|somewhere\s+(?:near|around)|[A-Za-z](?:_\{?\w+\}?)?\s*="
+    r"|more\s+like|up\s+to|somewhere\s+(?:near|around)|(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*="
     r"|,?\s*(?:I|we)\s+(?:suspect|think|guess|believe|feel)\s*,)\s*)*"
 )
 _MODAL_ADVERBS = (
@@ -1679,6 +1807,14 @@ _LATER_OFFER = re.compile(
     r"|\b(?:(?:the|my|our)\s+)?(?:final|correct|true|actual)\s+(?:answer|result|value)"
     r"(?:\s*\*\*)?\s*(?:is|would\s+be|=|:)(?:\s*\*\*)?"
     r"|\bthe\s+answer\s+(?:is|=|:)"
+    # a label that states the answer again, or takes the box back: "TL;DR: 29 m/s", "Bottom
+    # line: …", "Correction: v = 29 m/s", "Actually, it's 29 m/s", "Wait, it should be 29"
+    r"|(?<![\w-])(?:tl\s*;?\s*dr|short\s+answer|(?<!the\s)answer|conclusion|bottom\s+line"
+    r"|in\s+(?:summary|short|sum|brief)|summary|(?:net\s+|final\s+)?result|correction"
+    r"|corrected\s+(?:answer|value|result))(?:\s*\*\*)?\s*[:,](?:\s*\*\*)?"
+    r"|\b(?:actually|wait|oops|on\s+second\s+(?:look|thought)|hmm)\b[\s,:;.!]*"
+    r"(?:(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)|(?:the\s+)?(?:answer|value|result)"
+    r"\s+(?:is|should\s+be))\b)?"
     r"|(?<=[.!?\n])\W*(?:or|maybe|perhaps|possibly|alternatively|otherwise|then\s+again"
     r"|otherwise\s+(?:stated|put|said|written|expressed))(?:\s*,)?"
     r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's|it\s+(?:could|might|may)\s+be"

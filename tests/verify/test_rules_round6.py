@@ -91,7 +91,9 @@ def test_a_bound_in_a_tuple_element_is_no_value() -> None:
         ("\\frac{101}{200}", True, 1e-9),  # a fraction of whole numbers is exact
         ("2/4", True, 1e-9),
         ("1.5e3", True, 50 / 1500),
-        ("0.333 \\cdot 9.81", False, 0.0005 / 0.333 + 0.005 / 9.81),  # errors of factors add
+        ("0.333 \\cdot 9.81", False, 0.005 / 9.81),  # the most precise number (1.14.0)
+        ("5.04\\times10^{-1}", True, 0.005 / 5.04),  # padding cannot loosen it (1.14.0)
+        ("0.672 \\cdot 1.0", False, 0.0005 / 0.672),
         ("0", True, 1e-9),
     ],
 )

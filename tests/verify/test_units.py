@@ -23,6 +23,12 @@ from studybench.verify.units import convert, parse_unit, same_dimension
         (r"M_{\odot}", "kg", 1.98847e30),
         ("AU", "m", 1.495978707e11),
         ("g/cm^3", "kg/m**3", 1000.0),
+        # a scale's degree inside a compound unit is a step of the scale (issue 32)
+        (r"J/ ^{\circ} C", "J/K", 1.0),
+        (r"J/(kg ^{\circ} C)", "J/(kg*K)", 1.0),
+        (r"^{\circ} C/s", "K/s", 1.0),
+        (r"^{\circ} C^{-1}", "1/K", 1.0),
+        (r"J/ ^{\circ} F", "J/K", 1.8),
     ],
 )
 def test_parse_unit(text: str, target: str, factor: float) -> None:
@@ -102,3 +108,10 @@ def test_counted_things_in_any_case(word: str) -> None:
     from studybench.verify.units import counts_things
 
     assert counts_things(word)
+
+
+@pytest.mark.parametrize("text", [r"^{\circ} C", r"^{\circ} F", "degrees Celsius"])
+def test_a_scale_alone_keeps_its_offset(text: str) -> None:
+    """Alone, a degree Celsius is a point of the scale: 0 °C is 273.15 K, not 0 K."""
+    unit = parse_unit(text)
+    assert unit is not None and "delta" not in str(unit)

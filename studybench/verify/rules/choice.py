@@ -122,10 +122,16 @@ def option_by_text(pred: str, question: str | None) -> frozenset[str] | None:
     return frozenset(hits) if key and len(hits) == 1 else None
 
 
+# an option letter set in bold (``\\mathbf{A}``, which normalisation reads as a vector): in
+# a choice a letter names an option, whatever its face
+_BOLD_LETTER = re.compile(r"\\vec\s*\{\s*([A-Za-z])\s*\}")
+
+
 def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
     """The options the answer selects (:func:`mc_letters`) against the gold's, when nothing
     the answer says besides them (:func:`mc_remark`) hedges, names another option, or gives
     another option's text (from the ``question``)."""
+    pred, gold = _BOLD_LETTER.sub(r"\1", pred), _BOLD_LETTER.sub(r"\1", gold)
     gold_l = mc_letters(gold)
     pred_l = mc_letters(pred)
     if pred_l is None and gold_l is not None:

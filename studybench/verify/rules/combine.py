@@ -99,10 +99,12 @@ _OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
 # several values offered in one box: "1 s, 3 s", "1 s and 3 s", "1 s; 3 s", "\{1 s, 3 s\}"
 _LISTED = re.compile(r"\s+and\s+|,|;", re.IGNORECASE)
 # a set of values, named (``t \\in \\{1.0, 3.0\\}``) and with one unit after it (``\\{1.0,
-# 3.0\\} s``): each element is offered, with the name and the unit
+# 3.0\\} s``, or marked for an equation: ``\\{0.218, 0.382\\} ⟦m⟧``): each element is
+# offered, with the name and the unit
 _SET = re.compile(
     r"^(?:(?P<label>[^=\\{}()]{1,20}?)\s*\\in\s*)?"
-    r"(?:\\\{(?P<braces>.*)\\\}|\((?P<parens>.*)\))(?P<unit>\s*[A-Za-zµΩ°%][\w/^{}\s.\-]{0,20})?$",
+    r"(?:\\\{(?P<braces>.*)\\\}|\((?P<parens>.*)\))"
+    r"(?P<unit>\s*(?:[A-Za-zµΩ°%][\w/^{}\s.\-]{0,20}|⟦[^⟦⟧]{1,20}⟧\s*))?$",
     re.DOTALL,
 )
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$")
