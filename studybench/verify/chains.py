@@ -55,6 +55,28 @@ def chain(text: str) -> list[str]:
     return parts or [text.strip()]
 
 
+# A function of one quantity: a number times it, a power, a part, a shift, a logarithm or a
+# root of it (``v^2``, ``2v``, ``v/2``, ``v + 1``, ``\\ln v``). As the first side of a value
+# (``v^2 = 14.5``, ``$2v = \\boxed{14.5}$``) it says the value is that function's, not the
+# quantity's; a formula in several quantities (``\\frac12 mv^2``) is a step of the working.
+_TRANSFORM = re.compile(
+    r"^\s*\d|\^\s*\{?\s*-?\d|/\s*\d|[+\-−]\s*\d|\\(?:ln|log|lg|exp|sin|cos|tan|sqrt)(?![a-zA-Z])"
+    r"|\\[dt]?frac\s*\{[^{}]*\}\s*\{\s*\d"
+)
+_SYMBOL = re.compile(
+    r"\\(?!(?:ln|log|lg|exp|sin|cos|tan|sqrt|frac|dfrac|tfrac|pi|left|right|mathrm|text|rm"
+    r"|cdot|times)(?![a-zA-Z]))[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
+)
+_SUBSCRIPT = re.compile(r"_\s*(?:\{[^{}]*\}|\\?\w+)")
+
+
+def transformed_quantity(side: str) -> bool:
+    """Whether ``side`` is a function of one quantity (see ``_TRANSFORM``): ``v_2^2`` is,
+    ``v_2`` (a name) and ``\\frac{1}{2} m v^2`` (two quantities) are not."""
+    bare = _SUBSCRIPT.sub("", side)  # v_2 is one quantity, its index no number
+    return _TRANSFORM.search(bare) is not None and len(set(_SYMBOL.findall(bare))) == 1
+
+
 def label_key(text: str) -> str:
     """A label as text, without what does not change the name: ``E_{\\rm k}`` = ``E_k``."""
     return _LABEL_NOISE.sub("", text)

@@ -14,6 +14,7 @@ from itertools import pairwise
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
+from studybench.verify.enclosure import untrusted_boxes
 from studybench.verify.visibility import (
     bounds,
     cases,
@@ -139,7 +140,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
     right). Boxes side by side without one keep the protocol's rule: the last box (the last
     ``k``) wins."""
     visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
-    shown = _FBOX.sub(r"\\boxed", without_hidden(visible))
+    shown = _FBOX.sub(r"\\boxed", without_hidden(untrusted_boxes(visible)))
     scan = scan_boxes(shown)
     found = [
         (box, start, end)

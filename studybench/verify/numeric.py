@@ -21,7 +21,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from studybench.verify.chains import Compare, chain, gold_chain, judge_chain, value_sides
+from studybench.verify.chains import (
+    Compare,
+    chain,
+    gold_chain,
+    judge_chain,
+    same_label,
+    transformed_quantity,
+    value_sides,
+)
 from studybench.verify.normalize import expand_siunitx, last_side, normalize_answer
 from studybench.verify.parsing import (
     Quantity,
@@ -332,6 +340,10 @@ def judge_nv_text(
             return expression(side, form)  # a symbolic form of the gold: T = 2\pi\sqrt{l/g}
         return correct, reason
 
+    parts = chain(pred)
+    label = gold_chain(gold).label
+    if len(parts) > 1 and transformed_quantity(parts[0]) and not same_label(parts[0], label):
+        return no("chain_link_0:transformed_quantity")  # v^2 = 14.5: the square's value
     correct, reason = judge_chain(pred, gold, compare, _uncheckable)
     return ok(reason) if correct else no(reason)
 
