@@ -32,7 +32,7 @@ _SHOWN_COMMANDS = frozenset(
     centerline frac dfrac tfrac cfrac sqrt overline bar underbrace overbrace left right
     section subsection subsubsection paragraph subparagraph part chapter title caption
     item operatorname href tooltip hbox scalebox resizebox raisebox adjustbox only enclose
-    htmlClass htmlId htmlStyle cssId class node""".split()
+    htmlClass htmlId htmlStyle cssId class node style""".split()
 )
 # (visibility.py reads the parameters of those that can hide: a scale of 0, a far raise, an
 # overlay specification, a hiding colour or style)
@@ -98,9 +98,7 @@ _INLINE_CODE = re.compile(
     re.DOTALL,
 )
 # spoilers (shown only on a click): Reddit ">! … !<", Discord "||…||", Markdown ":::spoiler"
-_SPOILERS = re.compile(
-    r">!.*?!<|\|\|.*?\|\||^:::\s*spoiler\b.*?^:::", re.DOTALL | re.MULTILINE
-)
+_SPOILERS = re.compile(r">!.*?!<|\|\|.*?\|\||^:::\s*spoiler\b.*?^:::", re.DOTALL | re.MULTILINE)
 # a Markdown footnote's definition: shown only where the text refers to it
 _FOOTNOTE = re.compile(r"^\[\^(?P<label>[^\]\s]{1,40})\]:(?P<body>.*(?:\n(?:[ \t]+.*|))*)", re.M)
 

@@ -13,8 +13,8 @@ from itertools import pairwise
 
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
-from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
 from studybench.verify.enclosure import untrusted_boxes
+from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
 from studybench.verify.visibility import (
     bounds,
     cases,

@@ -342,7 +342,13 @@ def judge_nv_text(
 
     parts = chain(pred)
     label = gold_chain(gold).label
-    if len(parts) > 1 and transformed_quantity(parts[0]) and not same_label(parts[0], label):
+    first = parts[0]
+    if (
+        len(parts) > 1
+        and transformed_quantity(first)
+        and not _states_quantity(first)  # "5540 s = 92 min": a number and its unit
+        and not same_label(first, label)
+    ):
         return no("chain_link_0:transformed_quantity")  # v^2 = 14.5: the square's value
     correct, reason = judge_chain(pred, gold, compare, _uncheckable)
     return ok(reason) if correct else no(reason)

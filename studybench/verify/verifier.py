@@ -157,7 +157,15 @@ from studybench.verify.visibility import MAGNITUDE, MAX_OFFERS
 # question. Recall: interval units after the box, siunitx after the box, a bracketed unit on
 # the next line, more ways to name the unit before the box, an option's text after its
 # letter, sets of alternatives, "untrue", interval ends split by a semicolon
-VERIFIER_VERSION = "1.13.0"
+# 1.14.0 (a seventh red-team round and a fourth model-style corpus): a box counts only where
+# every group and environment around it shows its content (enclosure.py); an operation
+# written around a box, or a first side that is a function of one quantity (v^2 = ...), makes
+# the answer no value; a value for the asked quantity stated again after the box is judged;
+# an exact gold's check is held to the most precise number written (padding no longer
+# loosens it); more denial, bound and hedge words; one condition between two boxes makes
+# them cases. Recall: a decimal comma {,}, J/°C, sets of equation alternatives with units,
+# more type faces, bold option letters, a text group in parentheses as a remark
+VERIFIER_VERSION = "1.14.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -318,6 +326,12 @@ def judge_inline(
         offered = _offered_problem(extraction.offers, elements, kinds, judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind in _RESTATED_KINDS and len(golds) == 1 and extraction.after:
+        restated = _restated_problem(
+            extraction.after[-1], answers[-1], golds[0], kind, question, judge, formula
+        )
+        if restated is not None:
+            return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     hedges = extraction.hedges
     if kind not in (AnswerType.TUP, AnswerType.ALT) and len(golds) == 1:
         # one asked value: two boxes in one table, or labelled as two cases, are two values
@@ -331,6 +345,47 @@ def judge_inline(
         if hedge is not None:
             return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
     return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
+
+
+def _restated_problem(
+    after: str,
+    box: str,
+    gold: str,
+    kind: AnswerType,
+    question: str | None,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    formula: Callable[[str], bool],
+) -> str | None:
+    """Why a value for the asked quantity stated again after the final box ("So v = 29.0
+    m/s.") makes a right box wrong, or None (:mod:`studybench.verify.restatement`): each such
+    value is judged as a value offered in prose is. It is about the asked quantity where its
+    label is the box's or the gold's, the question names its label without giving it, or (no
+    label) its unit measures what the gold's does."""
+    from studybench.verify.chains import gold_chain
+    from studybench.verify.numeric import unit_place
+    from studybench.verify.restatement import names_asked_quantity, restated_values, value_kind
+    from studybench.verify.rules import normalize_all
+
+    own = {label for label in (gold_chain(box).label, gold_chain(gold).label) if label}
+    offers: list[str] = []
+    for label, value in restated_values(after):
+        if value_kind(value) != _RESTATED_KINDS[kind]:
+            continue  # a letter restates a choice, a truth value a statement, a number a value
+        asked = kind is not AnswerType.NV or names_asked_quantity(label, own, question)
+        if not asked:
+            offered, target = normalize_all((value, gold))
+            place = unit_place(offered, (target,))
+            plain = label is None and _PLAIN_NUMBER.match(offered) and _PLAIN_NUMBER.match(target)
+            asked = place == 0 or bool(plain)
+        if asked:
+            offers.append(value)
+    if not offers:
+        return None
+    return _offered_problem(tuple(offers), (box,), (kind,), judge, formula)
+
+
+_RESTATED_KINDS = {AnswerType.NV: "value", AnswerType.MC: "option", AnswerType.TF: "truth"}
+_PLAIN_NUMBER = re.compile(r"^[-+−]?\d+(?:\.\d+)?$")  # a dimensionless value, as normalised
 
 
 def _offered_problem(
@@ -371,8 +426,13 @@ def _offered_problem(
         offered, *normalized = normalize_all((offer, *elements))
         return unit_place(offered, tuple(normalized))
 
+    from studybench.verify.units import parse_unit
+
+    choices = any(kind in (AnswerType.MC, AnswerType.TF) for kind in kinds)
     formulas = 0  # one symbolic formula beside the number, as for hedged boxes
     for offer in offers:
+        if not choices and len(offer) == 1 and offer.isalpha() and parse_unit(offer):
+            continue  # "\\boxed{2.0}\\quad\\mathrm{A}": beside a value a letter is its unit
         magnitude = offer.startswith(MAGNITUDE)  # "i.e. 30 cm to the left": either sign
         offer = offer.removeprefix(MAGNITUDE)
         index = place(offer)

@@ -919,7 +919,7 @@ _DENIAL_BEFORE = re.compile(
 # wrong: \boxed{…}").
 _JUDGEMENT_BEFORE = re.compile(
     r"(?:(?:wrong|incorrect|false|bad|invalid)(?: answer(?: is| would be)?)?"
-    r"|(?:mistake|error|trap|pitfall)(?: is| would be)?"
+    r"|(?<!by )(?<!in )(?:mistake|error|trap|pitfall)(?: is| would be)?"  # not "by mistake:"
     r"|incorrectly|mistaken(?:ly)?|erroneous(?:ly)?|discard(?:ed)?|reject(?:ed)?"
     r"|ignore|scratch(?:ed)?|disregard"
     # the answer a careless reader would give: "The trap answer is", "Tempting:", "The naive
@@ -943,23 +943,107 @@ _CORRECTION_CUE = re.compile(
 _CLAUSE_MARK = re.compile(r"[.!?;¶•→⇒]|(?<!\w)-\s")
 
 
+# The relations that bound, by the way they point (TeX names, their Unicode glyphs), and those
+# that state no value at all: "much less" (``\\ll``), a negated relation (``\\nleq``: "not at
+# most" is no value the question asks for), "less or greater" (``\\lessgtr``), proportionality
+# (``\\propto``: a value up to a factor).
+_LESS_NAMES = (
+    "lt le leq leqq leqslant lesssim lessapprox lessdot eqslantless lneq lneqq lnsim lnapprox"
+    " lvertneqq prec preceq precsim precapprox preccurlyeq curlyeqprec precneqq precnsim"
+    " precnapprox triangleleft trianglelefteq vartriangleleft"
+)
+_GREATER_NAMES = (
+    "gt ge geq geqq geqslant gtrsim gtrapprox gtrdot eqslantgtr gneq gneqq gnsim gnapprox"
+    " gvertneqq succ succeq succsim succapprox succcurlyeq curlyeqsucc succneqq succnsim"
+    " succnapprox triangleright trianglerighteq vartriangleright"
+)
+_NO_VALUE_NAMES = (
+    "ll lll llless gg ggg gggtr nless nleq nleqq nleqslant ngtr ngeq ngeqq ngeqslant nprec"
+    " npreceq nsucc nsucceq ntriangleleft ntrianglelefteq ntriangleright ntrianglerighteq"
+    " lessgtr lesseqgtr lesseqqgtr gtrless gtreqless gtreqqless propto varpropto"
+)
+_LESS_GLYPHS = "≤≦≨≲≺≼≾⋖⋜⋞⊲⊴⩽⩿⪁⪃⪅⪇⪉⪍⪕⪙⪯⪱⪳⪵⪷⪹⋦⋨"
+_GREATER_GLYPHS = "≥≧≩≳≻≽≿⋗⋝⋟⊳⊵⩾⪀⪂⪄⪆⪈⪊⪎⪖⪚⪰⪲⪴⪶⪸⪺⋧⋩"
+_NO_VALUE_GLYPHS = "≪≫⋘⋙≮≯≰≱⊀⊁⋠⋡⋪⋫⋬⋭≶≷≸≹⋚⋛⪋⪌∝"
+
+
+def _names(*groups: str) -> str:
+    """The TeX relation names in ``groups`` as one alternation, longest first."""
+    names = sorted({name for group in groups for name in group.split()}, key=len, reverse=True)
+    return rf"\\(?:{'|'.join(names)})(?![a-zA-Z])"
+
+
+_RELATION_SYMBOLS = (
+    rf"{_names(_LESS_NAMES, _GREATER_NAMES, _NO_VALUE_NAMES)}"
+    rf"|[{_LESS_GLYPHS}{_GREATER_GLYPHS}{_NO_VALUE_GLYPHS}]"
+)
+# Foreign words that state a bound (hedge words have their list in ``_OFFERING``): "au plus",
+# "höchstens", "como máximo", "не более", "最多", and after the value "以内", "以下", "或更少".
+# Cyrillic is written as the look-alike reading of the prose leaves it (see ``_LOOK_ALIKES``).
+_FOREIGN_UPPER = (
+    r"au\s+plus|ou\s+moins|h(?:ö|oe)chstens|maximal|oder\s+weniger|como\s+m[aá]ximo"
+    r"|a\s+lo\s+sumo|o\s+menos|al\s+massimo|al\s+più|o\s+meno|no\s+m[aá]ximo|ou\s+menos"
+    r"|hoogstens|of\s+minder|co\s+najwyżej|lub\s+mniej|högst|højst|eller\s+mindre"
+    r"|не\s+более|не\s+больше|максимум|как\s+максимум|или\s+меньше|или\s+менее"
+)
+_FOREIGN_LOWER = (
+    r"au\s+moins|ou\s+plus|mindestens|wenigstens|minimal|oder\s+mehr|como\s+m[ií]nimo"
+    r"|al\s+menos|por\s+lo\s+menos|o\s+m[aá]s|al\s+minimo|almeno|o\s+più|no\s+m[ií]nimo"
+    r"|pelo\s+menos|ou\s+mais|minstens|ten\s+minste|of\s+meer|co\s+najmniej|lub\s+więcej"
+    r"|minst|mindst|eller\s+(?:mer|mere)|не\s+менее|не\s+меньше|минимум|как\s+минимум"
+    r"|по\s+крайней\s+мере|или\s+больше|или\s+более"
+)
+_CJK_UPPER = (
+    r"最多|至多|最大で|不超过|不超過|不大于|不高于|不多于|多くとも|以下|以内|未満|未满"
+    r"|或更少|或更低|まで"
+)
+_CJK_LOWER = (
+    r"至少|最少|最低|最小で|不少于|不低于|不小于|少なくとも|以上|或更多|或更高|(?<!不)超[过過]"
+)
+
+
+def _look_alike(pattern: str) -> str:
+    """``pattern`` as the look-alike reading (``_LOOK_ALIKES``) leaves the words it matches."""
+    return pattern.translate(_LOOK_ALIKES)
+
+
 # A bound is no value. A relation right before the box (``\\eta < \\boxed{0.154}``, ``v \\ge``,
-# ``\\lesssim``, ``\\ll``) makes it a bound on the quantity on its left, as ``\\neq`` makes it a
-# value the quantity is not; so do words that state an inequality ("must stay below", "less
-# than", "at most", "no more than", "bounded by", "exceeds"). A noun phrase is no bound: "The
-# maximum speed is \\boxed{…}" answers a question that asks for the maximum. ``\\approx``,
-# ``=`` and ``\\sim`` claim the value.
+# ``\\lesssim``, ``\\preceq``, ``⩿``, ``\\ll``, ``\\nleq``, ``\\propto``) makes it a bound on the
+# quantity on its left, as ``\\neq`` makes it a value the quantity is not; so do words that
+# state an inequality ("must stay below", "less than", "slower than", "at most", "up to",
+# "caps at", "tops out at", "has a ceiling of", "is within", "is not above", "no more than",
+# "bounded by", "exceeds", "never goes past", "au plus", "höchstens", "не более", "最多"), and
+# an order symbol around it (``\\mathcal{O}(\\boxed{…})``: a value up to a factor). A noun phrase
+# is no bound: "The maximum speed is \\boxed{…}" answers a question that asks for the maximum.
+# ``\\approx``, ``=`` and ``\\sim`` claim the value.
 _BOUND_BEFORE = re.compile(
-    r"(?:(?P<relation>(?<![<>=\-])<(?![=>\-])|(?<![<>=\-])>(?!=)|<=|>=|[≤≥≪≫≲≳⩽⩾≦≧≺≻≨≩]"
-    r"|\\(?:lt|gt|le|leq|ge|geq|leqslant|geqslant|leqq|geqq|lesssim|gtrsim|lessapprox|gtrapprox"
-    r"|ll|gg|lll|ggg|prec|succ|preceq|succeq|lneq|gneq|lneqq|gneqq|lnsim|gnsim)(?![a-zA-Z]))"
-    r"|\b(?:(?:less|fewer|smaller|lower|greater|more|larger|higher|bigger)\s+than"
-    r"(?:\s+or\s+equal\s+to)?|(?:at|to)\s+(?:the\s+)?(?:most|least)|exceed(?:s|ed|ing)?"
+    r"(?:(?P<relation>(?<![<>=\-])<(?![=>\-])|(?<![<>=\-])>(?!=)|<=|>="
+    rf"|{_RELATION_SYMBOLS})"
+    r"|(?P<order>(?:\\mathcal\s*O|\\Theta|(?<![A-Za-z\\])O)\s*\()"
+    r"|\b(?:(?!(?:other|rather|either|neither|whether)\b)(?:\w+er|less|more|fewer)"
+    r"(?:\s+\w+)?\s+than(?:\s+or\s+(?:equal\s+to|equal|at))?"
+    r"|(?:at|to)\s+(?:the\s+)?(?:very\s+)?(?:most|least)|exceed(?:s|ed|ing)?"
+    r"|surpass(?:es|ed|ing)?|up\s+to|within|as\s+(?:much|many|high|large|far|long|fast|big|great"
+    r"|little|few|low|small|short)\s+as"
     r"|bounded\s+(?:above\s+|below\s+|from\s+(?:above|below)\s+)?by|capped\s+at|limited\s+to"
-    r"|(?:stays?|remains?|be|is|are|was|were|lies?|falls?|kept|keep|strictly|well|just|always"
-    r"|must|anything|somewhere|anywhere)\s+(?:below|above|under|beneath|over)"
-    r"|(?:an?|as)\s+(?:upper|lower)\s+(?:bound|limit)\s+(?:of|is)?))"
+    r"|(?:caps?|max(?:es)?|tops?|peaks?|bottoms?)\s+out\s+at|caps\s+at"
+    r"|(?:an?\s+)?(?:ceiling|cap|floor)\s+(?:of|at)"
+    r"|(?:stays?|remains?|be|is|are|was|were|lies?|falls?|kept|keep|held|holds?|sits?|goes|go"
+    r"|going|went|gets?|drops?|dips?|rises?|climbs?|strictly|well|just|always|must|anything"
+    r"|somewhere|anywhere|not|never|no)\s+(?:below|above|under|beneath|over|past|beyond)"
+    r"|(?:an?|as)\s+(?:upper|lower)\s+(?:bound|limit)\s+(?:of|is)?"
+    rf"|{_look_alike(_FOREIGN_UPPER)}|{_look_alike(_FOREIGN_LOWER)})"
+    rf"|(?:{_CJK_UPPER}|{_CJK_LOWER})(?:为|為|是|は|が)?)"
     r"[\s=(]*$",
+    re.IGNORECASE,
+)
+# "adds up to", "rounded up to", "rises up to", "climbs up to" state the value (a sum, a
+# rounding, where a motion gets): "up to" after them is no bound
+_UP_TO_VALUE = re.compile(
+    r"\b(?:add|sum|round|come|came|total|amount|tally|work|end|make|made|match|measure|set"
+    r"|rise|rose|risen|climb|go|goes|went|gone|travel|slide|slid|move|swing|swung|reach|fly"
+    r"|flies|flew|jump|bounce|fill|roll|float|shoot|shot|spring|sprang|lift|pull|swell)"
+    r"(?:s|ed|es|ing|led|ming)?\s+up\s+to\b[\s=(]*$",
     re.IGNORECASE,
 )
 # a number right before the relation: "0 < \\boxed{…}", "14 < \\boxed{14.5}" compare the
@@ -972,63 +1056,118 @@ _TAG_END = re.compile(r"<[A-Za-z/!][^<>]{0,200}>[\s=(]*$")
 def _bound_before(window: str) -> str | None:
     """The way the prose right before a box bounds the quantity with it (see
     ``_BOUND_BEFORE``): ``"upper"`` ("v < \\boxed{…}", "at most"), ``"lower"`` ("v \\ge",
-    "at least", "exceeds"), ``""`` for a relation that states no value at all (``\\ll``), or
-    None. A relation that opens the text (two boxes compared: ``\\boxed{a} < \\boxed{b}``),
-    follows a number, closes an HTML tag (``<b>``) or a Markdown quote ("> \\boxed{…}") bounds
-    nothing."""
+    "at least", "exceeds"), ``""`` for a relation that states no value at all (``\\ll``,
+    ``\\nleq``, ``\\propto``, ``\\mathcal{O}(``), or None. A relation that opens the text (two
+    boxes compared: ``\\boxed{a} < \\boxed{b}``), follows a number, closes an HTML tag
+    (``<b>``) or a Markdown quote ("> \\boxed{…}") bounds nothing."""
     bound = _BOUND_BEFORE.search(window)
-    if bound is None:
+    if bound is None or _UP_TO_VALUE.search(window):
         return None
+    if bound.group("order") is not None:
+        return ""
     if bound.group("relation") is None:
-        way = _direction(bound.group(0))
-        if _NEGATED_BOUND.search(window[max(0, bound.start() - 20) : bound.start()]):
-            return {"upper": "lower", "lower": "upper"}[way]  # "no more than", "never exceeds"
-        return way
+        before = window[max(0, bound.start() - 20) : bound.start()]
+        return _way(bound.group(0), negated=_NEGATED_BOUND.search(before) is not None)
     left = window[: bound.start()].rstrip()
     if not left or left.endswith(("¶", "…")) or _TAG_END.search(window):
         return None
+    if _NOT_BEFORE.search(left):
+        return ""  # "v \\not\\le \\boxed{…}": a negated relation states no value
     if _NUMBER_END.search(left) is not None:
         return None
     return _relation_direction(bound.group("relation"), box_right=True)
 
 
+_NOT_BEFORE = re.compile(r"\\not$")
 # which way a relation points: the quantity is less than the box (the box an upper bound) or
-# greater; "much less" states no value
-_MUCH = re.compile(r"[≪≫]|\\(?:ll|gg|lll|ggg)(?![a-zA-Z])")
-_LESS = re.compile(
-    r"<|[≤≲⩽≦≺≨]|\\(?:lt|le|leq|leqslant|leqq|lesssim|lessapprox|prec|preceq|lneq|lneqq|lnsim)(?![a-zA-Z])"
+# greater; "much less", a negated relation, proportionality state no value
+_NO_VALUE_RELATION = re.compile(rf"[{_NO_VALUE_GLYPHS}]|{_names(_NO_VALUE_NAMES)}")
+_LESS = re.compile(rf"<|[{_LESS_GLYPHS}]|{_names(_LESS_NAMES)}")
+# the words that make a box an upper bound; "lower bound", "at least", "floor" and the foreign
+# lower-bound phrases are read first ("au moins" before "plus", "por lo menos" before "o menos")
+_LOWER_FIRST = re.compile(
+    r"lower\s+(?:bound|limit|estimate)|bounded\s+(?:below|from\s+below)|\bfloor|under-?estimate"
+    r"|infimum|bottoms?\s+out|as\s+(?:little|few|low|small|short)\s+as|smallest|lowest|fewest"
+    rf"|{_look_alike(_FOREIGN_LOWER)}|{_CJK_LOWER}",
+    re.IGNORECASE,
 )
 _UPPER_WORDS = re.compile(
-    r"upper|(?:less|fewer|smaller|lower)\s+than|most|max|below|under|beneath|capped|limited"
-    r"|tops|bounded(?!\s+(?:below|from\s+below))|\b(?:or|and)\s+(?:down|lower|less|fewer|smaller)",
+    r"upper|(?:less|fewer|smaller|lower|shorter|slower|lighter|cooler|colder|weaker|narrower"
+    r"|thinner|earlier|lesser)(?:\s+\w+)?\s+than|most|max|below|under|beneath|capped|limited"
+    r"|tops|bounded(?!\s+(?:below|from\s+below))|ceiling|\bcaps?\b|supremum|over-?estimate"
+    r"|\b(?:less|fewer|smaller|lower|lesser|down|largest|greatest|highest|biggest)\b"
+    r"|up\s+to|within|as\s+(?:much|many|high|large|far|long|fast|big|great)\s+as"
+    r"|\b(?:or|and)\s+(?:anything\s+|something\s+|even\s+)?(?:down|lower|less|fewer|smaller"
+    r"|shorter|slower|lighter|cooler|colder|weaker|narrower|thinner|earlier|below|under|beneath)"
+    rf"|{_look_alike(_FOREIGN_UPPER)}|{_CJK_UPPER}",
+    re.IGNORECASE,
+)
+# the words that make it a lower bound; words that point neither way ("in the best case",
+# "bound" alone, a comparative with no known direction: "other than") state no value
+_LOWER_WORDS = re.compile(
+    r"\b(?:more|greater|larger|higher|bigger|longer|faster|heavier|hotter|warmer|stronger|wider"
+    r"|thicker|later|above|over|beyond|past|up|exceed\w*|surpass\w*|least|min(?:imum|imal)?)\b",
     re.IGNORECASE,
 )
 
 
 def _relation_direction(relation: str, box_right: bool) -> str:
     """``"upper"`` when the relation makes the box an upper bound of the quantity (``v <
-    \\boxed{…}``, ``\\boxed{…} > v``), ``"lower"`` for the other way, ``""`` for "much
-    less/greater" (no value); ``box_right``: the box stands on the relation's right."""
-    if _MUCH.search(relation):
+    \\boxed{…}``, ``\\boxed{…} > v``), ``"lower"`` for the other way, ``""`` for a relation
+    that states no value ("much less", ``\\nleq``, ``\\propto``); ``box_right``: the box
+    stands on the relation's right."""
+    if _NO_VALUE_RELATION.search(relation):
         return ""
     less = _LESS.search(relation) is not None
     return "upper" if less == box_right else "lower"
 
 
 _NEGATED_BOUND = re.compile(r"\b(?:no|not|never)\s*$|n['’]t\s*$", re.IGNORECASE)
+_NEGATION_IN = re.compile(r"\b(?:no|not|never)\b|n['’]t\b", re.IGNORECASE)
+_FOREIGN_WORDS = re.compile(
+    rf"{_look_alike(_FOREIGN_UPPER)}|{_look_alike(_FOREIGN_LOWER)}", re.IGNORECASE
+)
 
 
 def _direction(words: str) -> str:
     """The bound that words state of the box beside them: "less than", "at most", "or
-    below", "max", "upper bound" make it an upper bound; "more than", "at least", "exceeds",
-    "or above", "minimum", "lower bound" a lower one."""
-    if re.search(r"lower\s+(?:bound|limit)|bounded\s+(?:below|from\s+below)", words, re.I):
+    below", "up to", "max", "upper bound", "(ceiling)" make it an upper bound; "more than",
+    "at least", "exceeds", "or above", "minimum", "lower bound", "floor" a lower one; words
+    that point neither way ("in the best case", "as a bound") ``""``."""
+    if _LOWER_FIRST.search(words):
         return "lower"
-    return "upper" if _UPPER_WORDS.search(words) else "lower"
+    if _UPPER_WORDS.search(words):
+        return "upper"
+    return "lower" if _LOWER_WORDS.search(words) else ""
+
+
+def _way(words: str, negated: bool = False) -> str:
+    """:func:`_direction` of bound words, turned round when they are negated ("no more
+    than", "is not above", "never goes past", "(not exceeded)"): a negated bound is the
+    opposite bound; a negated bound that points neither way is still no value."""
+    way = _direction(words)
+    if _FOREIGN_WORDS.search(words):  # Portuguese "no máximo" is "at the most"
+        return way
+    if negated or _NEGATION_IN.search(words):
+        return {"upper": "lower", "lower": "upper"}.get(way, "")
+    return way
+
+
+# A denial word in a condition ("if not,", "if I'm wrong,", "should that be wrong,", "if that
+# is rejected,") puts the box after it forward for the case the one before is wrong: it
+# denies nothing, and between two boxes it offers the later as an alternative (a hedge).
+_CONDITIONAL_DENIAL = re.compile(
+    r"(?:^|[,;:(¶…]|\s)(?:if|should|in\s+case|were|unless|when)\b[^.;!?¶]{0,40}?"
+    r"(?:\bnot\b|n['’]t\b|\bwrong\b|\bincorrect\b|\bmistaken\b|\bfalse\b|\brejected\b"
+    r"|\boff\b|\bfails?\b)\s*[,:;\-–—]+\s*$",  # its comma closes the condition
+    re.IGNORECASE,
+)
 
 
 def _denied_before(window: str) -> bool:
     """Whether the prose right before a box (:func:`_window_before`) takes it back."""
+    if _CONDITIONAL_DENIAL.search(window):
+        return False
     if _DENIAL_BEFORE.search(window.replace(" ¶ ", " ")):  # "rather\nthan" is one phrase
         return True
     judgement = _JUDGEMENT_BEFORE.search(window)
@@ -1190,35 +1329,134 @@ _LIST_GAP = re.compile(r"^(?:\s|[,;&]|\band\b)*$", re.IGNORECASE)
 
 
 # Bound words right after the box make it a bound (inside the box, words that are no value make
-# it unparseable already): "or less",
-# "or more", "at most", "at least", "tops", "(upper bound)", "max", "(minimum)". A word that
-# goes on is no bound ("or more precisely 14.52"); "max" must stand alone ("max height" labels).
+# it unparseable already): "or less", "or slower", "or anything lower", "and no more", "at
+# (the very) most", "at least", "tops", "(upper bound)", "as a ceiling", "(cap)", "(supremum)",
+# "(an overestimate)", "(not exceeded)", "max", "(maximum possible)", "in the best case",
+# "höchstens", "или меньше", "以内". A word that goes on is no bound ("or more precisely
+# 14.52"); "max" must stand alone ("max height" labels).
 _BOUND_WORDS = (
-    r"(?:(?:or|and)\s+(?:less|more|fewer|lower|higher|greater|smaller|larger|bigger|below|above"
-    r"|under|over|beyond|up|down)(?:\s+than\s+(?:that|this))?"
-    r"|(?:at|to)\s+(?:the\s+)?(?:most|least|max(?:imum)?|min(?:imum)?)|tops"
-    r"|(?:as\s+)?(?:an?\s+|the\s+)?(?:upper|lower)\s+(?:bound|limit)"
-    r"|max(?:imum)?|minimum)"  # not "min": a unit (minutes)
+    r"(?:(?:or|and|but)\s+(?:(?:anything|something|even|no|not|never)\s+)?"
+    r"(?:(?!(?:other|rather|either|neither|whether|ever|never|after|so)\b)\w+er|less|more|fewer"
+    r"|below|above|under|beneath|beyond|up|down)(?:\s+than\s+(?:that|this))?"
+    r"|(?:at|to)\s+(?:the\s+)?(?:very\s+)?(?:most|least|max(?:imum)?|min(?:imum)?)|tops"
+    r"|(?:as\s+)?(?:an?\s+|the\s+)?(?:upper|lower)\s+(?:bound|limit|estimate)"
+    r"|(?:as\s+)?(?:an?\s+|the\s+)?(?:ceiling|cap|floor|supremum|infimum|over-?estimate"
+    r"|under-?estimate)"
+    r"|(?:not|never)\s+(?:exceeded|surpassed|passed|topped)"
+    r"|(?:in\s+the\s+)?(?:best|worst)[\s-]+case|at\s+(?:best|worst)"
+    r"|(?:max(?:imum)?|minimum)(?:\s+possible(?:\s+value)?)?"  # not "min": a unit (minutes)
+    rf"|{_look_alike(_FOREIGN_UPPER)}|{_look_alike(_FOREIGN_LOWER)})"
 )
 _BOUND_AFTER = re.compile(
     rf"^[\s.,;:!(|$]*(?:(?:is|are|was|being|as)\s+(?:only\s+|just\s+|merely\s+)?)?{_BOUND_WORDS}"
-    r"(?=\s*(?:[).,;:!?\]\n]|$))"
-    r"|^[\s.,;:!(|$]*(?:at\s+(?:the\s+)?(?:most|least)|(?:is|as)\s+(?:an?|the|my)\s+"
-    r"(?:upper|lower)\s+(?:bound|limit))\b",
+    r"(?=\s*(?:[).,;:!?\]\n。，；！？）]|$))"
+    r"|^[\s.,;:!(|$]*(?:at\s+(?:the\s+)?(?:very\s+)?(?:most|least)|(?:is|as)\s+(?:an?|the|my)\s+"
+    r"(?:upper|lower)\s+(?:bound|limit))\b"
+    rf"|^[\s.,;:!(|$]*(?:{_CJK_UPPER}|{_CJK_LOWER})",
     re.IGNORECASE,
 )
 # a relation right after the box with a quantity's symbol on its right: "\\boxed{14.5} > v"
 _RELATION_AFTER = re.compile(
-    r"^[\s$]*(?:<(?=[\s=])|>|<=|>=|[≤≥≪≫≲≳⩽⩾]|\\(?:lt|gt|le|leq|ge|geq|leqslant|geqslant"
-    r"|lesssim|gtrsim|ll|gg)(?![a-zA-Z]))\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\s*\{?[\w\\]{1,12}\}?)?"
-    r"\s*(?:[$.,;)]|\\[\])]|$)"
+    rf"^[\s$]*(?:<(?=[\s=])|>|<=|>=|{_RELATION_SYMBOLS})\s*(?:\\[A-Za-z]+|[A-Za-z])"
+    r"(?:_\s*\{?[\w\\]{1,12}\}?)?\s*(?:[$.,;)]|\\[\])]|$)"
 )
+# A bound stated in the sentences right after the box's: "Note that this is only an upper
+# bound.", "It is an overestimate.", "This is the largest it could be.", "Treat this as a
+# ceiling", "The true value is somewhat less.", "The actual value lies below this.", "In
+# reality it will be lower than this.", "The speed is at most this." The subject must be the
+# box ("this", "it", "that value") or the true value beside it: "This is less than the speed of
+# sound" compares it with something else, and "It is the maximum speed" names what it is.
+_LATER_BOUND = re.compile(
+    r"(?:\b(?:this|that|it|which)|\bthe\s+(?:above|boxed|given|stated|final|computed|calculated)"
+    r"\s+(?:value|result|answer|figure|number))(?:\s+(?:value|result|answer|figure|number"
+    r"|estimate))?\s+"
+    r"(?:is|was|'s|’s|serves\s+as|acts\s+as|represents|gives|should\s+be\s+(?:read|taken|treated"
+    r"|seen)\s+as)\s+(?:(?:only|just|merely|really|therefore|thus|strictly|in\s+fact|actually"
+    r"|clearly|then|an?|the|my|our)\s+)*"
+    r"(?P<noun>(?:upper|lower)\s+(?:bound|limit|estimate)|over-?estimate|under-?estimate|ceiling"
+    r"|floor|cap|supremum|infimum|bound"
+    # an extreme only as the value's own ("the largest it could be", "the maximum possible"):
+    # "This is a minimum, so the equilibrium is stable" names what the point is
+    r"|(?:largest|smallest|highest|lowest|greatest|biggest|maximum|minimum|most|least)"
+    r"\s+(?:possible(?:\s+value)?|(?:value\s+)?(?:it|that|this)\s+(?:could|can|might|may"
+    r"|would)\s+(?:ever\s+)?(?:be|get|reach|take)))(?=\s*(?:[.;:!,)]|$)|\s+(?:on|for)\b)"
+    r"|\b(?:treat|take|read|regard|consider|view|use|see|interpret)\s+(?:this|that|it|the\s+"
+    r"(?:value|result|answer|box(?:ed\s+value)?))\s+as\s+(?:an?\s+|the\s+|only\s+|just\s+)*"
+    r"(?P<as>(?:upper|lower)\s+(?:bound|limit|estimate)|ceiling|floor|cap|bound|maximum|minimum"
+    r"|over-?estimate|under-?estimate)"
+    r"|\b(?:the\s+)?(?:(?:true|real|actual|exact|physical)(?:\s+\w+)?|correct\s+(?:value|answer"
+    r"|result|number|figure|one))\s+(?:is|will\s+be|would\s+be|must\s+be|should\s+be|lies|falls"
+    r"|sits|may\s+be"
+    r"|could\s+be|is\s+likely)\s+(?:(?:somewhat|slightly|a\s+bit|a\s+little|probably|likely"
+    r"|certainly|even|much|considerably|rather|strictly|well|always|lower|higher)\s+)*?"
+    r"(?P<true>less|lower|smaller|below|under|beneath|more|higher|greater|larger|above|over"
+    r"|bigger)\b"
+    r"|\bin\s+(?:reality|practice|fact)\s*,?\s*(?:it|the\s+value|this)\s+(?:will|would|is|must"
+    r"|should|may|might)\s+(?:be\s+)?(?:(?:somewhat|slightly|a\s+bit|a\s+little|probably|even"
+    r"|much)\s+)*(?P<real>less|lower|smaller|more|higher|greater|larger)\s+than\s+(?:this|that)\b"
+    # the value put as a guess that may be off one way: "It could be less.", "It is probably
+    # higher." (nothing it is compared with: "it could be less than 20 m/s" is a check)
+    r"|\b(?:it|this|that|the\s+value)\s+(?:could|might|may|is\s+(?:probably|likely|possibly"
+    r"|perhaps))\s+(?:(?:well|even|also|actually)\s+)?(?:be\s+)?(?:(?:a\s+bit|somewhat|slightly"
+    r"|even|much|a\s+little)\s+)*(?P<maybe>less|lower|smaller|more|higher|greater|larger)"
+    r"(?=\s*(?:[.;!,)]|$))"
+    r"|(?P<back>at\s+(?:the\s+)?(?:very\s+)?(?:most|least)|no\s+(?:more|less|higher|lower"
+    r"|greater|smaller|larger)\s+than|up\s+to)\s+(?:this|that)(?:\s+value)?\b",
+    re.IGNORECASE,
+)
+_LATER_BOUND_SENTENCES = 2  # the box's sentence and the next one
+
+
+def _next_sentences(after: str, count: int) -> str:
+    """The first ``count`` sentences after a box, as :func:`_plain` reads them: the rest of
+    its paragraph, or the next paragraph where nothing follows the box in its own (a note
+    set below the answer)."""
+    paragraphs = _PARAGRAPH_BREAK.split(_decoded(after[: 3 * _WINDOW]), maxsplit=2)
+    own = paragraphs[0] if paragraphs[0].strip(" \t\n$.") or len(paragraphs) == 1 else paragraphs[1]
+    text = _plain(own)
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    return text[: ends[count - 1] if len(ends) >= count else None]
+
+
+def _bound_later(after: str) -> str | None:
+    """The way the sentence after the box's makes it a bound (see ``_LATER_BOUND``), or
+    None: ``"upper"`` when the true value is less, ``""`` for "a bound" that points no way."""
+    found = _LATER_BOUND.search(_next_sentences(after, _LATER_BOUND_SENTENCES))
+    if found is None:
+        return None
+    measured = found.group("true") or found.group("real") or found.group("maybe")
+    if measured is not None:
+        # the true value is less than the box: the box is an upper bound
+        return _direction(measured)
+    words = found.group("noun") or found.group("as") or found.group("back")
+    return _way(words)
+
+
+# A box that is an end of an interval the quantity lies in: ``v \\in (0, \\boxed{…}]``,
+# ``\\eta \\in \\left[0,\\ \\boxed{…}\\right)``, ``t \\in [\\boxed{…}, \\infty)``: a bound.
+_INTERVAL_BEFORE = re.compile(
+    r"(?:\\in|∈)\s*(?P<open>[(\[\]]|\\\{|\\l(?:brack|paren|angle))\s*"
+    r"(?:(?P<left>[^,;()\[\]{}$]{1,40}?)\s*[,;]\s*)?$"
+)
+_INTERVAL_AFTER = re.compile(r"^\s*[,;]\s*[^,;()\[\]{}$]{1,40}?\s*(?:[)\[\]]|\\\}|\\r\w+)")
+
+
+def _interval_end(before: str, after: str) -> str | None:
+    """``"upper"`` for a box that closes an interval after a membership sign, ``"lower"``
+    for one that opens it (see ``_INTERVAL_BEFORE``), else None."""
+    opened = _INTERVAL_BEFORE.search(before)
+    if opened is None:
+        return None
+    if opened.group("left") is not None:
+        return "upper"
+    return "lower" if _INTERVAL_AFTER.match(_plain(after[:_WINDOW])) else None
 
 
 def _bound_after(after: str) -> str | None:
     """The way the prose right after a box bounds the quantity with it (see ``_BOUND_AFTER``),
     with or without the unit written after the box (``\\boxed{14.5}\\,\\mathrm{m/s} or
-    less``): ``"upper"``, ``"lower"``, ``""`` (no value) or None."""
+    less``), or in the next sentence (:func:`_bound_later`): ``"upper"``, ``"lower"``, ``""``
+    (no value) or None."""
     head = after[:_WINDOW]
     relation = _RELATION_AFTER.match(head)
     if relation is not None:
@@ -1227,7 +1465,9 @@ def _bound_after(after: str) -> str | None:
     plain = _plain(decoded.split("\n\n", 1)[0])
     unitless = _plain(_UNIT_AFTER_BOX.sub("", decoded, count=1).split("\n\n", 1)[0])
     words = _BOUND_AFTER.match(plain) or _BOUND_AFTER.match(unitless)
-    return None if words is None else _direction(words.group(0))
+    if words is None:
+        return _bound_later(after)
+    return _way(words.group(0))
 
 
 def _around(text: str, spans: list[tuple[int, int]]) -> tuple[list[str], list[str]]:
@@ -1248,7 +1488,8 @@ def bounds(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
     befores, afters = _around(text, spans)
     found: list[str | None] = []
     for before, after in zip(befores, afters, strict=True):
-        ways = {_bound_before(_window_before(before)), _bound_after(after)} - {None}
+        window = _window_before(before)
+        ways = {_bound_before(window), _bound_after(after), _interval_end(window, after)} - {None}
         found.append(None if not ways else next(iter(ways)) if len(ways) == 1 else "")
     return found
 
@@ -1280,13 +1521,6 @@ _CHOICE_CONTENT = re.compile(
 _FIRST_SIDE = re.compile(
     r"(?:^|\$|\\\[|\\\(|\\begin\{\w+\*?\}|\n|&|\\\\)([^=$&\n]{1,40}?)=" + _SPACING_END
 )
-_TRANSFORM = re.compile(
-    r"^\s*\d|\^\s*\{?\s*-?\d|/\s*\d|[+\-−]\s*\d|\\(?:ln|log|lg|exp|sin|cos|tan|sqrt)(?![a-zA-Z])"
-)
-_SYMBOL = re.compile(
-    r"\\(?!(?:ln|log|lg|exp|sin|cos|tan|sqrt|frac|dfrac|tfrac|pi|left|right|mathrm"
-    r"|text|rm)(?![a-zA-Z]))[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
-)
 
 
 def _transformed_side(before: str) -> bool:
@@ -1295,8 +1529,9 @@ def _transformed_side(before: str) -> bool:
     match = _FIRST_SIDE.search(before)
     if match is None:
         return False
-    side = re.sub(r"_\s*(?:\{[^{}]*\}|\w)", "", match.group(1))  # v_2 is one quantity
-    return _TRANSFORM.search(side) is not None and len(set(_SYMBOL.findall(side))) == 1
+    from studybench.verify.chains import transformed_quantity
+
+    return transformed_quantity(match.group(1))
 
 
 _UNIT_RIGHT_AFTER = re.compile(
@@ -1305,7 +1540,8 @@ _UNIT_RIGHT_AFTER = re.compile(
 _BARE_NUMBER_BOX = re.compile(r"^\\boxed\s*\{\s*[-+−]?\s*[\d.,]+\s*\}$")
 _POWER_OF_TEN_AFTER = re.compile(r"^(?:\s|\\[,;:! ]|~)*(?:\\times|\\cdot|×|·)\s*10\s*\^")
 _OPERAND_AFTER = re.compile(
-    r"^(?:\s|\\[,;:! ]|~)*(?:\^|_\s*\{|\\(?:times|cdot|div|ast)(?![a-zA-Z])|[×·÷]"
+    r"^(?:\s|\\[,;:! ]|~)*(?:\^(?!\s*\{?\s*\\circ)|_\s*\{"  # ^\circ is a degree
+    r"|\\(?:times|cdot|div|ast)(?![a-zA-Z])|[×·÷]"
     r"|/(?:\s|\\[,;:! ])*(?:\d|\\[dt]?frac|\()|\+\s*[\w\\]|\\(?:pm|mp)(?![a-zA-Z])"
     r"|(?:\\(?:text|mathrm)\s*\{\s*)?(?:thousand|million|billion|trillion|hundred|dozen)s?\b)",
     re.IGNORECASE,
@@ -1546,6 +1782,8 @@ def hedged(gap: str, before: str = "") -> bool:
         return True
     if _GAP_ONLY_HEDGE.match(plain) or _MIRRORED_GAP.search(gap):
         return True
+    if len(plain.split()) <= _HEDGE_GAP_WORDS and _CONDITIONAL_DENIAL.search(plain):
+        return True  # "\\boxed{a} \\quad \\text{if not,} \\quad \\boxed{b}"
     return len(plain.split()) <= _HEDGE_GAP_WORDS and _HEDGE_WORDS.search(plain) is not None
 
 
@@ -1663,7 +1901,7 @@ _OFFER_ITEM = re.compile(
     r"|(?P<number>[-+−]?\s*\d(?:[\d.,]*\d)?(?:/\d+(?!\d|\.\d))?"
     r"(?:\s*(?:\\times|×|\\cdot|[xX*](?=\s*10\b))\s*10\s*(?:\^\s*\{?\s*[-+−]?\d+\s*\}?"
     r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))?"
-    r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}"
+    r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}|\^\s*\{?\s*\\circ\s*\}?"
     rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is|instead|too|also|as|well|then"
     r"|which|that|though|here|there|with|when|where|while|along|above|below|left|right|from"
     r"|into|onto|over|under|after|before|behind|toward|towards|away|up|down|upward|downward"
@@ -1681,9 +1919,13 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
     """Every value the prose around the final box offers beside it: in the sentence after
     the box, what each hedge word or restatement offers (:func:`_offered_after`: "or maybe
     15 m/s, or even 29 m/s" offers both), and the value right before a hedge word before the
-    box ("either $29$ or \\boxed{…}, or roughly 15" offers 15 and 29). Empty when nothing is
-    offered; a hedge with no value the scan can read offers ``""`` (judged wrong). Each must
-    be right on its own (see ``verifier._offered_problem``)."""
+    box ("either $29$ or \\boxed{…}, or roughly 15" offers 15 and 29); a value listed in a
+    remark ("(as well as 5.0 s)") or set apart in the box's math ("\\boxed{B}\\,/D"). Empty
+    when nothing is offered; a hedge with no value the scan can read offers ``""`` (judged
+    wrong), and so does what makes the box no committed value: a qualifier ("(±20%)", "up to
+    sign", "+ \\ldots"), a relative remark ("(double if …)"), another row of a cases
+    environment, a value named for another reading. Each must be right on its own (see
+    ``verifier._offered_problem``)."""
     region = _after_hedge_word(after, 3 * _WINDOW)  # whole math, whole sentence
     relative = [""] if region is not None and _relative(region) else []
     in_math = _box_in_math(before)
@@ -1692,14 +1934,201 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
         value = _math_offer(region)
         region = region if value is None else f"${value}$"
     questioned = [""] if _undecorated(_decoded(after[:_WINDOW])).startswith("?") else []
+    unsure = _qualified(after) or _relative_remark(after) or _in_cases_with_other_row(before, after)
     values = (
         *_hedge_word_offers(before, after, region),
         *relative,
         *questioned,  # "\\boxed{\\text{False}}\\,\\text{?}": a box put as a question
+        *([""] if unsure else []),  # "(±20%)", "(double if …)", a cases row: no committed value
+        *_paired_value(after),
+        *_separated_option(after),
         *_restated(after, in_math),
         *_later_offers(after, in_math),
     )
+    if not values and _other_reading(after):
+        values = ("",)  # a value named for another reading, which the scans do not read
     return tuple(dict.fromkeys(values))  # the hedge word after the box is read by both scans
+
+
+# A qualifier right after the box (and its unit) makes it no committed value: a spread
+# ("(±20%)", "\\pm 5\\,\\mathrm{m/s}", "(within 30%)", "give or take"), a value up to
+# something ("up to a factor of 2", "up to sign", "up to a constant factor"), an order of
+# magnitude ("(order-of-magnitude estimate)"), a truncated series ("+ \\ldots", "+ O(t^2)"),
+# or a validity it restricts ("(valid only for small t)", "for $x \\gg L$ only", "(leading
+# order only)"). It offers a value the verifier cannot read (``""``): the box is rejected.
+_QUALIFIER = re.compile(
+    r"^[\s.,;:(\[]*(?:"
+    r"(?:\\pm|±|\+/-|\+-|\\mp|∓)\s*\(?\s*\d"
+    r"|[-+−]\s*(?:\\[lc]?dots|\\ldotp|…|\.\.\.|\\mathcal\s*O\s*\(?|O\s*\(|o\s*\()"
+    r"|(?:to\s+)?within\s+(?:about\s+|roughly\s+|some\s+)?(?:a\s+|an\s+|one\s+|two\s+|\d+(?:\.\d+)?"
+    r"\s*)?(?:factor|orders?\s+of\s+magnitude|%|\\%|percent|per\s+cent)"
+    r"|up\s+to\s+(?:an?\s+|the\s+|its\s+|one\s+|some\s+|overall\s+)?(?:(?:overall|constant|numerical"
+    r"|multiplicative|numeric|dimensionless|order[-\s]one|O\(1\))\s+)*(?:factors?|signs?|constants?"
+    r"|normali[sz]ation|prefactors?|phases?|orders?\s+of\s+magnitude)\b"
+    r"|give\s+or\s+take|more\s+or\s+less\b"
+    r"|(?:an?\s+|to\s+)?orders?[-\s]+of[-\s]+magnitude"
+    r"|(?:valid|holds?|true|correct|accurate|exact|good|applies|applicable)\s+only\b"
+    r"|only\s+(?:valid|approximately|roughly|in\s+the\s+limit)\b"
+    r"|(?:leading|first|lowest|zeroth|linear)[-\s]+order\s+only\b"
+    r"|(?P<condition>(?:for|when|if|where)\s+[^.;()\n]{1,40}?\s+only\b)"
+    r")",
+    re.IGNORECASE,
+)
+
+
+def _qualified(after: str) -> bool:
+    """Whether a qualifier (``_QUALIFIER``) follows the box, with or without its unit and the
+    close of its math between them."""
+    head = _decoded(after[: 2 * _WINDOW])
+    texts = (head, _UNIT_AFTER_BOX.sub("", head, count=1))
+    for text in texts:
+        plain = _plain(text)
+        match = _QUALIFIER.match(plain)
+        if match is None:
+            continue
+        # a restricting condition belongs to the box's own sentence ("for $t \le 0$ only");
+        # "If the planet did not rotate and only …" in the next one is a what-if
+        if match.group("condition") is None or not re.search(
+            r"[.!?\n¶]", plain[: match.start("condition")]
+        ):
+            return True
+    return False
+
+
+# A remark right after the box that offers a value relative to it under another condition:
+# "(double if the road is icy)", "(twice this in the other frame)", "(\\times 2 with the
+# other convention)", "(\\div 2 if measured differently)": a second value for the asked one.
+_RELATIVE_REMARK = re.compile(
+    r"^[\s.,;:]*[(\[]\s*(?:(?:twice|double|doubled|triple|tripled|thrice|half|halved|quadruple"
+    r"|(?:\d+(?:\.\d+)?|two|three|four|ten)\s*(?:times|x|×)|minus|negative|the\s+negative"
+    r"|the\s+opposite|the\s+reciprocal|opposite\s+sign)"
+    r"|(?:\\times|×|\\div|÷|\\cdot|/|x)\s*\d+(?:\.\d+)?)"
+    r"(?:\s+(?:this|that|it|the\s+value|of\s+(?:this|that|it)))?\s*,?\s+"
+    r"(?:if|with|in|under|for|when|using|assuming|on|otherwise|else|per)\b",
+    re.IGNORECASE,
+)
+
+
+def _relative_remark(after: str) -> bool:
+    """Whether a remark right after the box offers a value relative to it (see
+    ``_RELATIVE_REMARK``)."""
+    return _RELATIVE_REMARK.match(_plain(_decoded(after[: 2 * _WINDOW]))) is not None
+
+
+# A second value named for another reading of the question, in the sentences right after the
+# box: "[29 m/s under the other convention]", "; for a different reading, 29 m/s", "(reading A)
+# / 29 m/s (reading B)", "Footnote: 29 m/s if the other convention is intended", a table row
+# "| other | 29 m/s |". The value answers another question than the one asked, so it is a
+# hedge; the reading is the cue, what value it names need not be read.
+_OTHER_READING = re.compile(
+    r"\b(?:(?:under|for|with|in|using|if|assuming|per|by)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?:other|different|alternative|second|another|opposite|loose|looser|strict|stricter"
+    r"|broader|narrower)\s+(?:reading|convention|interpretation|setup|definition|assumption"
+    r"|sign\s+convention|understanding|meaning)"
+    r"|(?:reading|convention|interpretation|understanding)\s+(?:[B-Z2-9]|ii|two)\b"
+    r"|if\s+(?:the\s+)?(?:question|problem|author|grader|task|exercise)\s+(?:really\s+)?"
+    r"(?:means|meant|intends|intended|wants|wanted|asks|asked)"
+    r"|if\s+(?:the\s+)?(?:other|second|alternative)\s+\w+\s+is\s+(?:intended|meant|used|wanted))"
+    r"|\|\s*(?:other|alternative|second)\s*(?:reading|convention|interpretation)?\s*\|",
+    re.IGNORECASE,
+)
+_OTHER_READING_SENTENCES = 2  # the box's sentence and the next one
+
+
+def _other_reading(after: str) -> bool:
+    """Whether the sentences right after the box name a value for another reading of the
+    question (see ``_OTHER_READING``): some value must stand in them."""
+    scope = _next_sentences(after, _OTHER_READING_SENTENCES)
+    found = _OTHER_READING.search(scope)
+    return found is not None and _OFFER_ITEM.search(scope) is not None
+
+
+# A box in one row of a cases-like environment whose other row holds an unboxed value
+# (``\\begin{cases}\\boxed{a} & \\text{reading 1} \\\\ b & \\text{reading 2}\\end{cases}``):
+# one value per reading, a hedge, as two boxes labelled as two cases are.
+_CASES_BEGIN = re.compile(
+    r"\\begin\s*\{\s*(?:d|r)?cases\*?\s*\}|\\left\s*\\\{\s*\\begin\s*\{\s*array"
+)
+_CASES_END = re.compile(r"\\end\s*\{\s*(?:(?:d|r)?cases\*?|array)\s*\}")
+
+
+def _in_cases_with_other_row(before: str, after: str) -> bool:
+    """Whether the box stands in a cases environment (see ``_CASES_BEGIN``) with another row
+    beside its own, unboxed (boxes in two rows are two boxes, judged as such)."""
+    begins = list(_CASES_BEGIN.finditer(before))
+    if not begins or _CASES_END.search(before, begins[-1].end()):
+        return False
+    end = _CASES_END.search(after)
+    if end is None:
+        return False
+    inside = before[begins[-1].end() :] + after[: end.start()]
+    return "\\\\" in inside and not _BOX_OPEN.search(inside)  # boxed rows are cases()'s
+
+
+# A value listed in a remark right after the box: "(as well as 5.0 s)", "(\\text{also } 5 s)",
+# "\\text{ (and later } t = 5.0 s\\text{)}": a further value for the asked one, judged.
+_PAIRED = re.compile(
+    r"^[\s.,;:]*\(\s*(?:and(?:\s+(?:later|also|again|then|another|even|possibly))?|also"
+    r"|as\s+well\s+as|plus|together\s+with|along\s+with|besides)\s+"
+    r"(?:(?:at|when|for)\s+)?(?:[A-Za-z](?:_\s*\w+)?\s*=\s*)?",
+    re.IGNORECASE,
+)
+
+
+def _paired_value(after: str) -> list[str]:
+    """The value a remark right after the box lists beside it (see ``_PAIRED``)."""
+    text = _plain_keep_math(_decoded(after[: 2 * _WINDOW]))
+    paired = _PAIRED.match(text)
+    if paired is None:
+        return []
+    item = _OFFER_ITEM.match(text, paired.end())
+    return [] if item is None else [_item_value(text, item)]
+
+
+# An option set apart right after the box in its math: "\\boxed{B}\\,\\mathrm{/}D",
+# "\\boxed{B}\\!/\\!\\mathrm{D}", "\\boxed{B}\\text{ ⊕ }D", "\\boxed{B}\\quad\\boxed{}\\quad D",
+# "\\boxed{B}\\ \\ D", "\\boxed{\\text{False}}\\ \\ \\text{True}": a second candidate. A separator
+# must stand between them ("\\boxed{5}\\,
+# \\mathrm{A}" is a unit, five amperes), and the letter must end the math or the line.
+_SPACING = (
+    r"(?:\s|\\[,;:! >]|~|\\q?quad(?![a-zA-Z])|\\(?:enspace|enskip|hfill|hspace\s*\{[^{}]*\}))"
+)
+_OPTION_SEPARATOR = (
+    r"(?:[/∕⁄|⊕⊗·•]|\\(?:oplus|otimes|mid|vert|slash|bullet|diamond|star|dagger)(?![a-zA-Z])"
+    r"|\\(?:mathrm|text|textrm|mbox)\s*\{\s*(?:[/|⊕⊗·•]|\\slash)\s*\}|\\boxed\s*\{\s*\}"
+    r"|(?:\\q?quad(?![a-zA-Z])|\\[ ]){2,}|\\q?quad(?![a-zA-Z]))"
+)
+_SEPARATED_OPTION = re.compile(
+    rf"^{_SPACING}*{_OPTION_SEPARATOR}(?:{_SPACING}|{_OPTION_SEPARATOR})*"
+    r"(?:\\(?:mathrm|text|textrm|textbf|mathbf|mbox)\s*\{\s*)?\(?(?P<letter>[A-H]|True|False|Yes|No)\)?"
+    r"\s*\}?"
+    r"\s*(?:\$|\\\]|\\\)|\n|$)"
+)
+
+
+# Words set apart the same way: "\\boxed{\\text{runs slow}}\\,\\mathrm{/}\\text{fast}",
+# "\\text{ or }\\text{fast}", "\\ \\text{(or }\\text{fast}\\text{)}". Only a mark that is no spacing
+# sets words apart: "\\boxed{3.0}\\quad\\text{seconds}" is a unit.
+_HARD_SEPARATOR = (
+    r"(?:[/∕⁄|⊕⊗·•]|\\(?:oplus|otimes|mid|vert|slash|bullet|diamond|star|dagger)(?![a-zA-Z])"
+    r"|\\(?:mathrm|text|textrm|mbox)\s*\{\s*(?:[/|⊕⊗·•]|\\slash|\(?\s*or)\s*\}|\\boxed\s*\{\s*\})"
+)
+_SEPARATED_WORDS = re.compile(
+    rf"^{_SPACING}*{_HARD_SEPARATOR}(?:{_SPACING}|{_HARD_SEPARATOR})*"
+    r"\\(?:mathrm|text|textrm|textbf|mbox)\s*\{(?P<words>[A-Za-z][A-Za-z \-]{0,39})\}"
+    r"(?:\s*\\(?:text|mathrm)\s*\{\s*\)\s*\})?\s*(?:\$|\\\]|\\\)|\n|$)"
+)
+
+
+def _separated_option(after: str) -> list[str]:
+    """The option letter or words set apart right after the box (see ``_SEPARATED_OPTION``,
+    ``_SEPARATED_WORDS``)."""
+    head = _decoded(after[:_WINDOW])
+    found = _SEPARATED_OPTION.match(head)
+    if found is not None:
+        return [found.group("letter")]
+    words = _SEPARATED_WORDS.match(head)
+    return [] if words is None else [words.group("words").strip()]
 
 
 def _hedge_in_box_math(after: str) -> bool:

@@ -296,7 +296,7 @@ _TF_LEAD = re.compile(r"^\s*(?P<word>[^\W\d_]+|[√✓×✗])(?P<rest>(?:[\s.,;:
 _TF_HEDGES = frozenset(
     """or nor either neither but however although though yet actually maybe perhaps possibly
     probably unclear uncertain unsure partly partially sometimes otherwise
-    whether""".split()
+    whether ish esque kinda sorta""".split()  # "False-ish": only roughly false
 )
 _TF_WORDS = re.compile(r"[^\W\d_]{2,}|[√✓×✗?]")
 # A negation before the truth word: ``!False``, ``~True``, ``¬True``, ``\neg True``, ``not
@@ -431,7 +431,15 @@ def _truth_word(word: str) -> bool | None:
 # A truth word the answer qualifies right away ("False (mostly)", "True, usually", "False?",
 # "True (I think)"): it is not the statement's truth value but a guess or a "sometimes".
 _TF_QUALIFIERS = (
-    r"[\s,;:(\[—–-]*(?:\?|(?:mostly|usually|generally|in\s+general|in\s+most\s+cases|often"
+    # a probability ("(50\\% True)") and an inverted or full-width question mark qualify it too;
+    # so do an idealisation or a hedge of degree ("in the ideal case", "in principle",
+    # "technically", "sort of", "almost")
+    r"[\s,;:(\[—–-]*(?:[?¿？؟]|(?!100\b)\d+(?:\.\d+)?\s*\\?%"
+    r"|(?:in\s+(?:the\s+)?(?:an?\s+)?(?:ideal|ideali[sz]ed|limiting|simplest|simple|usual|typical"
+    r"|best|worst|general)\s+(?:case|limit|model|setting)|ideally|in\s+theory|in\s+principle"
+    r"|in\s+practice|strictly\s+speaking|technically|more\s+or\s+less|kind\s+of|sort\s+of"
+    r"|not\s+quite|almost|nearly|debatabl[ey]|for\s+the\s+most\s+part|to\s+some\s+extent)\b"
+    r"|(?:mostly|usually|generally|in\s+general|in\s+most\s+cases|often"
     r"|sometimes|typically|partly|partially|in\s+part|i\s+think|i\s+believe|i\s+guess|probably"
     r"|likely|maybe|perhaps|possibly|mainly|largely|not\s+always|approximately|roughly|arguably"
     r"|depending|it\s+depends|in\s+some\s+cases|under\s+some|unless|except|if|provided"
@@ -448,13 +456,39 @@ _TF_AFTER_NOISE = re.compile(r"\\(?:text\w*|mathrm|emph|mbox)\s*\{|\\[ ,;:!]|[{}
 _TF_AFTER_PARENTHESIS = re.compile(r"^\s*\(\s*([^\W\d_]+)")
 
 
+# The sentences after the box that keep the other value open: "Though one could argue True.",
+# "A case can be made for True.", "True is arguable as well.", "Both readings are defensible."
+_TF_OTHER_ARGUABLE = re.compile(
+    r"\b(?:could|can|might|may)\s+(?:also\s+|well\s+|equally\s+)?(?:argue|say|claim|answer"
+    r"|maintain|contend)\s+(?:for\s+)?(?:that\s+)?(?:(?:it|this|the\s+statement)\s+(?:is|'s)\s+)?"
+    r"(?P<argued>true|false)\b"
+    r"|\bcase\s+(?:can|could|might|may)\s+(?:also\s+)?be\s+made\s+for\s+(?P<case>true|false)\b"
+    r"|\b(?P<named>true|false)\s+(?:is|would\s+be|seems|looks|remains)\s+(?:also\s+|equally\s+"
+    r"|just\s+as\s+)?(?:arguable|defensible|possible|plausible|acceptable|reasonable|tenable"
+    r"|justifiable)\b"
+    r"|\b(?:both|either)\s+(?:readings?|answers?|options?|values?|interpretations?|ways?|sides?)"
+    r"\s+(?:are|is|could\s+be|can\s+be|seem|remain)\s+(?:\w+\s+)?(?:defensible|possible"
+    r"|plausible|acceptable|reasonable|arguable|valid|tenable|justifiable|correct|right)\b",
+    re.IGNORECASE,
+)
+_TF_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_TF_LATER_SENTENCES = 2  # the box's sentence and the next one
+
+
 def qualified_after(after: str, value: bool) -> bool:
     """Whether the text right after a truth-value box (``after``, up to the line's end)
     qualifies it (see ``_TF_QUALIFIED_AFTER``) or opens a parenthesis on the other value
-    ("(True under the other reading)"); the box stated ``value``."""
+    ("(True under the other reading)"), or its next sentences keep the other value open
+    (``_TF_OTHER_ARGUABLE``); the box stated ``value``."""
     head = _TF_AFTER_NOISE.sub(" ", after.split("\n", 1)[0][:200])
     if _TF_QUALIFIED_AFTER.match(head):
         return True
+    paragraph = _TF_AFTER_NOISE.sub(" ", after.lstrip().split("\n\n", 1)[0][:400])
+    scope = " ".join(_TF_SENTENCES.split(paragraph)[:_TF_LATER_SENTENCES])
+    for arguable in _TF_OTHER_ARGUABLE.finditer(scope):
+        word = arguable.group("argued") or arguable.group("case") or arguable.group("named")
+        if word is None or _truth_word(word.casefold()) is (not value):
+            return True
     parenthesis = _TF_AFTER_PARENTHESIS.match(head)
     return parenthesis is not None and _truth_word(parenthesis.group(1).casefold()) is (not value)
 
