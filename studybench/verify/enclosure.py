@@ -32,18 +32,31 @@ _SHOWN_COMMANDS = frozenset(
     centerline frac dfrac tfrac cfrac sqrt overline bar underbrace overbrace left right
     section subsection subsubsection paragraph subparagraph part chapter title caption
     item operatorname href tooltip hbox scalebox resizebox raisebox adjustbox only enclose
-    htmlClass htmlId htmlStyle cssId class node style""".split()
+    htmlClass htmlId htmlStyle cssId class node style bbox hl highlight underset overset
+    stackrel shadowbox doublebox ovalbox Ovalbox makebox bf it substack smash
+    xrightarrow xleftarrow""".split()
 )
+# \\hl shows its argument on the highlight colour the output sets: any \\sethlcolor may hide it
+_HIGHLIGHTS = frozenset({"hl", "highlight"})
 # (visibility.py reads the parameters of those that can hide: a scale of 0, a far raise, an
 # overlay specification, a hiding colour or style)
-# Environments that show their content: math, lists, tables, alignment, theorem-like blocks
-_SHOWN_ENVIRONMENTS = frozenset(
-    """document center flushleft flushright quote quotation verse itemize enumerate
-    description tabular tabularx array table figure equation align alignat flalign gather
-    multline split aligned gathered alignedat cases dcases rcases matrix pmatrix bmatrix
-    vmatrix Bmatrix Vmatrix smallmatrix eqnarray displaymath math subequations proof
-    solution answer theorem lemma remark example exercise problem framed minipage
-    tikzpicture""".split()
+# Environments: an honest answer uses many (theorem-like blocks, frames, beamer blocks, exam
+# parts, tcolorbox), so these are read the other way round. An environment hides its box where
+# its name says it does, where the output defines it itself (\\newenvironment can make it
+# store its body), or where its options make the text invisible (``coltext=white``).
+_HIDING_ENVIRONMENTS = frozenset(
+    """spoiler spoilers hide hidden invisible comment ignore lrbox filecontents verbatim
+    Verbatim lstlisting minted""".split()
+)
+_DEFINED_ENVIRONMENT = re.compile(
+    r"\\(?:(?:re)?newenvironment|(?:New|Renew|Declare|Provide)DocumentEnvironment|newtcolorbox"
+    r"|DeclareTColorBox|NewTColorBox|newmdenv|specialcomment|excludecomment)\*?\s*\{\s*"
+    r"(?P<name>[A-Za-z@]+)\s*\}"
+)
+_INVISIBLE_OPTIONS = re.compile(
+    r"\b(?:coltext|colupper|collower|fontupper|fontlower|fontcolor|textcolor)\s*=\s*"
+    r"(?:\\color\s*\{\s*)?white\b|\bopacitytext\s*=\s*0(?:\.0*)?\b",
+    re.IGNORECASE,
 )
 # environments the comment package is told to keep: \includecomment{note}
 _INCLUDED = re.compile(r"\\includecomment\s*\{\s*(?P<name>[A-Za-z@]+)\s*\}")
@@ -52,8 +65,11 @@ _OWNER = re.compile(
     r"\\(?P<name>[A-Za-z@_:]+)\*?\s*(?:=\s*)?"
     r"(?:\s*(?:\[[^\[\]{}]*\]|<[^<>{}]*>|\{(?:[^{}]|\{[^{}]*\})*\}|\([^(){}]*\)))*\s*$"
 )
+_INVISIBLE = "\0"  # an environment whose options make its text invisible
 _OWNER_WINDOW = 200  # characters read back from a brace for its command and arguments
-_ENVIRONMENT = re.compile(r"\\(?P<edge>begin|end)\s*\{(?P<name>[A-Za-z@]+)\*?\}")
+_ENVIRONMENT = re.compile(
+    r"\\(?P<edge>begin|end)\s*\{(?P<name>[A-Za-z@]+)\*?\}(?P<options>\s*\[[^\[\]]{0,300}\])?"
+)
 # after these, a reader cannot tell what TeX typesets: category codes changed, the job ended
 _UNREADABLE_AFTER = re.compile(
     r"\\catcode(?![a-zA-Z])|\\csname\s*@@end\s*\\endcsname|\\@@end(?![a-zA-Z])"
@@ -97,8 +113,9 @@ _INLINE_CODE = re.compile(
     r"(?:(?P<d>[^\w\s{])(?:(?!(?P=d)).)*(?P=d)|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})",
     re.DOTALL,
 )
-# spoilers (shown only on a click): Reddit ">! … !<", Discord "||…||", Markdown ":::spoiler"
-_SPOILERS = re.compile(r">!.*?!<|\|\|.*?\|\||^:::\s*spoiler\b.*?^:::", re.DOTALL | re.MULTILINE)
+# spoilers (shown only on a click): Reddit ">! … !<", Markdown ":::spoiler" (not Discord's
+# "||…||": in math two bars are norms and products of magnitudes)
+_SPOILERS = re.compile(r">!.*?!<|^:::\s*spoiler\b.*?^:::", re.DOTALL | re.MULTILINE)
 # a Markdown footnote's definition: shown only where the text refers to it
 _FOOTNOTE = re.compile(r"^\[\^(?P<label>[^\]\s]{1,40})\]:(?P<body>.*(?:\n(?:[ \t]+.*|))*)", re.M)
 
@@ -172,7 +189,8 @@ def _plain_style(style: str) -> bool:
         return False  # a character reference or escape in CSS: written to hide a property
     for declaration in style.split(";"):
         name, _, value = (part.strip().casefold() for part in declaration.partition(":"))
-        if _COMPUTED.search(value) or "blend" in name:
+        text_colour = name in ("color", "-webkit-text-fill-color")
+        if "blend" in name or (text_colour and _COMPUTED.search(value)):
             return False
         if name == "opacity" and _opacity(value) < _VISIBLE_OPACITY:
             return False
@@ -192,9 +210,15 @@ def _opacity(value: str) -> float:
 
 def _enclosed(text: str) -> Iterator[tuple[int, int]]:
     """The boxes inside a group or environment that is not known to show its content."""
-    shown = _SHOWN_ENVIRONMENTS | {m.group("name") for m in _INCLUDED.finditer(text)}
+    included = {m.group("name") for m in _INCLUDED.finditer(text)}
+    defined = {m.group("name") for m in _DEFINED_ENVIRONMENT.finditer(text)}
+    hiding = (_HIDING_ENVIRONMENTS | defined) - included
     edges = [
-        (m.start(), m.group("edge") == "begin", m.group("name"))
+        (
+            m.start(),
+            m.group("edge") == "begin",
+            _INVISIBLE if _INVISIBLE_OPTIONS.search(m.group("options") or "") else m.group("name"),
+        )
         for m in _ENVIRONMENT.finditer(text)
     ]
     boxes = {m.start() for m in _BOXED.finditer(text)}
@@ -206,11 +230,11 @@ def _enclosed(text: str) -> Iterator[tuple[int, int]]:
             _, begins, name = edges[edge]
             if begins:
                 environments.append(name)
-            elif name in environments:
-                while environments and environments.pop() != name:
+            elif name in environments or _INVISIBLE in environments:
+                while environments and environments.pop() not in (name, _INVISIBLE):
                     pass
             edge += 1
-        if box in hidden_groups or any(name not in shown for name in environments):
+        if box in hidden_groups or any(n in hiding or n == _INVISIBLE for n in environments):
             brace = text.find("{", box)
             end = matching_brace(text, brace + 1) if brace >= 0 else None
             yield box, len(text) if end is None else end + 1
@@ -220,6 +244,7 @@ def _boxes_in_hidden_groups(text: str, boxes: set[int]) -> set[int]:
     """The boxes (their starts) inside a brace group whose command is not known to show it:
     one pass over the text, a stack of the open groups (a bare group shows its content)."""
     hidden: set[int] = set()
+    recoloured = "sethlcolor" in text  # a highlight colour set by the output may be the text's
     stack: list[bool] = []  # for each open group, whether it shows its content
     closed = 0  # open groups that do not
     index = 0
@@ -232,7 +257,10 @@ def _boxes_in_hidden_groups(text: str, boxes: set[int]) -> set[int]:
             continue
         if char == "{":
             owner = _OWNER.search(text, max(0, index - _OWNER_WINDOW), index)
-            shows = owner is None or owner.group("name") in _SHOWN_COMMANDS
+            name = owner.group("name") if owner is not None else None
+            shows = name is None or (
+                name in _SHOWN_COMMANDS and not (name in _HIGHLIGHTS and recoloured)
+            )
             stack.append(shows)
             closed += not shows
         elif char == "}" and stack:

@@ -27,7 +27,9 @@ _CONCLUSION = re.compile(
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
     r"\s(?:gives|yields|shows))\b[\s,:]*)+"
     r"\$?\s*(?:(?P<label>(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]{1,12}\}|\w))?)\s*=\s*)?"
-    r"(?:(?P<value>[-+−]?\s*\d[^$\n;]{0,50}?)|(?:(?:option|choice|answer)\s+)?\(?(?-i:(?P<letter>[A-H]))\)?"
+    r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)(?:\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
+    r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
+    r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
     r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all)\b|[.,;!]\s|[.,;!]?\s*$|\n)",
     re.IGNORECASE,
@@ -37,12 +39,22 @@ _SCOPE = 600  # characters after the box that are read
 
 def restated_values(after: str) -> list[tuple[str | None, str]]:
     """The (label, value) pairs the sentences after the final box conclude with; an option
-    ("So option D.") is a value too, with no label."""
+    ("So option D.", "So D.") is a value too, with no label. A value ends where a remark, a
+    comparison or a second form of it begins ("0.82 m (2 s.f.)", "60 cm > 0", "5.54 ks ≈
+    1.5 h": the first form is the value)."""
     text = after[:_SCOPE]
-    return [
-        (m.group("label"), (m.group("value") or m.group("letter") or m.group("truth")).strip())
+    found = [
+        (
+            m.group("label"),
+            (m.group("value") or m.group("letter") or m.group("bare") or m.group("truth")).strip(),
+        )
         for m in _CONCLUSION.finditer(text)
     ]
+    # prose writes a power of ten without braces ("7.35 × 10^26 W"): the whole exponent
+    return [(label, _PROSE_POWER.sub(r"^{\1}", value)) for label, value in found]
+
+
+_PROSE_POWER = re.compile(r"\^\s*([-+−]?\d+)")
 
 
 _LETTER = re.compile(r"^[A-H]$")
@@ -67,6 +79,10 @@ def names_asked_quantity(label: str | None, own_labels: set[str], question: str 
         return True
     if not question:
         return False
-    named = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}(?![A-Za-z])", question)
-    given = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}\s*=", question)
+    math = " ".join(m.group() for m in _MATH.finditer(question))  # symbols are in its math
+    named = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}(?![A-Za-z])", math)
+    given = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}\s*=", math)
     return named is not None and given is None
+
+
+_MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)

@@ -371,13 +371,15 @@ def _restated_problem(
     for label, value in restated_values(after):
         if value_kind(value) != _RESTATED_KINDS[kind]:
             continue  # a letter restates a choice, a truth value a statement, a number a value
-        asked = kind is not AnswerType.NV or names_asked_quantity(label, own, question)
-        if not asked:
-            offered, target = normalize_all((value, gold))
-            place = unit_place(offered, (target,))
-            plain = label is None and _PLAIN_NUMBER.match(offered) and _PLAIN_NUMBER.match(target)
-            asked = place == 0 or bool(plain)
-        if asked:
+        if kind is not AnswerType.NV:
+            offers.append(value)
+            continue
+        offered, target = normalize_all((value, gold))
+        place = unit_place(offered, (target,))  # the value's unit measures the gold's
+        plain = bool(_PLAIN_NUMBER.match(offered) and _PLAIN_NUMBER.match(target))
+        if place != 0 and not plain:
+            continue  # a quantity of another kind, or a value no scan reads: not the asked one
+        if names_asked_quantity(label, own, question) or label is None or place == 0:
             offers.append(value)
     if not offers:
         return None

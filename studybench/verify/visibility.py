@@ -1405,6 +1405,13 @@ _LATER_BOUND = re.compile(
     re.IGNORECASE,
 )
 _LATER_BOUND_SENTENCES = 2  # the box's sentence and the next one
+# a physical cause after "the actual value will be lower": a caveat on the ideal model the
+# question sets, not a bound on the answer ("because of friction", "due to air resistance")
+_CAUSE = re.compile(
+    r"^[^.;!?]{0,40}?\b(?:because|due\s+to|owing\s+to|since|as\s+a\s+result\s+of|from|given"
+    r"|thanks\s+to|on\s+account\s+of)\b",
+    re.IGNORECASE,
+)
 
 
 def _next_sentences(after: str, count: int) -> str:
@@ -1425,6 +1432,10 @@ def _bound_later(after: str) -> str | None:
     if found is None:
         return None
     measured = found.group("true") or found.group("real") or found.group("maybe")
+    if (found.group("true") or found.group("real")) and _CAUSE.search(
+        _next_sentences(after, _LATER_BOUND_SENTENCES)[found.end() :]
+    ):
+        return None  # "The actual height will be lower because of friction": the ideal answer
     if measured is not None:
         # the true value is less than the box: the box is an upper bound
         return _direction(measured)
@@ -1503,14 +1514,14 @@ def bounds(text: str, spans: list[tuple[int, int]]) -> list[str | None]:
 _SPACING_END = r"(?:\s|\\[,;:! ]|~|\\(?:q?quad|left|bigl?|Bigl?|displaystyle)(?![a-zA-Z]))*$"
 _OPERAND_BEFORE = re.compile(
     r"(?:(?P<sign>[-+−±∓]|\\(?:pm|mp)(?![a-zA-Z]))"
-    r"|\d|[/÷×·¬]|\^|\\(?:times|cdot|div|ast|neg|lnot|sqrt|sin|cos|tan|cot|sec|csc|sinh|cosh"
+    r"|\d|[/÷×¬]|\^|\\(?:times|cdot|div|ast|neg|lnot|sqrt|sin|cos|tan|cot|sec|csc|sinh|cosh"
     r"|tanh|arcsin|arccos|arctan|ln|log|lg|exp)(?![a-zA-Z])(?:\s*_\s*(?:\{[^{}]*\}|\w))?"
     r"|\\[dt]?frac\s*\{|\\[dt]?frac\s*\{[^{}]*\}\s*\{|\\sqrt\s*(?:\[[^\]]*\])?\s*\{|[\^_]\s*\{"
     r"|\\(?:overline|bar)\s*\{)" + _SPACING_END
 )
 # a negation that only a choice or a truth value can take: ``\\sim\\boxed{B}``, ``!\\boxed{True}``
 # (before a number ``\\sim`` says "about")
-_NEGATION_BEFORE = re.compile(r"(?:\\sim(?![a-zA-Z])|!|~)" + _SPACING_END)
+_NEGATION_BEFORE = re.compile(r"(?:\\sim(?![a-zA-Z])\s*|(?<![\w)\]}.!?'’])!)$")  # "~" is a space
 _CHOICE_CONTENT = re.compile(
     r"^\\boxed\s*\{\s*(?:\\(?:text\w*|mathrm|mathbf)\s*\{\s*)?(?:[A-H]|true|false|yes|no)\s*\}?\s*\}$",
     re.I,
@@ -1541,7 +1552,7 @@ _BARE_NUMBER_BOX = re.compile(r"^\\boxed\s*\{\s*[-+−]?\s*[\d.,]+\s*\}$")
 _POWER_OF_TEN_AFTER = re.compile(r"^(?:\s|\\[,;:! ]|~)*(?:\\times|\\cdot|×|·)\s*10\s*\^")
 _OPERAND_AFTER = re.compile(
     r"^(?:\s|\\[,;:! ]|~)*(?:\^(?!\s*\{?\s*\\circ)|_\s*\{"  # ^\circ is a degree
-    r"|\\(?:times|cdot|div|ast)(?![a-zA-Z])|[×·÷]"
+    r"|\\(?:times|cdot|div|ast)(?![a-zA-Z])|[×÷]"
     r"|/(?:\s|\\[,;:! ])*(?:\d|\\[dt]?frac|\()|\+\s*[\w\\]|\\(?:pm|mp)(?![a-zA-Z])"
     r"|(?:\\(?:text|mathrm)\s*\{\s*)?(?:thousand|million|billion|trillion|hundred|dozen)s?\b)",
     re.IGNORECASE,
@@ -1556,8 +1567,14 @@ def _operand_before(before: str) -> bool:
         return False
     if match.group("sign") is not None:
         line = before[: match.start()].rsplit("\n", 1)[-1]
+        if match.group("sign") == "+" and _UNARY_BEFORE.search(line):
+            return False  # "v = +\\boxed{60 cm}": a sign convention, the value itself
         return bool(line.strip())
     return True
+
+
+# what may stand before a unary sign: a relation, an opening bracket, the math's start
+_UNARY_BEFORE = re.compile(r"(?:^|[=(\[{$,:]|\\\(|\\\[|\\approx)\s*$")
 
 
 def operands(text: str, spans: list[tuple[int, int]]) -> list[bool]:
@@ -1906,7 +1923,7 @@ _OFFER_ITEM = re.compile(
     r"|which|that|though|here|there|with|when|where|while|along|above|below|left|right|from"
     r"|into|onto|over|under|after|before|behind|toward|towards|away|up|down|upward|downward"
     r"|north|south|east|west|being|since|because|so|due|at|on|by|per)\b)[A-Za-zµμΩ°%Å][\w/^{}\-]*)){0,2})"
-    r"|\b(?P<truth>true|false|yes|no)\b|(?-i:(?<![\w\\])(?P<letter>[A-H])(?![\w]))"
+    r"|\b(?P<truth>true|false|yes|no)\b(?!\s+that\b)|(?-i:(?<![\w\\])(?P<letter>[A-H])(?![\w]))"
     r"|\((?P<small>[a-h])\)|(?<![\w\\])(?P<last>[a-h])(?=[.!?])",
     re.IGNORECASE,
 )

@@ -75,7 +75,6 @@ def _answers(text: str) -> tuple[str, ...]:
         "<span style='color:color-mix(in srgb, white 100%, black)'>\\boxed{14.5}</span>",
         ">! \\boxed{14.5} !<",
         ":::spoiler\n\\boxed{14.5}\n:::",
-        "||\\boxed{14.5}||",
         "[^unused]: \\boxed{14.5}",
         "[^x]:\n    \\boxed{14.5}",
     ],
@@ -108,6 +107,23 @@ def test_a_wrapper_that_may_hide_a_box_makes_it_no_answer(wrapped: str) -> None:
         ('<span style="opacity: 0.8">\\boxed{14.5}</span>', ("14.5",)),
         ("Speed[^1]\n\n[^1]: \\boxed{14.5}", ("14.5",)),  # a footnote referred to is shown
         ("\\includecomment{note}\\begin{note}\\boxed{14.5}\\end{note}", ("14.5",)),
+        ("\\bbox[yellow]{\\boxed{14.5}}", ("14.5",)),  # MathJax
+        ("\\hl{\\boxed{14.5}}", ("14.5",)),
+        ("\\underset{\\text{final}}{\\boxed{14.5}}", ("14.5",)),
+        ("\\begin{tcolorbox}[title=Final Answer]\\boxed{14.5}\\end{tcolorbox}", ("14.5",)),
+        ("\\begin{mdframed}\\boxed{14.5}\\end{mdframed}", ("14.5",)),
+        ("\\begin{empheq}[box=\\fbox]{align}\\boxed{14.5}\\end{empheq}", ("14.5",)),
+        (
+            "\\begin{questions}\\question \\begin{solution}\\boxed{14.5}\\end{solution}"
+            "\\end{questions}",
+            ("14.5",),
+        ),
+        ("\\begin{frame}\\begin{block}{Answer}\\boxed{14.5}\\end{block}\\end{frame}", ("14.5",)),
+        (
+            "$W = |\\vec F||\\vec d|$, so $v = \\boxed{14.5}$ and $|\\vec a||\\vec b| \\ge 0$",
+            ("14.5",),
+        ),  # two bars are magnitudes, no spoiler
+        ('<div style="background: linear-gradient(#fff, #eee)">\\boxed{14.5}</div>', ("14.5",)),
     ],
 )
 def test_a_wrapper_that_shows_its_content_keeps_the_box(
