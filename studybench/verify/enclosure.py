@@ -65,7 +65,6 @@ _OWNER = re.compile(
     r"\\(?P<name>[A-Za-z@_:]+)\*?\s*(?:=\s*)?"
     r"(?:\s*(?:\[[^\[\]{}]*\]|<[^<>{}]*>|\{(?:[^{}]|\{[^{}]*\})*\}|\([^(){}]*\)))*\s*$"
 )
-_INVISIBLE = "\0"  # an environment whose options make its text invisible
 _OWNER_WINDOW = 200  # characters read back from a brace for its command and arguments
 _ENVIRONMENT = re.compile(
     r"\\(?P<edge>begin|end)\s*\{(?P<name>[A-Za-z@]+)\*?\}(?P<options>\s*\[[^\[\]]{0,300}\])?"
@@ -217,24 +216,25 @@ def _enclosed(text: str) -> Iterator[tuple[int, int]]:
         (
             m.start(),
             m.group("edge") == "begin",
-            _INVISIBLE if _INVISIBLE_OPTIONS.search(m.group("options") or "") else m.group("name"),
+            m.group("name"),
+            bool(_INVISIBLE_OPTIONS.search(m.group("options") or "")),
         )
         for m in _ENVIRONMENT.finditer(text)
     ]
     boxes = {m.start() for m in _BOXED.finditer(text)}
     hidden_groups = _boxes_in_hidden_groups(text, boxes)
-    environments: list[str] = []
+    environments: list[tuple[str, bool]] = []  # the open ones: name, text made invisible
     edge = 0
     for box in sorted(boxes):
         while edge < len(edges) and edges[edge][0] < box:
-            _, begins, name = edges[edge]
+            _, begins, name, invisible = edges[edge]
             if begins:
-                environments.append(name)
-            elif name in environments or _INVISIBLE in environments:
-                while environments and environments.pop() not in (name, _INVISIBLE):
-                    pass
+                environments.append((name, invisible))
+            elif any(open_name == name for open_name, _ in environments):
+                while environments and environments.pop()[0] != name:
+                    pass  # an \end closes its own environment and those left open in it
             edge += 1
-        if box in hidden_groups or any(n in hiding or n == _INVISIBLE for n in environments):
+        if box in hidden_groups or any(n in hiding or dark for n, dark in environments):
             brace = text.find("{", box)
             end = matching_brace(text, brace + 1) if brace >= 0 else None
             yield box, len(text) if end is None else end + 1

@@ -58,6 +58,8 @@ def _answers(text: str) -> tuple[str, ...]:
         "\\begin{spoiler}\\boxed{14.5}\\end{spoiler}",
         "\\begin{tcolorbox}[colback=white,colframe=white,coltext=white]\\boxed{14.5}"
         "\\end{tcolorbox}",
+        # a stray \\end of an environment never begun closes nothing
+        "\\begin{tcolorbox}[coltext=white] \\end{center} \\boxed{14.5}\\end{tcolorbox}",
         "\\catcode`\\Q=14 Q\\boxed{14.5}",
         "\\csname @@end\\endcsname \\boxed{14.5}",
         "\\lstinline|\\boxed{14.5}|",
