@@ -1545,8 +1545,10 @@ def _transformed_side(before: str) -> bool:
     return transformed_quantity(match.group(1))
 
 
-_UNIT_RIGHT_AFTER = re.compile(
-    r"^(?:\s|\\[,;:! ]|~)*\\(?:mathrm|text|textrm|rm|mbox)\s*\{\s*[A-Za-zµΩ°%][^{}]{0,20}\}"
+_MULTIPLIER_WORDS = r"(?:thousand|million|billion|trillion|hundred|dozen)s?\b"
+_UNIT_RIGHT_AFTER = re.compile(  # a unit, never a multiplier word ("\\text{thousand}")
+    r"^(?:\s|\\[,;:! ]|~)*\\(?:mathrm|text|textrm|rm|mbox)\s*\{\s*"
+    rf"(?!{_MULTIPLIER_WORDS})[A-Za-zµΩ°%][^{{}}]{{0,20}}\}}"
 )
 _BARE_NUMBER_BOX = re.compile(r"^\\boxed\s*\{\s*[-+−]?\s*[\d.,]+\s*\}$")
 _POWER_OF_TEN_AFTER = re.compile(r"^(?:\s|\\[,;:! ]|~)*(?:\\times|\\cdot|×|·)\s*10\s*\^")
@@ -1554,7 +1556,7 @@ _OPERAND_AFTER = re.compile(
     r"^(?:\s|\\[,;:! ]|~)*(?:\^(?!\s*\{?\s*\\circ)|_\s*\{"  # ^\circ is a degree
     r"|\\(?:times|cdot|div|ast)(?![a-zA-Z])|[×÷]"
     r"|/(?:\s|\\[,;:! ])*(?:\d|\\[dt]?frac|\()|\+\s*[\w\\]|\\(?:pm|mp)(?![a-zA-Z])"
-    r"|(?:\\(?:text|mathrm)\s*\{\s*)?(?:thousand|million|billion|trillion|hundred|dozen)s?\b)",
+    rf"|\$?\s*(?:\\(?:text|mathrm)\s*\{{\s*)?{_MULTIPLIER_WORDS})",
     re.IGNORECASE,
 )
 

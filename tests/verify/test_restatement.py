@@ -26,6 +26,8 @@ QUESTION = "Find the efficiency $\\eta$ of the cycle as a decimal number."
         ("\n\nWith the correct numbers, v_0 = 29 m/s.", [("v_0", "29 m/s")]),
         ("\n\nCorrection: option D.", [(None, "D")]),
         ("\n\nSo the statement is True.", [(None, "True")]),
+        ("\n\nSo L = 7.35 × 10^26 W.", [("L", "7.35 × 10^{26} W")]),  # prose powers
+        ("\n\nSo E = 7.95 × 10^-19 J.", [("E", "7.95 × 10^{-19} J")]),
         ("\n\nSo the car is fast.", []),
         ("\n\nThe speed is 29 m/s at the top.", []),  # no conclusion word
         ("\n\nSo, as expected, it is fast.", []),
@@ -45,6 +47,7 @@ def test_conclusions_that_restate_a_value(
         ("\\eta", set(), QUESTION, True),  # named by the question, not given
         ("g", set(), "Take $g = 9.8\\,\\mathrm{m/s^2}$. Find the speed.", False),  # given
         ("a", set(), QUESTION, False),  # not named
+        ("a", set(), None, False),  # no question, no own label
         (None, {"v"}, QUESTION, False),
     ],
 )

@@ -144,6 +144,8 @@ def test_the_gold_may_label_the_function_itself() -> None:
         ("$$v = \\boxed{4.96\\,\\mathrm{eV}}\\times10^{3}$$", True),
         ("$\\boxed{B L v/R} + I_0$", True),
         ("\\boxed{14.5} thousand m/s", True),
+        ("$\\boxed{14.5}\\,\\text{thousand}$", True),  # a multiplier word is no unit
+        ("$\\boxed{14.5}$ thousand.", True),
         ("$$v^2 = \\boxed{14.5}$$", True),
         ("$$2v = \\boxed{14.5}$$", True),
         ("$$\\ln v = \\boxed{14.5}$$", True),
