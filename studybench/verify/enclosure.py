@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 
 from studybench.data.boxes import matching_brace
+from studybench.verify.lengths import points
 
 # a box with its argument (``\\renewcommand{\\boxed}`` names the command: visibility.py's)
 _BOXED = re.compile(r"\\(?:boxed|fbox|framebox)(?![a-zA-Z])(?=\s*[\[{])")
@@ -89,10 +90,6 @@ _SKIP = re.compile(
     r"(?P<length>-?\s*\d*\.?\d+\s*(?:pt|cm|mm|in|em|ex|bp|pc|dd|cc|sp|px))\s*\}?"
 )
 _FAR_POINTS = 300.0  # about 10.5 cm
-_POINTS = {
-    "pt": 1.0, "cm": 28.45, "mm": 2.845, "in": 72.27, "em": 10.0, "ex": 4.3, "bp": 1.00375,
-    "pc": 12.0, "dd": 1.07, "cc": 12.84, "sp": 1 / 65536, "px": 0.75,
-}  # fmt: skip
 # HTML whose content is code or folded away (a box in it is shown as code, or not at all)
 _CODE_ELEMENTS = re.compile(
     r"<(?P<tag>pre|code|xmp|samp|kbd|tt|template|noscript|script|style|textarea)\b"
@@ -173,10 +170,7 @@ def _untrusted_spans(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _far(length: str) -> bool:
-    match = re.match(r"-?\s*(\d*\.?\d+)\s*([a-z]+)", length.strip())
-    if match is None:
-        return False
-    return float(match.group(1)) * _POINTS[match.group(2)] >= _FAR_POINTS
+    return (points(length.replace(" ", "")) or 0.0) >= _FAR_POINTS
 
 
 def _plain_style(style: str) -> bool:

@@ -16,13 +16,18 @@ import re
 
 from studybench.verify.chains import label_key
 
+# the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
+# offers of ``visibility`` read the same labels before a second value)
+CONCLUSION_LABELS = (
+    r"tl\s*;?\s*dr|short\s+answer|conclusion|bottom\s+line|in\s+(?:summary|short|sum|brief)"
+    r"|(?:net\s+|final\s+)?result|correction"
+)
 # a conclusion that states a labelled value: "So v = 29.0 m/s", "Therefore \\eta = 0.308",
 # "Hence, finally, v = …", "I think v = …", "Re-checking the arithmetic gives 29 m/s"
 _CONCLUSION = re.compile(
     r"(?:^|(?<=[.!?\n:;]))\s*(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*)?"
-    r"(?:(?:so|therefore|thus|hence|finally|overall|altogether|actually|correction|corrected"
-    r"|on\s+second\s+(?:look|thought)|(?:net\s+|final\s+)?result|conclusion|bottom\s+line"
-    r"|in\s+(?:summary|short|sum)|tl\s*;?\s*dr|short\s+answer"
+    r"(?:(?:so|therefore|thus|hence|finally|overall|altogether|actually|corrected"
+    rf"|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
     r"|in\s+the\s+end|all\s+in\s+all|(?:I|we)\s+(?:think|believe|get|find|obtain|have)"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
     r"\s(?:gives|yields|shows))\b[\s,:]*)+"

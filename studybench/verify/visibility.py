@@ -31,6 +31,8 @@ from colorsys import hls_to_rgb, hsv_to_rgb
 from itertools import pairwise
 
 from studybench.data.boxes import matching_brace, scan_boxes
+from studybench.verify.lengths import points as _points
+from studybench.verify.restatement import CONCLUSION_LABELS
 
 # ---------------------------------------------------------------------------------------------
 # hidden content
@@ -552,9 +554,6 @@ _SWITCH = re.compile(
     r"|\\fontsize\s*\{(?P<size>[^{}]{0,40})\}(?:\s*\{[^{}]{0,40}\})?(?:\s*\\selectfont(?![a-zA-Z]))?"
 )
 _FACTOR = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$", re.I)
-_LENGTH = re.compile(r"^(?P<number>[-+]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>[a-z]{0,2})$", re.I)
-_POINTS = {"": 1.0, "pt": 1.0, "bp": 1.0, "dd": 1.07, "px": 0.75, "sp": 1 / 65536, "mm": 2.85}
-_POINTS |= {"cm": 28.45, "in": 72.27, "pc": 12.0, "cc": 12.84, "em": 10.0, "ex": 4.3, "q": 0.71}
 _TINY_POINTS = 2.0  # a font size below which no reader reads the text
 
 
@@ -563,15 +562,6 @@ def _tiny_factor(spec: str) -> bool:
     ``0.0``, ``1e-9``), or not a number a reader can tell (``\\zero``)."""
     spec = spec.strip().replace(" ", "")
     return _FACTOR.match(spec) is None or abs(float(spec)) < 0.1
-
-
-def _points(spec: str) -> float | None:
-    """A TeX length in points, its sign dropped (``0.5cm``: 14.2), or None for no length a
-    reader can tell (no number, an unknown unit)."""
-    length = _LENGTH.match(spec.strip())
-    if length is None or length.group("unit").casefold() not in _POINTS:
-        return None
-    return abs(float(length.group("number"))) * _POINTS[length.group("unit").casefold()]
 
 
 def _tiny_length(spec: str) -> bool:
@@ -2257,8 +2247,7 @@ _LATER_OFFER = re.compile(
     r"|\bthe\s+answer\s+(?:is|=|:)"
     # a label that states the answer again, or takes the box back: "TL;DR: 29 m/s", "Bottom
     # line: …", "Correction: v = 29 m/s", "Actually, it's 29 m/s", "Wait, it should be 29"
-    r"|(?<![\w-])(?:tl\s*;?\s*dr|short\s+answer|(?<!the\s)answer|conclusion|bottom\s+line"
-    r"|in\s+(?:summary|short|sum|brief)|summary|(?:net\s+|final\s+)?result|correction"
+    rf"|(?<![\w-])(?:{CONCLUSION_LABELS}|(?<!the\s)answer|summary"
     r"|corrected\s+(?:answer|value|result))(?:\s*\*\*)?\s*[:,](?:\s*\*\*)?"
     r"|\b(?:actually|wait|oops|on\s+second\s+(?:look|thought)|hmm)\b[\s,:;.!]*"
     r"(?:(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)|(?:the\s+)?(?:answer|value|result)"
