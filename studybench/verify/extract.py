@@ -23,6 +23,7 @@ from studybench.verify.visibility import (
     offered_in_prose,
     offers_in_prose,
     operands,
+    unstrike_relations,
     without_hidden,
 )
 
@@ -140,7 +141,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
     right). Boxes side by side without one keep the protocol's rule: the last box (the last
     ``k``) wins."""
     visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
-    shown = _FBOX.sub(r"\\boxed", without_hidden(untrusted_boxes(visible)))
+    shown = _FBOX.sub(r"\\boxed", without_hidden(untrusted_boxes(unstrike_relations(visible))))
     scan = scan_boxes(shown)
     found = [
         (box, start, end)
@@ -292,9 +293,9 @@ def select_answers(
     * TUP: a last box holding a top-level comma list of exactly ``n`` elements is split
       (models box the whole tuple on the final line after boxing intermediate results);
       otherwise the last ``n`` boxes. A parenthesised ``(a, b)`` is read as the tuple only
-      when fewer than ``n`` boxes exist, since an element may itself be a point; so is a
-      box whose elements are separated by ``\\quad``, ``;``, "and" or the rows of
-      ``\\begin{cases}``.
+      when fewer than ``n`` boxes exist, since an element may itself be a point, or when
+      every element is a number, an option or a truth value; so is a box whose elements
+      are separated by ``\\quad``, ``;``, "and" or the rows of ``\\begin{cases}``.
       When the last element is a phrase (``sequence`` ends with QL), one box may give it in
       parentheses after the others (``m = -6 \\text{ (inverted)}``).
     * ALT: the last boxes, at most as many as the gold has alternatives, each a candidate.
@@ -315,7 +316,9 @@ def select_answers(
     if answer_type is AnswerType.TUP and count > 1 and not _THOUSANDS.fullmatch(boxes[-1]):
         # The final line may box the whole tuple even after boxing intermediate results.
         candidates = [boxes[-1]]
-        if len(boxes) < count:  # "(a, b)" is a tuple only when nothing else is boxed
+        if len(boxes) < count or _plain_elements(sequence, count):
+            # "(a, b)" is a tuple when nothing else is boxed, or when no element can itself
+            # be a point or an interval (numbers, options, truth values)
             candidates.append(_unparenthesise(boxes[-1]))
         for candidate in candidates:
             parts = [_clean_element(p) for p in split_top_level_commas(candidate)]
@@ -330,3 +333,12 @@ def select_answers(
                 if elements is not None:
                     return elements
     return boxes[-count:]
+
+
+_PLAIN_ELEMENTS = frozenset({AnswerType.NV, AnswerType.MC, AnswerType.TF})
+
+
+def _plain_elements(sequence: tuple[AnswerType, ...], count: int) -> bool:
+    """Whether every element of the asked tuple is a number, an option or a truth value, so a
+    parenthesised box of ``count`` of them can only be the whole tuple."""
+    return len(sequence) == count and all(kind in _PLAIN_ELEMENTS for kind in sequence)

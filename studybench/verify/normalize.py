@@ -241,6 +241,58 @@ def is_negated(text: str) -> bool:
     return NEGATED in text
 
 
+# Unicode radicals: "√(L² + 12x²)", "√2", "∛V", "√\\pi" are roots of what follows
+_ROOTS = {"√": "", "∛": "[3]", "∜": "[4]"}
+_ROOT_TOKEN = re.compile(r"\s*(?:\d+(?:\.\d+)?|\\[A-Za-z]+|[A-Za-z])(?:_(?:\{[^{}]*\}|\w))?")
+_CLOSERS = {"(": ")", "{": "}", "[": "]"}
+
+
+def unicode_roots(text: str) -> str:
+    """``√(a+b)`` -> ``\\sqrt{a+b}``, ``√2`` -> ``\\sqrt{2}``, ``∛V`` -> ``\\sqrt[3]{V}``: a
+    radical takes the bracket group or the one number, letter or command after it. One with
+    nothing after it, or an unclosed bracket, is left as written (it does not parse)."""
+    if not any(root in text for root in _ROOTS):
+        return text
+    out: list[str] = []
+    at = 0
+    while at < len(text):
+        index = _ROOTS.get(text[at])
+        if index is None:
+            out.append(text[at])
+            at += 1
+            continue
+        start = at + 1
+        while start < len(text) and text[start] == " ":
+            start += 1
+        close = _bracket_end(text, start) if text[start : start + 1] in _CLOSERS else None
+        if close is not None:
+            out.append(rf"\sqrt{index}{{{unicode_roots(text[start + 1 : close])}}}")
+            at = close + 1
+            continue
+        token = _ROOT_TOKEN.match(text, start)
+        if token is None or text[start : start + 1] in _CLOSERS:
+            out.append(text[at])
+            at += 1
+            continue
+        out.append(rf"\sqrt{index}{{{token.group().strip()}}}")
+        at = token.end()
+    return "".join(out)
+
+
+def _bracket_end(text: str, start: int) -> int | None:
+    """The index of the bracket that closes the one at ``start``, or None when unclosed."""
+    opener, closer = text[start], _CLOSERS[text[start]]
+    depth = 0
+    for at in range(start, len(text)):
+        if text[at] == opener:
+            depth += 1
+        elif text[at] == closer:
+            depth -= 1
+            if depth == 0:
+                return at
+    return None
+
+
 def normalize_answer(text: str) -> str:
     """Canonical form of one box's content, for comparison and display.
 
@@ -250,6 +302,7 @@ def normalize_answer(text: str) -> str:
     text = expand_siunitx(text.translate(_CHAR_TABLE))
     text = _LONE_TRAILING_BACKSLASH.sub(r"\1", text.rstrip())
     text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
+    text = unicode_roots(text)
     text = _DEGREE_O.sub(r"\1^{\\circ}", text)
     text = _NABLA_PRODUCT.sub(lambda m: rf"\nabla_{{{_NABLA_NAMES[m.group(1)]}}} ", text)
     text = _DOLLARS.sub("", text)

@@ -635,7 +635,8 @@ def unit_place(offer: str, elements: tuple[str, ...]) -> int | None:
     (normalized ``offer``) can only be about: the one element whose unit measures what the
     offer's unit measures ("900 mJ" beside 0.750 m and 0.900 J is about the energy). None when
     the offer carries no unit, or no element or several share its dimension: then the offer
-    cannot be placed, and an offer that cannot be placed is a hedge."""
+    cannot be placed, and an offer that cannot be placed is a hedge. A share (``40 %``)
+    beside one element without a unit is about that element."""
 
     def unit(text: str) -> Any | None:
         try:
@@ -646,11 +647,15 @@ def unit_place(offer: str, elements: tuple[str, ...]) -> int | None:
     offered = unit(offer)
     if offered is None:
         return None
+    units = [unit(element) for element in elements]
     places = [
         index
-        for index, element in enumerate(elements)
-        if (measured := unit(element)) is not None and same_dimension(offered, measured)
+        for index, measured in enumerate(units)
+        if measured is not None and same_dimension(offered, measured)
     ]
+    if not places and offered.dimensionless:
+        # "i.e. 40 %" beside (0.40, 800 J): a share is about the one element without a unit
+        places = [index for index, measured in enumerate(units) if measured is None]
     return places[0] if len(places) == 1 else None
 
 

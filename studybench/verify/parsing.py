@@ -230,11 +230,15 @@ class _Derivatives:
         made = self.made.get(function.replace(" ", ""))
         if made is not None and made[1] == kind:
             function, variables = made[0], made[2] + variables
-        base, _, subscript = function.partition("_")
-        letters = "".join(sorted(v.lstrip("\\") for v in variables))
-        name = f"{base}_{{{_NAME_NOISE.sub('', subscript)}{kind}{letters}}}"
+        name = self._spelled(function, variables, kind)
         self.made[name] = (function, kind, variables)
         return name
+
+    @staticmethod
+    def _spelled(function: str, variables: list[str], kind: str) -> str:
+        base, _, subscript = function.partition("_")
+        letters = "".join(sorted(v.lstrip("\\") for v in variables))
+        return f"{base}_{{{_NAME_NOISE.sub('', subscript)}{kind}{letters}}}"
 
     @staticmethod
     def _variables(text: str) -> list[str]:
@@ -294,6 +298,51 @@ class _Derivatives:
             text = _HELD_FIXED.sub(r"\1", text)
             text = _HELD_FIXED_BAR.sub(r"\1", text)
         return text
+
+
+def single_variable_totals(text: str) -> str:
+    """A whole answer's partial derivatives written as total ones where it differentiates in
+    one variable only (``m\\,\\partial_t v = -kv`` is ``m\\frac{dv}{dt} = -kv``): with no
+    other variable in sight the notations say the same. An answer that writes total
+    derivatives too (``\\dot q = \\partial H/\\partial p``), differentiates in two
+    variables (``\\partial_t u = k\\partial_x^2 u``, ``\\partial_t\\rho = -\\rho_0\\partial_x
+    v``) or writes a function with a subscript too (``u_t = D\\partial_x^2 u``) keeps its
+    partials. Read over the whole answer, both sides of an equation, before it is parsed side
+    by side."""
+    if "partial" not in text:
+        return text
+    derivatives = _Derivatives()
+    derivatives.rewrite(text)
+    functions = {function.replace(" ", "") for function, _, _ in derivatives.made.values()}
+    variables = {v for _, _, used in derivatives.made.values() for v in used}
+    totals = any(kind == "D" for _, kind, _ in derivatives.made.values()) or _DOTTED.search(text)
+    if len(variables) != 1 or totals or any(_subscripted(f).search(text) for f in functions):
+        # fields of several variables, totals beside partials (Hamilton's \dot q = \partial
+        # H/\partial p distinguishes them), or PDE subscripts (u_t) beside the partials
+        return text
+    text = _PARTIAL_SUB.sub(_total_fraction, text)
+    return _PARTIAL_SIGN.sub("d", text)
+
+
+_PARTIAL_SIGN = re.compile(r"\\partial(?![A-Za-z])\s*")
+_DOTTED = re.compile(r"\\d?dot(?![A-Za-z])|'")
+
+
+def _subscripted(function: str) -> re.Pattern[str]:
+    """``u`` written with a subscript elsewhere (``u_t``, ``u_{xx}``): a PDE's notation."""
+    return re.compile(rf"(?<![A-Za-z\\]){re.escape(function)}\s*_")
+
+
+def _total_fraction(match: re.Match[str]) -> str:
+    """``\\partial_t v`` -> ``\\frac{d v}{d t}``, ``\\partial_t^2 x`` -> ``\\frac{d^{2} x}{d
+    t^{2}}``; a mixed subscript (``\\partial_{xt}``) is left as written."""
+    letters = re.findall(_VARIABLE, match.group(2).strip("{} "))
+    order = match.group(1) or match.group(3)
+    if len(letters) != 1:
+        return match.group(0)
+    function = next(g for g in match.groups()[3:6] if g)
+    power = f"^{{{order}}}" if order else ""
+    return rf"\frac{{d{power} {function}}}{{d {letters[0]}{power}}}"
 
 
 # \Delta x is one quantity, the change in x (read as \Delta times x, \frac{\Delta p}{\Delta t}

@@ -38,6 +38,13 @@ _FUNCTION_NAMES = {
     r"\sin", r"\cos", r"\tan", r"\cot", r"\sec", r"\csc", r"\exp", r"\ln", r"\log",
     r"\sinh", r"\cosh", r"\tanh", r"\coth", r"\pi", r"\infty", r"\sqrt", r"\frac",
 }  # fmt: skip
+# relations and operators: a side that is one of them names no quantity
+_OPERATOR_NAMES = re.compile(
+    r"^\\(?:ne|neq|not|sim|simeq|approx|approxeq|cong|equiv|propto|ll|gg|lll|ggg|prec|succ"
+    r"|preceq|succeq|nless|ngtr|nleq|ngeq|pm|mp|times|cdot|div|ast|star|circ|to|rightarrow"
+    r"|Rightarrow|implies|iff|in|notin|ni|subset|supset|subseteq|supseteq|neg|lnot|vee|wedge"
+    r"|land|lor|cap|cup|setminus|mid|parallel|perp)(?![A-Za-z])"
+)
 
 # Relations of a bound: the value is what the quantity is compared with (``\\lesssim``: at
 # most about). ``\\ll``, ``\\gg`` (much less / greater than) state no value: no bound
@@ -102,6 +109,8 @@ def is_label(text: str) -> bool:
     if not _LABEL.match(text):
         return False
     head = text.strip().split("_")[0].split("(")[0].strip()
+    if _BOUND.search(head) or _OPERATOR_NAMES.match(head):
+        return False  # "\\le \\approx 57.5" normalised to "\\le = 57.5" is a bound, no label
     changed = re.sub(r"^\\[Dd]elta\s*\{?\s*", "", head).strip()  # \Delta\sin names nothing
     return head not in _FUNCTION_NAMES and changed not in _FUNCTION_NAMES
 
@@ -189,6 +198,28 @@ _UNIT_GROUP = re.compile(
     r"\\(?:text|textrm|mathrm|mbox|rm)\s*\{(?P<unit>[^{}]*)\}\s*$"
 )
 _NUMBER_END = re.compile(r"(?:\d|\d\s*\})\s*$")
+# commands of a numeric expression: "(0.3 + \\tfrac{1}{\\sqrt{150}})\\mathrm{m}" is a number
+_NUMERIC_COMMANDS = re.compile(r"\\(?:[dt]?frac|sqrt|left|right|cdot|times|pi)(?![a-zA-Z])")
+
+
+def _numeric_end(before: str) -> bool:
+    """Whether the side before a unit ends in a number, or in a bracket around an expression
+    of numbers only (``(0.3 + \\frac{1}{\\sqrt{150}})``), so the unit right after it is its
+    unit and no symbol of a product."""
+    if _NUMBER_END.search(before) is not None:
+        return True
+    stripped = before.rstrip()
+    if not stripped.endswith(")"):
+        return False
+    depth = 0
+    for at in range(len(stripped) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(stripped[at], 0)
+        if depth == 0:
+            inner = _NUMERIC_COMMANDS.sub(" ", stripped[at:])
+            return re.search(r"\d", inner) is not None and re.search(r"[A-Za-z]", inner) is None
+    return False
+
+
 # What may follow a side's unit without meaning anything: spacing commands, a full stop, a
 # lone backslash (the rest of a "\ " whose space was stripped with the box), the brace that
 # closes a set of values (``x \in \{0.218\,\mathrm{m}, 0.382\,\mathrm{m}\}``).
@@ -242,7 +273,7 @@ def mark_unit_annotations(text: str) -> str:
         if match is not None and side[: match.start()].strip():
             unit = match.group("unit").strip().strip("()[]").strip()
             spaced = bool(match.group("space")) or match.group("unit")[:1] in (" ", "(")
-            numeric = _NUMBER_END.search(side[: match.start()]) is not None
+            numeric = _numeric_end(side[: match.start()])
             if unit and (spaced or numeric) and parse_unit(normalize_answer(unit)) is not None:
                 out.append(text[pos : start + match.start()])
                 out.append(f" {MARK_OPEN}{unit}{MARK_CLOSE} ")
@@ -623,7 +654,22 @@ def _ends_in_unit(head: str) -> bool:
     return bool(unit) and not unit[0].isdigit() and parse_unit(unit) is not None
 
 
+# a stated precision after the value changes nothing: "(to 3 s.f.)", "\\text{(2 d.p.)}",
+# "(\\text{rounded to three significant figures})"
+_PRECISION_REMARK = re.compile(
+    r"(?:\\[,;: ]|\s|~)*\(?\s*(?:\\(?:text|textrm|mbox|textnormal|textit)\s*\{)?\s*\(?\s*"
+    r"(?:(?:rounded|correct|accurate)\s+)?(?:to\s+)?(?:\d{1,2}|one|two|three|four|five|six)"
+    r"(?:\\[,;: ]|\s|~)*(?:\\(?:text|textrm|mbox|mathrm)\s*\{)?\s*"
+    r"(?:s\.\s*f\.?|sf\b|sig\.?\s*figs?\.?|significant\s+(?:figures|digits)|d\.\s*p\.?|dp\b"
+    r"|decimal\s+places?)\s*\)?\s*\}?\s*\)?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _strip_one_remark(text: str, strict: bool = True, allowed: frozenset[str] = frozenset()) -> str:
+    precision = _PRECISION_REMARK.search(text)
+    if precision is not None and text[: precision.start()].strip():
+        return text[: precision.start()]
     for pattern in (_TEXT_GROUP, _PAREN_REMARK, _PAREN_TEXT):
         match = pattern.search(text)
         if match is None or not text[: match.start()].strip():

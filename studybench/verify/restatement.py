@@ -24,14 +24,30 @@ CONCLUSION_LABELS = (
 )
 # a conclusion that states a labelled value: "So v = 29.0 m/s", "Therefore \\eta = 0.308",
 # "Hence, finally, v = …", "I think v = …", "Re-checking the arithmetic gives 29 m/s"
-_CONCLUSION = re.compile(
-    r"(?:^|(?<=[.!?\n:;]))\s*(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*)?"
-    r"(?:(?:so|therefore|thus|hence|finally|overall|altogether|actually|corrected"
-    rf"|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
-    r"|in\s+the\s+end|all\s+in\s+all|(?:I|we)\s+(?:think|believe|get|find|obtain|have)"
+_FILLERS = r"\s*(?:\*\*|__)?\s*(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*)?"
+_OPENING = r"(?:^|(?<=[.!?\n:;]))" + _FILLERS
+# an expression may be restated in a clause too: "$I = \\boxed{…}$, so $I = BLv/(2R)$"
+_CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,]))" + _FILLERS
+# words that take the box back or state the answer again: after them a value needs no label
+_ANSWER_WORDS = (
+    rf"actually|corrected|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
+    r"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*:)"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
-    r"\s(?:gives|yields|shows))\b[\s,:]*)+"
-    r"\$?\s*(?:(?P<label>(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]{1,12}\}|\w))?)\s*=\s*)?"
+    r"\s(?:gives|yields|shows)"
+)
+_CONNECTIVES = (
+    r"so|therefore|thus|hence|finally|overall|altogether|in\s+the\s+end|all\s+in\s+all"
+    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have)"
+)
+# words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
+_RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
+_MARKERS = (
+    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__)*)+"
+    rf"(?:(?:{_RESTATING})\b[\s,:]*)?"
+)
+_LABEL = r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]{1,12}\}|\w))?"
+_CONCLUSION = re.compile(
+    _OPENING + _MARKERS + rf"\$?\s*(?:(?P<label>{_LABEL})\s*=\s*)?"
     r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)(?:\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
     r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
@@ -40,6 +56,26 @@ _CONCLUSION = re.compile(
     re.IGNORECASE,
 )
 _SCOPE = 600  # characters after the box that are read
+# an expression stated again (EX answers): "Correction: x = d/3.", "Actually, it's d/3.",
+# "Wait, it should be $d/3$.", "So $v = \\sqrt{2gh}$."; after a bare connective ("So",
+# "Therefore") only a labelled one, after words that state an answer any
+_EXPRESSION_CONCLUSION = re.compile(
+    _CLAUSE_OPENING
+    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b))"
+    + r"(?:\$|\\\()?\s*(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)\s+)?(?:\$|\\\()?\s*"
+    + rf"(?:(?P<label>{_LABEL})\s*=(?![=<>])\s*)?"
+    + r"(?P<expression>[^\n$]{1,160}?)\s*(?:\$|\\\))?"
+    + r"(?=\s+in\s+the\s+end\b|[.;!]\s|[.;!]?\s*$|(?<!\\),\s|\n|\s+\(|(?<=\$)\s)",
+    re.IGNORECASE,
+)
+_ANSWER_MARKER = re.compile(rf"\b(?:{_ANSWER_WORDS})\b", re.IGNORECASE)
+# prose after an expression ends it: "2d/3 from the left charge" (a math function is no prose)
+# (a word after a space, in lower case, with a vowel: "BLv" and "mgh" are products of symbols)
+_PROSE_WORD = re.compile(
+    r"(?:^|(?<=\s))(?!(?:sin|cos|tan|cot|sec|csc|exp|log|ln|sqrt|sinh|cosh|tanh|arcsin|arccos"
+    r"|arctan|max|min)\b)(?=[a-z]*[aeiouy])[a-z]{3,}(?![A-Za-z])"
+)
+_RELATION = re.compile(r"\\approx|\\simeq|\\sim\b|≈|\\[lg]e?q?\b|[<>≤≥]|=")
 
 
 def restated_values(after: str) -> list[tuple[str | None, str]]:
@@ -62,6 +98,28 @@ def restated_values(after: str) -> list[tuple[str | None, str]]:
 _PROSE_POWER = re.compile(r"\^\s*([-+−]?\d+)")
 
 
+def restated_expressions(after: str) -> list[tuple[str | None, str, bool]]:
+    """The (label, expression, answered) triples the sentences after the final box conclude
+    with, for answers that are expressions; ``answered`` says whether words that state an
+    answer ("Correction:", "Actually, it's", "Wait, it should be", "TL;DR:") introduce it,
+    so that it is about the asked quantity without a label. An expression ends at prose
+    ("d/3 from the left"), a second form ("\\approx 0.67 d") or a clause ("…, so it lies
+    between them"); one that is only a number is no restated expression."""
+    found: list[tuple[str | None, str, bool]] = []
+    for match in _EXPRESSION_CONCLUSION.finditer(after[:_SCOPE]):
+        expression = match.group("expression")
+        for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
+            if stop is not None:
+                expression = expression[: stop.start()]
+        expression = expression.strip().rstrip(",.;:").strip()
+        if not re.search(r"[A-Za-z]", expression):
+            continue  # nothing symbolic: a number, or nothing left
+        markers = match.group("markers")
+        answered = not markers or _ANSWER_MARKER.search(markers) is not None
+        found.append((match.group("label"), expression, answered))
+    return found
+
+
 _LETTER = re.compile(r"^[A-H]$")
 _TRUTH = re.compile(r"^(?:true|false)$", re.IGNORECASE)
 
@@ -73,10 +131,13 @@ def value_kind(value: str) -> str:
     return "truth" if _TRUTH.match(value) else "value"
 
 
-def names_asked_quantity(label: str | None, own_labels: set[str], question: str | None) -> bool:
+def names_asked_quantity(
+    label: str | None, own_labels: set[str], question: str | None, given_counts: bool = False
+) -> bool:
     """Whether ``label`` names the asked quantity: the box's or the gold's label
     (``own_labels``), or a symbol the question names without giving its value ("Find the
-    efficiency $\\eta$", not "Take $g = 9.8$")."""
+    efficiency $\\eta$", not "Take $g = 9.8$"). With ``given_counts`` a symbol the question
+    gives a value too (a coordinate: "a charge at $x = 0$ … the position $x$")."""
     if label is None:
         return False
     key = label_key(label)
@@ -87,7 +148,26 @@ def names_asked_quantity(label: str | None, own_labels: set[str], question: str 
     math = " ".join(m.group() for m in _MATH.finditer(question))  # symbols are in its math
     named = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}(?![A-Za-z])", math)
     given = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}\s*=", math)
-    return named is not None and given is None
+    return named is not None and (given is None or given_counts)
+
+
+def shares_symbol(expression: str, gold: str) -> bool:
+    """Whether an expression is written in at least one of the gold's symbols (a letter or a
+    Greek command), so it can be a form of the gold and not a number for another case."""
+    return bool(_symbols(expression) & _symbols(gold))
+
+
+def _symbols(text: str) -> set[str]:
+    greek = set(_GREEK.findall(text))
+    plain = re.sub(r"\\[A-Za-z]+", " ", text)  # a command is a function or a Greek letter
+    return greek | set(re.findall(r"[A-Za-z]", plain))  # "2gh" is g times h
+
+
+_GREEK = re.compile(
+    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa"
+    r"|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta"
+    r"|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)(?![A-Za-z])"
+)
 
 
 _MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)

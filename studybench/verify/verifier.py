@@ -165,7 +165,17 @@ from studybench.verify.visibility import MAGNITUDE, MAX_OFFERS
 # loosens it); more denial, bound and hedge words; one condition between two boxes makes
 # them cases. Recall: a decimal comma {,}, J/°C, sets of equation alternatives with units,
 # more type faces, bold option letters, a text group in parentheses as a remark
-VERIFIER_VERSION = "1.14.0"
+# 1.15.0 (an eighth red-team round, a fifth model-style corpus, a blind set of equivalent
+# forms): negated and struck relations around a box disown it; stated confidence, questions,
+# drafts, someone else's claim, disavowal marks, imprecision before the box and "both … work"
+# leave it uncommitted; unit, rate and percent words after a box change its quantity; a
+# number side before the box that differs contradicts it; boxes drawn over each other, in
+# code that disagrees, after a redefined command, skipped off the page in any unit, in an
+# unused \title or an empty loop count for nothing; an expression or a tuple element stated
+# again after the box is judged. Recall: Unicode radicals, partial derivatives of a
+# one-variable function, intervals in words, a stated precision, bold and sentence truth
+# values, a bracketed tuple after other boxes, a unit after a bracketed number
+VERIFIER_VERSION = "1.15.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -332,6 +342,19 @@ def judge_inline(
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind is AnswerType.EX and len(golds) == 1 and extraction.after:
+        restated = _restated_expression(
+            extraction.after[-1], answers[-1], gold_boxes[-1], question, judge, formula
+        )
+        if restated is not None:
+            return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind is AnswerType.TUP and len(golds) > 1 and extraction.after:
+        elements = select_answers(answers, kind, len(golds), sequence)
+        restated = _restated_element(
+            extraction.after[-1], elements, gold_boxes, sequence, question, judge, formula
+        )
+        if restated is not None:
+            return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     hedges = extraction.hedges
     if kind not in (AnswerType.TUP, AnswerType.ALT) and len(golds) == 1:
         # one asked value: two boxes in one table, or labelled as two cases, are two values
@@ -387,6 +410,77 @@ def _restated_problem(
 
 
 _RESTATED_KINDS = {AnswerType.NV: "value", AnswerType.MC: "option", AnswerType.TF: "truth"}
+
+
+def _restated_expression(
+    after: str,
+    box: str,
+    gold: str,
+    question: str | None,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    formula: Callable[[str], bool],
+) -> str | None:
+    """Why an expression for the asked quantity stated again after the final box
+    ("Correction: x = d/3.", "So $v = \\sqrt{2gh}$.") makes a right EX box wrong, or None.
+    After words that state an answer ("Correction:", "Actually, it's", "TL;DR:") the
+    expression is the answer again; after a bare "So" or "Therefore" only where its label
+    names the asked quantity and it is written in the gold's symbols (a numeric evaluation
+    "So v = 3.7 m/s for h = 1 m" is another claim). One no parser reads is no claim."""
+    from studybench.verify.chains import gold_chain
+    from studybench.verify.restatement import (
+        names_asked_quantity,
+        restated_expressions,
+        shares_symbol,
+    )
+
+    own = {label for label in (gold_chain(box).label, gold_chain(gold).label) if label}
+    offers: list[str] = []
+    for label, expression, answered in restated_expressions(after):
+        about = answered or (
+            names_asked_quantity(label, own, question, given_counts=True)
+            and shares_symbol(expression, gold)
+        )
+        if about and not judge((expression,))[1].startswith("unparseable"):
+            offers.append(expression)
+    if not offers:
+        return None
+    return _offered_problem(tuple(offers), (box,), (AnswerType.EX,), judge, formula)
+
+
+def _restated_element(
+    after: str,
+    elements: tuple[str, ...],
+    gold_boxes: tuple[str, ...],
+    sequence: tuple[AnswerType, ...],
+    question: str | None,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    formula: Callable[[str], bool],
+) -> str | None:
+    """Why a value stated again after a tuple's boxes ("So s = 1.50 m." beside (0.750 m,
+    0.900 J)) makes the tuple wrong, or None: a value whose unit places it at one element,
+    and whose label (if any) the question asks for or an element carries, is judged in that
+    place. A value no unit places is left alone (it may be about anything)."""
+    from studybench.verify.chains import gold_chain
+    from studybench.verify.numeric import unit_place
+    from studybench.verify.restatement import names_asked_quantity, restated_values, value_kind
+    from studybench.verify.rules import normalize_all
+
+    own = {label for box in (*elements, *gold_boxes) if (label := gold_chain(box).label)}
+    kinds = sequence if len(sequence) == len(elements) else (AnswerType.TUP,) * len(elements)
+    offers: list[str] = []
+    for label, value in restated_values(after):
+        if value_kind(value) != "value":
+            continue
+        if label is not None and not names_asked_quantity(label, own, question):
+            continue
+        offered, *placed = normalize_all((value, *elements))
+        if unit_place(offered, tuple(placed)) is not None:
+            offers.append(value)
+    if not offers:
+        return None
+    return _offered_problem(tuple(offers), elements, kinds, judge, formula)
+
+
 _PLAIN_NUMBER = re.compile(r"^[-+−]?\d+(?:\.\d+)?$")  # a dimensionless value, as normalised
 
 

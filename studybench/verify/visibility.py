@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from colorsys import hls_to_rgb, hsv_to_rgb
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from studybench.data.boxes import matching_brace, scan_boxes
 from studybench.verify.lengths import points as _points
@@ -893,11 +893,35 @@ _LOOK_ALIKES: dict[int, str | int | None] = {
         and unicodedata.normalize("NFKC", chr(code)).isascii()
     },
 }
+# a relation that says "is not": \\nsim, \\not\\approx, \\notin, \\cancel{=}, ≢, ∉, and a
+# relation struck through by a combining overlay (=\u0338 shows as ≠)
+NEGATED_RELATION = (
+    r"\\n(?:eq|e|equiv|sim|simeq|approx|approxeq|cong|in|subseteq|subset|supseteq|supset|mid"
+    r"|parallel|doteq|triangleq)(?![a-zA-Z])|\\notin(?![a-zA-Z])"
+    r"|\\not\s*(?:\\[a-zA-Z]+|[=∈≈≡∼]|\{\s*(?:=|\\[a-zA-Z]+)\s*\})"
+    r"|\\(?:cancel|bcancel|xcancel|sout|st)\s*\{?\s*(?:=|\\(?:approx|equiv|sim|simeq|in|eq))\s*\}?"
+    r"|\\(?:mathrel\s*\{?\s*)?\\[rl]lap\s*\{?\s*/\s*\}?\s*(?:=|\\[a-zA-Z]+)\s*\}?"
+    r"|(?:[=∈≈≡∼≃≅]|\\(?:approx|equiv|sim|simeq|cong|in|eq)(?![a-zA-Z]))\s*[\u0338\u20d2\u20e5]"
+    r"|[≠≢≉≁≇≄∉⊄⊅⊈⊉∤∦≭]"
+)
+# a relation struck through (``\\cancel{=}``) says "is not"; hiding the struck text would
+# leave a bare box, so it is read as ``\\neq`` first
+_STRUCK_RELATION = re.compile(
+    r"\\(?:cancel|bcancel|xcancel|sout|st|xout)\s*\{\s*(?:=|\\(?:approx|equiv|sim|simeq|in|eq)"
+    r"(?![a-zA-Z]))\s*\}"
+)
+
+
+def unstrike_relations(text: str) -> str:
+    """``\\eta \\cancel{=} \\boxed{…}`` -> ``\\eta \\neq \\boxed{…}``."""
+    return _STRUCK_RELATION.sub(r"\\neq ", text)
+
+
 # a negation right before a box denies it: "it is not \\boxed{…}", "\\neq \\boxed{…}"
 _DENIAL_BEFORE = re.compile(
     r"(?:\bnot|n['’]t|\bnever|\bno longer|\binstead of|\brather than|\bexcept|\bnor"
-    r"|\bnot equal to|\bunequal to|\\neq?(?![a-zA-Z])|\\not(?![a-zA-Z])|\\nequiv"
-    r"|≠|!=|<>|✗|❌|✘|✖|🚫"
+    rf"|\bnot equal to|\bunequal to|{NEGATED_RELATION}|\\not(?![a-zA-Z])"
+    r"|!=|<>|✗|❌|✘|✖|🚫"
     r"|\bunlike|\bas opposed to|\bavoid|\bdon['’]?t (?:write|answer|use|say))"
     r"[\s:=(\-–—,]*$",
     re.IGNORECASE,
@@ -1194,6 +1218,9 @@ _DEGREE_WORDS = (
 )
 _DENIAL_AFTER = re.compile(
     rf"^[\s.,;:!(|$]*(?:\(\s*{_DENIED}\s*[!.]*\s*\)|[-–—:]+\s*(?:{_DENIED}|[✗❌✘✖])|{_RETRACTED}"
+    # "\\boxed{0.154} ≠ \\eta": the box is not the quantity ("≠ 0.308" compares it with another
+    # value, and "≠ \\boxed{…}" denies the next box; the window ends at the next box)
+    rf"|(?:{NEGATED_RELATION}|\\not(?![a-zA-Z])|!=)(?![\s$]*(?:(?:[-+−]\s*)?\.?\d|\\boxed|$))"
     r"|(?:does|do|did)(?: not|n['’]?t) (?:hold|apply|work)|\(\s*[✗❌✘✖×]\s*\)|✖|🚫"
     rf"|(?:is|was|would be|are|were|'s|can be|could be|should be|must be)\s+"
     rf"(?:{_DEGREE_WORDS}\s+){{0,2}}{_DENIED}|fails\b"
@@ -1551,6 +1578,170 @@ _OPERAND_AFTER = re.compile(
 )
 
 
+# Words right after a box (and its unit) that make its value another quantity's or another
+# unit's: a power in words ("squared", "cubed"), a rate or a share ("per second", "per
+# kilogram", "per unit mass"), another system of units ("in cgs units", "(Gaussian units)",
+# "in natural units", "(imperial)"), a unit named in words after a verb ("measured in feet",
+# "expressed in knots"), a prefixed unit in words the unit reader lacks ("in
+# kilo-electronvolts"), a share smaller than one in words ("per cent", "per mille", "‰",
+# "basis points", "of a percent", "parts per thousand"). "in SI units", "in metres", "per
+# photon" and "(i.e. 15.4 per cent)" name what the box already is, or restate it.
+_SYSTEMS = (
+    r"(?:cgs|gaussian|natural|imperial|atomic|planck|geometri[sz]ed|esu|emu|heaviside[-\s]lorentz"
+    r"|(?:us|u\.s\.)\s+customary|customary|english|fps)"
+)
+_OTHER_QUANTITY_AFTER = re.compile(
+    r"^(?:[\s$,;(\[]|\\[,;:! ]|~)*(?:\\(?:text|mathrm|textrm|mbox)\s*\{\s*)?(?:"
+    r"squared|cubed|to\s+the\s+(?:second|third|fourth|\w+th)\s+power"
+    r"|per\s+(?:unit\s+\w+|(?:square|cubic)\s+\w+|second|sec|minute|hour|day|week|year|met(?:re|er)"
+    r"|(?:centi|milli|kilo)met(?:re|er)|kilogram|gram|lit(?:re|er)|mole|joule|kelvin|degree|volt"
+    r"|ampere|coulomb|newton|watt|radian|kg|mol)s?\b"
+    rf"|(?:in|using)\s+(?:the\s+)?{_SYSTEMS}\b|{_SYSTEMS}\s+(?:units?|system)\b"
+    rf"|{_SYSTEMS}(?=\s*[)\]])"
+    r"|(?:measured|expressed|given|quoted|stated|reported|written|converted)\s+(?:in|into)\s+"
+    r"(?!SI\b|S\.I\.|(?:the\s+)?(?:same|asked|requested|given|required|stated)\b)[A-Za-z]"
+    r"|in\s+(?:kilo|mega|giga|tera|milli|micro|nano|pico|centi)-\w+"
+    r"|per\s+cent\b|per\s*mill?e?\b|‰|‱|basis\s+points?\b|bps\b|of\s+a\s+(?:percent|per\s*cent)"
+    r"|parts?\s+per\s+(?:hundred|thousand|million|billion))",
+    re.IGNORECASE,
+)
+# "percent" after a bare number is the unit reader's ("\boxed{15.4} percent" is 0.154); after
+# a fraction or a formula it is a share no reader reads: "\boxed{\frac{1}{2}} percent"
+_PERCENT_WORD_AFTER = re.compile(r"^(?:[\s$]|\\[,;:! ]|~)*(?:percent|pct|ppm|ppb)\b", re.IGNORECASE)
+
+
+def _other_quantity(box: str, after: str) -> bool:
+    """Whether words right after the box (``box`` its source, ``after`` the text after it)
+    make its value another quantity's or unit's (see ``_OTHER_QUANTITY_AFTER``)."""
+    head = _decoded(after[:_WINDOW])
+    if any(
+        _OTHER_QUANTITY_AFTER.match(text)
+        for text in (head, _UNIT_RIGHT_AFTER.sub("", head, count=1))
+    ):
+        return True
+    return _BARE_NUMBER_BOX.match(box) is None and _PERCENT_WORD_AFTER.match(head) is not None
+
+
+# A side of the box's own chain that is another value: "$\\frac{1}{3} = \\boxed{\\frac{1}{2}}$",
+# "$v = 29.0\\,\\mathrm{m/s} = \\boxed{14.5\\,\\mathrm{m/s}}$", "$\\eta = 2/13 = 0.308 =
+# \\boxed{0.154}$": the chain says the box equals a value it is not, and contradicts itself.
+# Only sides read for certain are compared: a number, a fraction or root of whole numbers,
+# with the same unit as the box or none on either side. Working (``\\frac{12.3}{4.56}``, a
+# product), a side in symbols (the label, ``W/Q_H``), and a side in another unit than the
+# box's (``4.67\\times10^{-7} = \\boxed{467\\,\\mathrm{nm}}``) are left alone.
+_LINK_NUMBER = re.compile(
+    r"(?P<sign>[-+−]?)\s*(?:\\[dt]?frac\s*\{\s*(?P<top>\d+)\s*\}\s*\{\s*(?P<bottom>\d+)\s*\}"
+    r"|(?P<num>\d+)\s*/\s*(?P<den>\d+)(?![\d.])|\\sqrt\s*\{\s*(?P<root>\d+)\s*\}"
+    r"|(?P<mantissa>\d+(?:\.\d+)?)(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*"
+    r"\{?\s*(?P<power>[-+−]?\d+)\s*\}?|[eE](?P<exp>[-+]?\d+))?(?![\d.]))"
+)
+# what may follow the number: spacing and a unit (``\\,\\mathrm{m/s}``, ``\\text{ s}``, "m/s")
+_LINK_UNIT = re.compile(
+    r"(?:\\[,;:! ]|~|\s)*(?P<unit>(?:\\(?:mathrm|text|textrm|rm|mbox)\s*\{[^{}]*\}"
+    r"|[A-Za-zµΩ°%][\w/^{}\-]*)(?:\s*\^\s*\{?\s*-?\d\s*\}?)?)?\s*$"
+)
+_UNIT_WRAPPER = re.compile(
+    r"\\(?:mathrm|text|textrm|rm|mbox)\s*\{([^{}]*)\}"
+)  # "\\,\\mathrm{s}" is "s"
+_LARGEST_POWER = 300  # of ten, and digits: beyond it a float overflows
+_LINK_TOLERANCE = 0.01  # a relative gap the rounding of a written value may leave
+# what ends a chain before the box: a list's comma, a quad, an implication, joining words
+_LINK_SEPARATOR = re.compile(
+    r"(?<!\\),\s|;|\\q?quad(?![a-zA-Z])|\\Rightarrow|\\implies|⇒"
+    r"|\\text\s*\{\s*(?:so|and|thus|hence|then|i\.e\.|where|with|for|if|or)\b"
+)
+
+
+def _link_value(side: str) -> tuple[float, str] | None:
+    """A chain side read for certain as ``(value, unit)`` (the unit as written, spacing
+    gone), or None (see ``_LINK_NUMBER``)."""
+    side = side.strip()
+    number = _LINK_NUMBER.match(side)
+    unit = _LINK_UNIT.fullmatch(side, number.end()) if number is not None else None
+    if number is None or unit is None:
+        return None
+    found = number.groupdict()
+    if found["mantissa"] is not None:
+        power = int((found["power"] or found["exp"] or "0").replace("−", "-"))
+        if abs(power) > _LARGEST_POWER or len(found["mantissa"]) > _LARGEST_POWER:
+            return None  # no measured value is written so; a float would overflow
+        value = float(found["mantissa"]) * 10.0**power
+    elif found["root"] is not None:
+        value = float(found["root"]) ** 0.5
+    else:
+        bottom = int(found["bottom"] or found["den"])
+        if bottom == 0:
+            return None
+        value = int(found["top"] or found["num"]) / bottom
+    written = re.sub(r"\s+", "", _UNIT_WRAPPER.sub(r"\1", unit.group("unit") or ""))
+    return (-value if found["sign"] in ("-", "−") else value), written
+
+
+def _contradicting_link(before: str, box: str) -> bool:
+    """Whether a side of the box's chain before it (the math the box stands in, back to a
+    separator) is a value other than the box's (see ``_LINK_NUMBER``)."""
+    inner = box[box.find("{") + 1 : -1] if box.endswith("}") else ""
+    boxed = _link_value(inner)
+    if boxed is None:
+        return False
+    _, label = _split_label(before)
+    label = _MATH_OPEN.sub("", label, count=1)
+    sides = re.split(
+        r"(?<![\\!<>])=", re.split(r",\s|;|\\q?quad|\\Rightarrow|\\implies", label)[-1]
+    )
+    if len(sides) < 2 or sides[-1].strip():
+        return False  # the box does not follow an "=" of its chain
+    for side in sides[:-1]:
+        value = _link_value(side)
+        if value is None or value[1] != boxed[1]:
+            continue
+        if _apart(value[0], boxed[0]):
+            return True
+    return False
+
+
+# A check right after a box without a unit that evaluates to another number: "(Numerically,
+# $W/Q_H = 0.308$.)", "Check: $1 - Q_C/Q_H = 0.308$.", "Evaluating $…$ gives $0.333$." beside
+# \\boxed{0.154} or \\boxed{\\frac{1}{2}}: the output's own arithmetic contradicts the box. Only
+# a bare number beside a box without a unit is compared: beside ``467\\,\\mathrm{nm}`` a bare
+# ``4.67\\times10^{-7}`` is the same length in metres, and ``v^2 = 210`` checks the square.
+_CHECK = re.compile(
+    r"(?:^|\n|[.!?]\s+|\(\s*)(?:numerically|plugging\s+in|evaluating|check(?:ing)?|as\s+a\s+check"
+    r"|sanity\s+check|verification|verifying|substituting|in\s+numbers)\b[^$\n]{0,40}"
+    r"\$(?P<math>[^$]{1,200})\$(?:\s*(?:gives|yields|is|equals)\s*\$(?P<result>[^$]{1,40})\$)?",
+    re.IGNORECASE,
+)
+_CHECK_CHARS = 3 * _WINDOW  # text after the box where a check is read
+# a check of a power, root or logarithm of one quantity: "$v^2 = 210$", "$\\ln\\eta = -1.87$"
+_POWER_SIDE = re.compile(
+    r"^\s*(?:\\?[A-Za-z]+(?:_\s*\{?[\w\\]+\}?)?\s*\^|\\(?:sqrt|ln|log|exp|sin|cos|tan)(?![a-zA-Z]))"
+)
+
+
+def _contradicting_check(box: str, after: str) -> bool:
+    """Whether a check right after a box without a unit evaluates to another number (see
+    ``_CHECK``)."""
+    inner = box[box.find("{") + 1 : -1] if box.endswith("}") else ""
+    boxed = _link_value(inner)
+    if boxed is None or boxed[1]:
+        return False
+    for check in _CHECK.finditer(after[:_CHECK_CHARS]):
+        sides = re.split(r"(?<![\\!<>])=", check.group("math"))
+        if check.group("result") is not None:
+            sides.append(check.group("result"))
+        if len(sides) < 2 or _POWER_SIDE.match(sides[0]):
+            continue
+        value = _link_value(sides[-1])
+        if value is not None and not value[1] and _apart(value[0], boxed[0]):
+            return True
+    return False
+
+
+def _apart(first: float, second: float) -> bool:
+    """Whether two values differ by more than the rounding of a written value can explain."""
+    return abs(first - second) > _LINK_TOLERANCE * max(abs(first), abs(second))
+
+
 def _operand_before(before: str) -> bool:
     """Whether an operation right before a box makes the answer a function of it (see
     ``_OPERAND_BEFORE``); a sign that opens a line is a bullet."""
@@ -1593,6 +1784,9 @@ def operands(text: str, spans: list[tuple[int, int]]) -> list[bool]:
             or negated
             or _transformed_side(before)
             or _OPERAND_AFTER.match(rest) is not None
+            or _other_quantity(text[start:end], after)
+            or _contradicting_link(before, text[start:end])
+            or _contradicting_check(text[start:end], after)
         )
     return found
 
@@ -1613,7 +1807,378 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
         before[index] = before[index] or (before[index - 1] and listed[index - 1])
     for index in range(len(spans) - 2, -1, -1):  # "a, b is wrong": back through the list
         after[index] = after[index] or (after[index + 1] and listed[index])
-    return [b or a for b, a in zip(before, after, strict=True)]
+    marked = [_disowned(b, a) for b, a in zip(befores, afters, strict=True)]
+    flags = zip(before, after, marked, uncommitted(text, spans), strict=True)
+    return [any(flag) for flag in flags]
+
+
+# ---------------------------------------------------------------------------------------------
+# boxes the output does not commit to
+# ---------------------------------------------------------------------------------------------
+# A box is an answer only where the output stands behind it. Stated doubt, a question, a
+# draft, someone else's claim or an imprecision around a box make it no committed value: such
+# a box is taken back together with every box before it (a guess after an earlier box does
+# not revive that box), and a label before a box runs on through the boxes of its clause
+# ("Guessing: $s = \\boxed{…}$, $E = \\boxed{…}$"). A later box in a new clause ("Draft
+# answer: \\boxed{…} … Final answer: \\boxed{…}") is still the answer.
+
+_PERCENT = r"(?:%|\\%|\s*percent\b|\s*per\s*cent\b)"
+_NUMBER = r"(?:\d{1,3}(?:\.\d+)?|\.\d+)"
+_ABOUT = r"(?:about|around|roughly|only|maybe|perhaps|~|≈|∼|\\approx|\\sim)?\s*"
+# A confidence below certainty stated for the answer, its number read as a share of one:
+# "(I'm ~60% sure)", "40% confident", "Confidence: 55%", "[confidence 0.3]", "p(correct) ≈
+# 0.5", "Probability this is correct: ~0.5", "(probability ≈ 0.6 that this is right)",
+# "With probability 0.6 the answer is", "with about 50% probability", "a 40% chance this is
+# right". A probability the question asks for is no confidence: "the probability is 0.36",
+# "a 36% chance of transmission" name no answer and no writer; a "confidence interval" or
+# "confidence level" is about data.
+_STATED_CONFIDENCE = re.compile(
+    rf"{_NUMBER}{_PERCENT}\s*(?:sure|confident|certain)\b"
+    rf"|\bwith\s+{_ABOUT}{_NUMBER}{_PERCENT}\s*(?:probability|confidence|certainty|chance"
+    r"|likelihood)\b"
+    rf"|{_NUMBER}{_PERCENT}\s*(?:chance|probability|likelihood)\s+(?:that\s+)?(?:this|it|I|the"
+    r"\s+answer|my\s+answer)\b"
+    rf"|\b(?:confidence|certainty|credence)(?!\s+(?:interval|level|limit|band|region|bound))"
+    rf"\s*[:=(]?\s*(?:of\s+|is\s+|at\s+)?{_ABOUT}{_NUMBER}"
+    rf"|{_NUMBER}{_PERCENT}\s*confidence\b(?!\s+(?:interval|level|limit|band|region|bound))"
+    rf"|\bp\s*\(\s*(?:correct|right|true|this)\s*\)\s*(?:[=:≈~]|is|of)?\s*{_ABOUT}{_NUMBER}"
+    r"|\b(?:probability|chance|likelihood)\s+(?:that\s+)?(?:this|it|the\s+answer|my\s+answer)"
+    rf"\s+is\s+(?:correct|right)\s*(?:[:=≈~]|is|of)?\s*{_ABOUT}{_NUMBER}"
+    rf"|\b(?:probability|chance|likelihood)\s*(?:[=≈~]|of|is|about)?\s*{_ABOUT}{_NUMBER}"
+    r"(?:%|\\%)?\s*(?:that\s+)?(?:this|it|the\s+answer|my\s+answer)\s*(?:is|'s|’s)\s+(?:right"
+    r"|correct)"
+    rf"|\bwith\s+probability\s*(?:[=≈~]|of|about)?\s*{_ABOUT}{_NUMBER}(?:%|\\%)?\s*,?\s*(?:the"
+    r"\s+answer|it|this|I)\b",
+    re.IGNORECASE,
+)
+_CERTAIN = 0.9  # a stated confidence at or above this is a claim, not a doubt
+# Doubt in words: "50/50", "a coin flip", "low confidence", "I'm not sure", "Not confident
+# here", "unsure", "tentatively", a guess ("Guessing:", "My best guess", "A rough guess:", "I'd
+# guess"). "I'm sure", "I'm confident that" and "high confidence" are claims.
+_DOUBT_WORDS = re.compile(
+    r"\b(?:50\s*/\s*50|fifty[-\s]fifty|coin[-\s]?(?:flip|toss)|toss[-\s]?up|(?:low|little|no"
+    r"|limited|moderate|medium)[-\s]+confidence|not\s+(?:very\s+|too\s+|that\s+|fully\s+"
+    r"|entirely\s+|completely\s+|at\s+all\s+)?(?:sure|confident|certain)\b(?!\s+(?:why|how|if"
+    r"|whether|what|which))|unsure|tentative(?:ly)?|(?:best|rough|wild|educated|blind|random"
+    r"|quick|pure|my)\s+guess|guess(?:ing|timate)?(?:\s+(?:now|here|again|then))?\s*[:(\-–—]|I['’]?d\s+guess|I\s+(?:would"
+    r"|will)\s+guess|shot\s+in\s+the\s+dark|hunch)"
+    r"(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _doubt(scope: str) -> bool:
+    """Whether ``scope`` (the prose of a box's sentence) states doubt in the answer: a
+    confidence below :data:`_CERTAIN` (``_STATED_CONFIDENCE``) or words of doubt."""
+    if _DOUBT_WORDS.search(scope):
+        return True
+    stated = _STATED_CONFIDENCE.finditer(scope)
+    return any(_share(found.group(0)) < _CERTAIN for found in stated)
+
+
+_FIGURE = re.compile(r"\d{1,3}(?:\.\d+)?|\.\d+")
+_PERCENT_SIGN = re.compile(r"%|percent|per\s*cent", re.IGNORECASE)
+
+
+def _share(stated: str) -> float:
+    """The number in a stated confidence or spread as a share of one ("60%" and "0.6" are
+    0.6; a number above one is a percentage)."""
+    figure = _FIGURE.search(stated)
+    number = float(figure.group()) if figure else 0.0
+    return number / 100 if number > 1 or _PERCENT_SIGN.search(stated) else number
+
+
+# A draft, a placeholder or a value still to be checked: "Draft answer:", "Preliminary
+# answer:", "Tentative:", "Working answer, not final:", "(pending verification)",
+# "[unverified]", "(placeholder)", "(TODO: double-check)", "(to be revised)", "(first pass;
+# likely to change)". "After verification, the final answer is" is final.
+_PROVISIONAL_LABEL = re.compile(
+    r"\b(?:draft|preliminary|provisional|tentative|interim|temporary|placeholder|unverified"
+    r"|unchecked|working|first[-\s]pass)(?:\s+(?:answer|result|value|solution|estimate|guess))?"
+    r"\s*(?:,\s*not\s+(?:yet\s+)?final)?\s*[:\-–—]\s*$",
+    re.IGNORECASE,
+)
+_PROVISIONAL_WORDS = re.compile(
+    r"\b(?:pending|TODO|FIXME|TBD|placeholder|unverified|unchecked|not\s+(?:yet\s+)?final"
+    r"|not\s+(?:yet\s+)?(?:verified|checked|confirmed|double[-\s]checked)|first\s+pass"
+    r"|(?:likely|subject|liable)\s+to\s+(?:change|revision)|to\s+be\s+(?:verified|checked"
+    r"|confirmed|revised|updated|double[-\s]checked)|(?:needs?|requires?)\s+(?:checking"
+    r"|verification|confirmation|double[-\s]checking)|will\s+(?:revise|update|double[-\s]check"
+    r"|re-?check)|provisional|preliminary)\b",
+    re.IGNORECASE,
+)
+# An imprecision stated before the box (the words round 7 reads after it, ``_QUALIFIER``):
+# "Order of magnitude:", "To within a factor of ten,", "Up to a factor of 2,", "Within about
+# 30%,", "Very roughly (±50%),", "Give or take a factor of two,", "Back-of-the-envelope:",
+# "Ballpark figure:", "As a crude estimate,", "The answer, good to a factor of two, is", "The
+# answer (only up to sign) is". "To three significant figures," and "Roughly," are precise
+# enough: a spread of a few percent is a precision, not a doubt.
+_IMPRECISION_BEFORE = re.compile(
+    r"(?:to\s+)?within\s+(?:about\s+|roughly\s+|some\s+|±\s*)?(?:a\s+|an\s+|one\s+|two\s+)?"
+    r"(?:factor|orders?\s+of\s+magnitude)"
+    rf"|(?:within|(?:\\pm|±|\+/-|\+-))\s*(?:about\s+|roughly\s+|some\s+|±\s*)?{_NUMBER}\s*{_PERCENT}"
+    r"|up\s+to\s+(?:an?\s+|the\s+|its\s+|one\s+|some\s+|overall\s+)?(?:(?:overall|constant"
+    r"|numerical|multiplicative|numeric|dimensionless|order[-\s]one)\s+)*(?:factors?|signs?"
+    r"|constants?|normali[sz]ation|prefactors?|phases?|orders?\s+of\s+magnitude)\b"
+    r"|give\s+or\s+take|more\s+or\s+less\b|orders?[-\s]+of[-\s]+magnitude"
+    r"|good\s+to\s+(?:within\s+)?(?:a|an|one|two|\d+)\s+(?:factor|order)"
+    r"|ballpark|back[-\s]of[-\s](?:the[-\s])?envelope|crude(?:ly)?|very\s+rough(?:ly)?"
+    r"|wild\s+estimate|(?:leading|first|lowest|zeroth)[-\s]+order\s+only",
+    re.IGNORECASE,
+)
+_PRECISE_SPREAD = 5.0  # percent: "to within 1%" states a precision
+
+
+def _imprecise(scope: str) -> bool:
+    """Whether ``scope`` (the prose before a box, in its sentence) says the value holds only
+    up to a spread or a factor (see ``_IMPRECISION_BEFORE``)."""
+    for found in _IMPRECISION_BEFORE.finditer(scope):
+        spread = found.group(0)
+        if not _PERCENT_SIGN.search(spread) or 100 * _share(spread) >= _PRECISE_SPREAD:
+            return True
+    return False
+
+
+# Someone else's value reported without endorsement: "A classmate got", "The textbook claims",
+# "My friend says", "According to the answer key,", "ChatGPT says", "Some sources give", "One
+# might think". Endorsed it is the writer's too: "The answer key also gives …, which matches
+# my derivation", "As the textbook confirms,", "…, and I agree".
+_SOURCES = (
+    r"(?:classmates?|friends?|textbooks?|books?|(?:answer|solution)\s+keys?|key"
+    r"|official\s+(?:solution|answer)s?|solutions?\s+manual|(?:the\s+)?back\s+of\s+the\s+book"
+    r"|teachers?|professors?|tutors?|instructors?|TAs?|lecturers?|chatgpt|gpt-?\d\w*|claude"
+    r"|gemini|copilot|(?:an?\s+)?(?:ai|llm|chatbot)|(?:the\s+)?internet|sources?|websites?"
+    r"|wikipedia|someone|somebody|others|people|students?|peers?|(?:online\s+)?forums?"
+    r"|references?|authors?|(?:study\s+)?partners?|roommates?|siblings?|brother|sister|dad|mom"
+    r"|father|mother|colleagues?|reddit|stack\s*exchange|google)"
+)
+_ATTRIBUTED = re.compile(
+    rf"\b(?:(?:a|my|one|some|the|our|another|other|an|several|many)\s+)?{_SOURCES}\s+"
+    r"(?:(?:\w+ly|also|still|even)\s+)?(?:got|gets|says|said|claims?|claimed|states?|stated"
+    r"|gives?|gave|reports?|reported|suggests?|suggested|insists?|insisted|thinks?|thought"
+    r"|believes?|believed|wrote|writes|lists?|listed|argues?|argued|answered|answers?|puts?"
+    r"|marks?|marked|came\s+up\s+with|arrived\s+at|found|finds|computed|obtained|proposes?"
+    r"|proposed|prints?|printed|shows?|showed)\b"
+    rf"|\baccording\s+to\s+(?:the\s+|my\s+|a\s+|an\s+|some\s+|our\s+)?{_SOURCES}"
+    r"|\b(?:one|some|many|you|people|students|others)\s+(?:might|may|could|would)\s+(?:think"
+    r"|say|argue|claim|expect|guess|answer|believe)"
+    r"|\bit\s+is\s+(?:often|sometimes|commonly|widely|usually)\s+(?:claimed|said|stated"
+    r"|believed|given)",
+    re.IGNORECASE,
+)
+_ENDORSED = re.compile(
+    r"\b(?:also|too|as\s+well|confirm\w*|agrees?|agreed|agreement|match\w*|consistent|correctly"
+    r"|rightly|as\s+(?:I|we)\s+(?:found|got|derived|showed|computed)|I\s+concur)\b",
+    re.IGNORECASE,
+)
+# the writer's doubt in what the source gives: "but I'm not convinced", "which I doubt", "; I
+# disagree", "I don't buy it"
+_DISPUTED = re.compile(
+    r"\b(?:not\s+convinced|(?:I|we)\s+doubt|which\s+I\s+doubt|doubtful|dubious|disagree\w*"
+    r"|(?:I|we)\s+don['’]?t\s+(?:buy|believe|trust|think\s+so)|skeptical|sceptical)\b",
+    re.IGNORECASE,
+)
+
+
+def _attributed(prose: str, after: str) -> bool:
+    """Whether the box is someone else's claim the writer does not endorse: a source before
+    it in its sentence (``_ATTRIBUTED``) with no endorsement there or in the sentence after
+    the box (``_ENDORSED``); or the writer disputing it right after the box."""
+    if _DISPUTED.search(after):
+        return True
+    found = _ATTRIBUTED.search(prose)
+    if found is None:
+        return False
+    endorsed = _ENDORSED.search(prose[found.start() :]) or _ENDORSED.search(after)
+    return endorsed is None
+
+
+# Two values called right together: "Both \\boxed{A} and $C$ work", "Both … and … are
+# defensible / can be argued / are correct"; after the box "— though D fits equally well".
+# "Both methods give \\boxed{B}" and "Both roots are physical: \\boxed{…} or \\boxed{…}" name
+# two ways to one value, or the asked values themselves.
+_BOTH_BEFORE = re.compile(r"\bboth\s*$", re.IGNORECASE)
+_ACCEPT_BOTH = re.compile(
+    r"\b(?:accept|take|give|allow|keep|choose|pick|consider|count|mark)\s+both\s*$", re.IGNORECASE
+)
+_PROSE_PIECE = r"(?:[^.;!?]|\.(?=\d))"  # a decimal point ends no clause: "and 29.0 m/s work"
+_BOTH_AFTER = re.compile(
+    rf"^[\s$.,;)]*(?:and|&)\s+{_PROSE_PIECE}{{1,60}}?(?:\b(?:work|works|fit|fits|hold|holds"
+    r"|apply|applies)\b|\b(?:are|is|both|can|could|would|seem|seems)\b"
+    rf"{_PROSE_PIECE}{{0,30}}?\b(?:correct|right|valid|defensible|acceptable|argued|possible"
+    r"|plausible|fine|true|answers?|justified|reasonable|work)\b)",
+    re.IGNORECASE,
+)
+_AND_MORE = re.compile(r"^[\s$.,;)]*(?:and|&)\s+\S", re.IGNORECASE)
+_EQUALLY_AFTER = re.compile(
+    r"^[\s$.,;:)—–-]*(?:though|but|although|yet|and|while|however)\s*,?\s+"
+    rf"{_PROSE_PIECE}{{1,40}}?\s+(?:fits|works|is|seems|looks|reads|does|would\s+be|could\s+be)"
+    r"\s+(?:equally|just\s+as|also\s+equally)\s+(?:well|good|valid|plausible|likely|correct|right"
+    r"|defensible|fine)",
+    re.IGNORECASE,
+)
+# A box put as a question: "\\boxed{B}?", "\\boxed{B} (?)", "\\boxed{B}, maybe?", a relation
+# with a question mark before it (``\\stackrel{?}{=}``, ``\\overset{?}{=}``, ``=^{?}``,
+# ``\\questeq``, ≟, ``\\mathrel{?=}``), a question that ends after it ("Is it \\boxed{B}?",
+# "Could it be …?"). "Is the answer 0.308? No. \\boxed{0.154}" asks about another value.
+_QUESTION_AFTER = re.compile(
+    r"^(?:\s|\$|\\[,;:! )\]]|~|\xa0)*(?:\(\s*\?+\s*\)|\[\s*\?+\s*\]|\?)"
+    r"|^[\s$.,;)]*(?:maybe|perhaps|possibly|probably|right|correct|or\s+not|or\s+so|I\s+think"
+    r"|I\s+guess|I\s+wonder|I\s+suppose|no)\s*\?",
+    re.IGNORECASE,
+)
+_QUESTION_RELATION = re.compile(
+    r"(?:(?:\\stackrel|\\overset)\s*\{\s*\?\s*\}\s*\{\s*(?:=|\\[a-z]+)\s*\}|=\s*\^\s*\{?\s*\?"
+    r"|\\questeq(?![a-zA-Z])|≟|\\mathrel\s*\{\s*\?\s*=\s*\}|\?\s*=)[^=]*$"
+)
+_QUESTION_BEFORE = re.compile(
+    r"(?:^|[.!?;:¶…]\s*|\b(?:so|then|hmm|but|or)\s*,?\s+)(?:is|could|might|would|can|should"
+    r"|may|isn['’]t|wouldn['’]t|couldn['’]t|does|do)\s+(?:it|this|that|the\s+(?:answer|value"
+    r"|result|solution))\b[^.!?]{0,20}$",
+    re.IGNORECASE,
+)
+_QUESTION_ENDS = re.compile(r"^[^.!?\n]{0,60}\?")
+_AFFIRMED = re.compile(
+    r"^[^.!?\n]{0,60}\?+\s*(?:yes|yep|yeah|indeed|exactly|correct|right|it\s+is|that['’]s\s+it)\b",
+    re.IGNORECASE,
+)
+# A mark or words that disown the box: a cross or thumbs-down before it past its label ("❌
+# $\\eta = \\boxed{…}$"), after it ``\\xmark``, 👎, "— NOT!", "(sarcasm)", "/s", "said no one
+# ever", "<- nope"; a label under or over it that judges it (``\\underbrace{\\boxed{…}}_{\\text
+# {wrong}}``, "not this", "discarded", ``\\times``). Check marks (✓ ✅ ``\\checkmark``) and a
+# label "final" endorse it.
+_MARK_BEFORE = re.compile(r"(?:❌|🚫|👎|✗|✘|✖|⛔|🛑|\\xmark|\\ding\{55\})\s*[:\-–—]?\s*$")
+_DISOWNED_AFTER = re.compile(
+    r"^[\s$.,;:)]*(?:\\xmark(?![a-zA-Z])|\\ding\{5[56]\}|👎|⛔|🛑|🙅"
+    r"|[-–—]*\s*(?-i:NOT|Not)\s*!"
+    r"|[(\[]\s*(?:sarcasm|sarcastic(?:ally)?|irony|ironic(?:ally)?|kidding|joking|jk|not|/s)\s*[)\]]"
+    r"|/s(?=\s*(?:$|[.!\n]))|said\s+no\s*(?:one|body)\s+ever"
+    r"|(?:<-+|←|⟵|<=)\s*(?:nope|no|wrong|not\s+(?:this|it)|incorrect|bad))",
+    re.IGNORECASE,
+)
+_BRACED_BEFORE = re.compile(r"\\(?:underbrace|overbrace|underset|overset)\s*\{\s*$")
+_JUDGING_LABEL = re.compile(
+    r"^\s*\}\s*[_^]\s*\{?\s*(?:\\(?:text\w*|mathrm|mbox|textbf|mathbf)\s*\{\s*)?"
+    r"(?:wrong|incorrect|false|bad|invalid|no(?:pe)?|not\s+(?:this|it|that|correct|right|the"
+    r"\s+answer|valid)|discard\w*|reject\w*|ignore\w*|scratch\w*|struck|crossed\s+out|\\times"
+    r"|\\xmark|\\not(?![a-zA-Z])|×|✗|❌|✘|✖)",
+    re.IGNORECASE,
+)
+_MATH_OPEN = re.compile(r"\$\$|\\\[|\\\(|(?<!\\)\$")
+_SENTENCE_BREAK = re.compile(r"(?<!\d)[.!?](?=\s|$)|[.!?](?=\s+[A-Z])|¶|;")
+
+
+def _split_label(before: str) -> tuple[str, str]:
+    """``before`` split into the prose and the math the box stands in (``"$\\eta = "``), when
+    it is in math: cues are read in the prose, relations in the math."""
+    if not _box_in_math(before):
+        return before, ""
+    opens = list(_MATH_OPEN.finditer(before))
+    if not opens:
+        return before, ""
+    start = opens[-1].start()
+    return before[:start], before[start:]
+
+
+def _sentence_before(prose: str) -> str:
+    """The box's sentence up to the box, as :func:`_window_before` reads it; where the box
+    all but opens its sentence ("Confidence: 55%. \\boxed{…}"), the sentence before it too."""
+    window = _window_before(prose)
+    parts = _SENTENCE_BREAK.split(window)
+    last = parts[-1]
+    if len(parts) > 1 and len(last.split()) <= 2:
+        last = parts[-2] + ". " + last
+    return last
+
+
+def _sentences_after(after: str) -> tuple[str, str]:
+    """The rest of the box's sentence after it and the sentence after that, as
+    :func:`_plain` reads them, within the box's paragraph."""
+    text = _plain(_same_paragraph(_decoded(after[: 2 * _WINDOW])))
+    ends = [m.end() for m in _SENTENCE_BREAK.finditer(text)] + [len(text)]
+    return text[: ends[0]], text[ends[0] : ends[1]] if len(ends) > 1 else ""
+
+
+_NOTE_WORDS = 6  # a confidence stated in the next sentence only as a short note of its own
+
+
+def _questioned(label: str, ahead: str, raw: str) -> bool:
+    """Whether a box is put as a question (see ``_QUESTION_AFTER``): ``label`` the math before
+    it, ``ahead`` its sentence before it, ``raw`` the text right after it."""
+    plain = _plain(raw)
+    if _AFFIRMED.match(plain):
+        return False  # "Is it \\boxed{B}? Yes: …" answers its own question
+    return (
+        _QUESTION_AFTER.match(raw) is not None
+        or _QUESTION_AFTER.match(plain) is not None
+        or _QUESTION_RELATION.search(label) is not None
+        or (_QUESTION_BEFORE.search(ahead) is not None and _QUESTION_ENDS.match(plain) is not None)
+    )
+
+
+def _both_right(ahead: str, behind: str) -> bool:
+    """Whether the box and another value are called right together (see ``_BOTH_AFTER``)."""
+    return (
+        (_BOTH_BEFORE.search(ahead) is not None and _BOTH_AFTER.match(behind) is not None)
+        or (_ACCEPT_BOTH.search(ahead) is not None and _AND_MORE.match(behind) is not None)
+        or _EQUALLY_AFTER.match(behind) is not None
+    )
+
+
+def _open_box(before: str, after: str) -> bool:
+    """Whether the prose around one box (``before`` back to the previous box, ``after`` up to
+    the next) leaves it open: doubt, a question, a draft, someone else's claim, an imprecision
+    or two values called right together."""
+    prose, label = _split_label(before)
+    ahead = _sentence_before(prose)
+    behind, note = _sentences_after(after)
+    return (
+        _doubt(ahead)
+        or _doubt(behind)
+        or (len(note.split()) <= _NOTE_WORDS and _doubt(note))  # "\\boxed{B}. Confidence: 60%."
+        or _questioned(label, ahead, _decoded(after[:_WINDOW]))
+        or _PROVISIONAL_LABEL.search(ahead) is not None
+        or _PROVISIONAL_WORDS.search(behind) is not None
+        or _attributed(ahead, behind)
+        or _imprecise(ahead)
+        or _both_right(ahead, behind)
+    )
+
+
+def _disowned(before: str, after: str) -> bool:
+    """Whether a mark or a label around one box disowns it (see ``_DISOWNED_AFTER``)."""
+    prose, _ = _split_label(before)
+    return (
+        _MARK_BEFORE.search(_window_before(prose)) is not None
+        or _DISOWNED_AFTER.match(_plain(_same_paragraph(_decoded(after[:_WINDOW])))) is not None
+        or _DISOWNED_AFTER.match(_decoded(after[:_WINDOW])) is not None
+        or (_BRACED_BEFORE.search(before) is not None and _JUDGING_LABEL.match(after) is not None)
+    )
+
+
+_SAME_CLAUSE_WORDS = 8  # a longer gap between two boxes is more than a list
+
+
+def uncommitted(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    """For each box (its span in ``text``), whether the output leaves it open (see
+    :func:`_open_box`): such a box, every box before it and the boxes its clause runs on to
+    are no answer. A box joined to the next by a hedge ("\\boxed{a}? \\boxed{b}") is left to
+    the hedge rule, which judges both."""
+    if not spans:
+        return []
+    befores, afters = _around(text, spans)
+    flags = [_open_box(b, a) for b, a in zip(befores, afters, strict=True)]
+    for index in range(1, len(spans)):  # a label runs on: "Guessing: \\boxed{a}, \\boxed{b}"
+        gap = _plain(befores[index])
+        joined = not _SENTENCE_BREAK.search(gap) and len(gap.split()) <= _SAME_CLAUSE_WORDS
+        flags[index] = flags[index] or (flags[index - 1] and joined)
+    for index in range(len(spans) - 1):  # "\\boxed{a}? \\boxed{b}": a hedge, judged as one
+        gap = text[spans[index][1] : spans[index + 1][0]]
+        flags[index] = flags[index] and not hedged(gap, text[: spans[index][0]])
+    if not any(flags):
+        return flags
+    last = max(index for index, flag in enumerate(flags) if flag)
+    return [index <= last for index in range(len(spans))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1956,7 +2521,53 @@ def offers_in_prose(before: str, after: str) -> tuple[str, ...]:
     )
     if not values and _other_reading(after):
         values = ("",)  # a value named for another reading, which the scans do not read
+    values = (*values, *_other_rows(before, after))
     return tuple(dict.fromkeys(values))  # the hedge word after the box is read by both scans
+
+
+# A box in one row of a table of cases or methods ("| case | answer |", "| approach | result
+# |") or in a list item labelled by a condition ("1. If the surface is frictionless:"), with
+# rows or items after it that give a value unboxed ("| with losses | $0.308$ |", "2.
+# Otherwise: $C$"): second values for the asked one, each judged as a value offered in prose
+# is. A table of quantities ("| quantity | value |") and steps ("1. Set up: …") list other
+# things; boxed rows are boxes, judged as such.
+_CASE_TABLE_HEADER = re.compile(
+    r"^\s*\|\s*(?:cases?|approach(?:es)?|methods?|models?|assumptions?|scenarios?|conditions?"
+    r"|setups?|readings?|interpretations?|regimes?|variants?|versions?|options?)\s*\|",
+    re.IGNORECASE,
+)
+_ITEM = r"^\s*(?:\d+[.)]|[-*•])\s+"
+_CONDITION_LABEL = (
+    r"(?:if|when|with|without|for|assuming|case|method|approach|otherwise|else|alternatively"
+    r"|under|in\s+the\s+(?:other|second|first)\s+case)\b[^:\n]{0,80}:\s*"
+)
+_CONDITION_ITEM = re.compile(_ITEM + _CONDITION_LABEL, re.IGNORECASE)
+_TABLE_RULE = re.compile(r"^[\s|:\-]*$")
+
+
+def _other_rows(before: str, after: str) -> list[str]:
+    """The unboxed values in the rows or items after the box's own in a table of cases or a
+    list of conditions (see ``_CASE_TABLE_HEADER``, ``_CONDITION_ITEM``)."""
+    *above, own = before.split("\n")
+    below = after.split("\n")[1:]
+    if own.lstrip().startswith("|"):
+        block = list(takewhile(lambda line: line.lstrip().startswith("|"), above[::-1]))
+        header = block[-1] if block else own
+        if not _CASE_TABLE_HEADER.match(header):
+            return []
+        rows = takewhile(lambda line: line.lstrip().startswith("|"), below)
+        cells = [row.strip().strip("|").split("|")[-1].strip() for row in rows]
+        values = [cell for cell in cells if cell and not _TABLE_RULE.match(cell)]
+    elif _CONDITION_ITEM.match(own):
+        lines = below[:MAX_OFFERS]
+        items = [_CONDITION_ITEM.match(line) for line in lines]
+        values = [
+            line[item.end() :].strip() for line, item in zip(lines, items, strict=True) if item
+        ]
+    else:
+        return []
+    unboxed = [value for value in values if not _BOX_OPEN.search(value)]
+    return [_INLINE_MATH.sub(lambda m: _math_content(m.group()), v).strip(" .") for v in unboxed]
 
 
 # A qualifier right after the box (and its unit) makes it no committed value: a spread
@@ -2544,7 +3155,12 @@ def _item_value(region: str, item: re.Match[str]) -> str:
     unit = _UNIT_AFTER_MATH.match(region, item.end())
     if (item.group("math") or item.group("paren")) and unit and _NUMBER_ONLY.match(value):
         value += " " + unit.group("unit")
+    if item.group("number") and _PER_CENT.match(region, item.end()):
+        value += "%"  # "(i.e. 15.4 per cent)": the unit reader knows "%", not "per cent"
     return value
+
+
+_PER_CENT = re.compile(r"\s*per\s+cent\b", re.IGNORECASE)
 
 
 _NUMBER_ONLY = re.compile(

@@ -398,7 +398,14 @@ def test_cases_answer_a_tuple_that_asks_for_them() -> None:
 @pytest.mark.parametrize(
     ("pred", "answers"),
     [
-        ("\\boxed{14.5}\n\n```\nFinal answer: \\boxed{29}\n```", ("14.5", "29")),
+        # a code box that says what the box outside says keeps it (1.15.0: one that says
+        # something else leaves no answer, test_enclosure_round8.py)
+        ("\\boxed{14.5}\n\n```\nFinal answer: \\boxed{14.5}\n```", ("14.5", "14.5")),
+        (
+            "\\boxed{14.5\\,\\mathrm{m/s}}\n\n```\nFinal answer: \\boxed{14.5 m/s}\n```",
+            ("14.5\\,\\mathrm{m/s}", "14.5 m/s"),
+        ),
+        ("\\boxed{14.5}\n\n```\nFinal answer: \\boxed{29}\n```", ()),
         ("So\n```latex\n\\boxed{14.5}\n```", ("14.5",)),
         ("\\boxed{14.5}\n```python\nv = 9.81  # or 9.8\n```", ("14.5",)),  # code's words
         ("```\n\\fbox{14.5}\n```", ("14.5",)),

@@ -60,7 +60,7 @@ def _bound(text: str) -> str | None:
         ("$T \\ngtr \\boxed{245}$", ""),
         ("$v ≰ \\boxed{14.5}$", ""),
         ("$f \\lesseqgtr \\boxed{0.5}$", ""),
-        ("$v \\not\\le \\boxed{14.5}$", ""),
+        ("$v \\nless \\boxed{14.5}$", ""),  # \\not\\le denies the box (test_negated_relations)
         ("$I \\propto \\boxed{\\frac{BLv}{R}}$", ""),
         ("$I ∝ \\boxed{\\frac{BLv}{R}}$", ""),
         ("$I = \\mathcal{O}\\left(\\boxed{\\frac{BLv}{R}}\\right)$", ""),

@@ -354,7 +354,24 @@ def truth_value(text: str) -> bool | None:
     (it is an unstable equilibrium)``, ``False. The period is independent of speed.``) when
     nothing after it hedges or states the opposite truth value, and nothing negates or takes
     it back (:func:`truth_denial`)."""
+    text = _truth_text(text)
     return None if truth_denial(text) is not None else _stated_truth(text)
+
+
+def _truth_text(text: str) -> str:
+    """A truth answer without a bold face or a named subject (see the patterns below)."""
+    return _TRUTH_SUBJECT.sub("", _BOLD_TRUTH.sub(r"\1", text), count=1)
+
+
+# a bold letter normalises to a vector (\mathbf{F} is a force), but alone in a truth answer it
+# is the letter: "\mathbf{F}" is False
+_BOLD_TRUTH = re.compile(r"^\s*\\vec\s*\{\s*([TFtf])\s*\}\s*$")
+# the statement named before its truth word: "The statement is false", "It is true."
+_TRUTH_SUBJECT = re.compile(
+    r"^\s*(?:the\s+(?:given\s+)?(?:statement|claim|assertion)|this|it|that)\s+is\s+"
+    r"(?=(?:true|false)\b)",
+    re.IGNORECASE,
+)
 
 
 def _stated_truth(text: str) -> bool | None:
@@ -500,6 +517,7 @@ def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None
     gold_v = truth_value(gold)
     if gold_v is None:
         return reject("gold_unparseable:truth")
+    pred = _truth_text(pred)
     pred_v = _stated_truth(pred)
     if pred_v is None:  # "True or False", "Not true": no value to negate
         return reject("negated_truth" if _TF_NEGATOR.match(pred) else "unparseable:truth")

@@ -19,7 +19,7 @@ from studybench.verify.chains import (
     same_label,
 )
 from studybench.verify.normalize import normalize_answer
-from studybench.verify.parsing import UnparseableError
+from studybench.verify.parsing import UnparseableError, single_variable_totals
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,
@@ -500,4 +500,4 @@ def judge_answers(
 
 
 def normalize_all(answers: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(normalize_answer(a) for a in answers)
+    return tuple(single_variable_totals(normalize_answer(a)) for a in answers)

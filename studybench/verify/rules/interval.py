@@ -194,10 +194,35 @@ def _with_unit(body: str, unit: str) -> list[_Interval] | None:
     ]
 
 
+# an interval in words, its ends' kind stated: "between 30 and 45 cm (exclusive)", "from
+# 20.4° to 69.6° inclusive"; without "inclusive"/"exclusive" the ends are not known
+_WORDED = re.compile(
+    r"^(?:between|from)\s+(?P<low>\S.*?)\s+(?:and|to)\s+(?P<high>\S.*?)\s*,?\s*\(?\s*"
+    r"(?P<kind>inclusive|exclusive)\s*\)?\s*\.?$",
+    re.IGNORECASE,
+)
+_PLAIN_NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
+_NUMBER_AND_UNIT = re.compile(r"^(?P<number>[-+]?(?:\d+\.?\d*|\.\d+))\s+(?P<unit>[^\d\s].*)$")
+
+
+def _worded(text: str) -> str | None:
+    """``between 30 and 45 cm (exclusive)`` -> ``(30, 45) cm``; None for no worded interval."""
+    match = _WORDED.match(text)
+    if match is None:
+        return None
+    low, high = match.group("low").strip(), match.group("high").strip()
+    opening, closing = ("[", "]") if match.group("kind").lower() == "inclusive" else ("(", ")")
+    united = _NUMBER_AND_UNIT.match(high)
+    if united is not None and _PLAIN_NUMBER.match(low):  # the unit once, after the high end
+        return f"{opening}{low}, {united.group('number')}{closing} {united.group('unit')}"
+    return f"{opening}{low}, {high}{closing}"
+
+
 def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | None:
     """The intervals ``text`` states; ``hint``: the gold's variable, which decides which side of
     ``x < L`` is the variable when both are names."""
     text = text.strip()
+    text = _worded(text) or text
     if text.replace(" ", "") in (r"\mathbb{R}", "mathbb{R}", r"\mathbbR", "R"):
         return [_Interval("-inf", "+inf", False, False)]
     builder = _SET_BUILDER.match(text)
