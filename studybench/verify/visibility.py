@@ -2936,9 +2936,11 @@ _DOUBT = re.compile(
     re.I,
 )
 # a sentence that opens on another setup is a what-if: "Without the bank, the speed could be
-# as low as 0 m/s", "For a frictionless block it could be $\\sqrt{2gh}$"
+# as low as 0 m/s", "For a frictionless block it could be $\\sqrt{2gh}$", also after a
+# connective ("So for a sliding block one would get $\\sqrt{2gh}$ instead")
 _OTHER_SETUP = re.compile(
-    r"^\W*(?:without\s+(?:the|a|an|any)|with(?:out)?\s+(?:a|an|no)\s+(?!different\b)"
+    r"^\W*(?:(?:so|thus|hence|therefore|by\s+contrast|in\s+comparison|note\s+that)\b[\s,]*)?"
+    r"(?:without\s+(?:the|a|an|any)|with(?:out)?\s+(?:a|an|no)\s+(?!different\b)"
     r"|for\s+(?:a|an)\s+(?!different\b)|in\s+the\s+absence\s+of|under\s+(?:other|different))\b",
     re.I,
 )

@@ -537,3 +537,26 @@ def test_check_with_another_number(answer: str) -> None:
 @pytest.mark.parametrize("answer", CHECKS_FOR)
 def test_check_with_the_same_number_or_another_quantity(answer: str) -> None:
     assert _eta(answer)
+
+
+ROLLING = "\\boxed{\\sqrt{\\frac{10 g h}{7}}}"
+ROLLING_BOX = "$$v=\\boxed{\\sqrt{\\tfrac{10}{7}gh}}$$\n\n"
+
+
+@pytest.mark.parametrize(
+    ("tail", "correct"),
+    [
+        # another setup after a connective is a what-if, as it is at the sentence's start
+        ("So for a sliding block one would get $v = \\sqrt{2gh}$ instead.", True),
+        ("Thus, for a frictionless ramp, one would get $v = \\sqrt{2gh}$.", True),
+        ("For a sliding block one would get $v = \\sqrt{2gh}$ instead.", True),
+        # the same words offering another value for this setup stay an offer
+        ("So one would get $v = \\sqrt{2gh}$ instead.", False),
+    ],
+)
+def test_a_value_for_another_setup_after_a_connective_is_a_what_if(
+    tail: str, correct: bool
+) -> None:
+    question = "Find the speed $v$ of the centre of the sphere at the lowest point."
+    verdict = judge_inline(ROLLING_BOX + tail, ROLLING, "EX", question=question)
+    assert verdict.correct is correct
