@@ -70,6 +70,34 @@ def matching_brace(text: str, start: int) -> int | None:
     return None
 
 
+_CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
+
+
+def closing_bracket(text: str, at: int) -> int | None:
+    """Index of the bracket that closes the ``(``, ``[`` or ``{`` at ``at``, or None when it
+    is unclosed (or ``at`` holds no opening bracket). A backslash escapes the character after
+    it (``\\{``, ``\\(``), as in :func:`matching_brace`."""
+    opener = text[at] if 0 <= at < len(text) else ""
+    closer = _CLOSER_OF.get(opener)
+    if closer is None:
+        return None
+    depth = 0
+    i = at
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
 def split_top_level_commas(text: str) -> list[str]:
     """Split ``text`` at commas that are not inside ``()``, ``[]``, ``{}`` or ``\\{ \\}``.
 

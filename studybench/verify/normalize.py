@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from studybench.data.boxes import closing_bracket
+
 # Characters models emit in place of LaTeX commands or ASCII punctuation.
 _CHAR_MAP = {
     "，": ",",
@@ -244,7 +246,6 @@ def is_negated(text: str) -> bool:
 # Unicode radicals: "√(L² + 12x²)", "√2", "∛V", "√\\pi" are roots of what follows
 _ROOTS = {"√": "", "∛": "[3]", "∜": "[4]"}
 _ROOT_TOKEN = re.compile(r"\s*(?:\d+(?:\.\d+)?|\\[A-Za-z]+|[A-Za-z])(?:_(?:\{[^{}]*\}|\w))?")
-_CLOSERS = {"(": ")", "{": "}", "[": "]"}
 
 
 def unicode_roots(text: str) -> str:
@@ -264,33 +265,19 @@ def unicode_roots(text: str) -> str:
         start = at + 1
         while start < len(text) and text[start] == " ":
             start += 1
-        close = _bracket_end(text, start) if text[start : start + 1] in _CLOSERS else None
+        close = closing_bracket(text, start) if start < len(text) else None
         if close is not None:
             out.append(rf"\sqrt{index}{{{unicode_roots(text[start + 1 : close])}}}")
             at = close + 1
             continue
         token = _ROOT_TOKEN.match(text, start)
-        if token is None or text[start : start + 1] in _CLOSERS:
+        if token is None or text[start : start + 1] in ("(", "[", "{"):
             out.append(text[at])
             at += 1
             continue
         out.append(rf"\sqrt{index}{{{token.group().strip()}}}")
         at = token.end()
     return "".join(out)
-
-
-def _bracket_end(text: str, start: int) -> int | None:
-    """The index of the bracket that closes the one at ``start``, or None when unclosed."""
-    opener, closer = text[start], _CLOSERS[text[start]]
-    depth = 0
-    for at in range(start, len(text)):
-        if text[at] == opener:
-            depth += 1
-        elif text[at] == closer:
-            depth -= 1
-            if depth == 0:
-                return at
-    return None
 
 
 def normalize_answer(text: str) -> str:

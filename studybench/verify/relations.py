@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from studybench.data.boxes import closing_bracket
 from studybench.verify.normalize import SPACING, normalize_answer, split_top_level
 
 # A label names the quantity: one letter or Greek letter, optionally accented, a vector,
@@ -211,13 +212,19 @@ def _numeric_end(before: str) -> bool:
     stripped = before.rstrip()
     if not stripped.endswith(")"):
         return False
-    depth = 0
-    for at in range(len(stripped) - 1, -1, -1):
-        depth += {")": 1, "(": -1}.get(stripped[at], 0)
-        if depth == 0:
-            inner = _NUMERIC_COMMANDS.sub(" ", stripped[at:])
-            return re.search(r"\d", inner) is not None and re.search(r"[A-Za-z]", inner) is None
-    return False
+    last = len(stripped) - 1
+    opening = next(
+        (
+            at
+            for at, char in enumerate(stripped)
+            if char == "(" and closing_bracket(stripped, at) == last
+        ),
+        None,
+    )
+    if opening is None:
+        return False
+    inner = _NUMERIC_COMMANDS.sub(" ", stripped[opening:])
+    return re.search(r"\d", inner) is not None and re.search(r"[A-Za-z]", inner) is None
 
 
 # What may follow a side's unit without meaning anything: spacing commands, a full stop, a

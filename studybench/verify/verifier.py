@@ -384,12 +384,11 @@ def _restated_problem(
     value is judged as a value offered in prose is. It is about the asked quantity where its
     label is the box's or the gold's, the question names its label without giving it, or (no
     label) its unit measures what the gold's does."""
-    from studybench.verify.chains import gold_chain
     from studybench.verify.numeric import unit_place
     from studybench.verify.restatement import names_asked_quantity, restated_values, value_kind
     from studybench.verify.rules import normalize_all
 
-    own = {label for label in (gold_chain(box).label, gold_chain(gold).label) if label}
+    own = _own_labels(box, gold)
     offers: list[str] = []
     for label, value in restated_values(after):
         if value_kind(value) != _RESTATED_KINDS[kind]:
@@ -412,6 +411,14 @@ def _restated_problem(
 _RESTATED_KINDS = {AnswerType.NV: "value", AnswerType.MC: "option", AnswerType.TF: "truth"}
 
 
+def _own_labels(*boxes: str) -> set[str]:
+    """The labels the answer's boxes and the gold's give the asked quantities (``v`` of
+    ``v = 14.5 m/s``): a value restated under one of them is about an asked quantity."""
+    from studybench.verify.chains import gold_chain
+
+    return {label for box in boxes if (label := gold_chain(box).label)}
+
+
 def _restated_expression(
     after: str,
     box: str,
@@ -426,14 +433,13 @@ def _restated_expression(
     expression is the answer again; after a bare "So" or "Therefore" only where its label
     names the asked quantity and it is written in the gold's symbols (a numeric evaluation
     "So v = 3.7 m/s for h = 1 m" is another claim). One no parser reads is no claim."""
-    from studybench.verify.chains import gold_chain
     from studybench.verify.restatement import (
         names_asked_quantity,
         restated_expressions,
         shares_symbol,
     )
 
-    own = {label for label in (gold_chain(box).label, gold_chain(gold).label) if label}
+    own = _own_labels(box, gold)
     offers: list[str] = []
     for label, expression, answered in restated_expressions(after):
         about = answered or (
@@ -460,12 +466,11 @@ def _restated_element(
     0.900 J)) makes the tuple wrong, or None: a value whose unit places it at one element,
     and whose label (if any) the question asks for or an element carries, is judged in that
     place. A value no unit places is left alone (it may be about anything)."""
-    from studybench.verify.chains import gold_chain
     from studybench.verify.numeric import unit_place
     from studybench.verify.restatement import names_asked_quantity, restated_values, value_kind
     from studybench.verify.rules import normalize_all
 
-    own = {label for box in (*elements, *gold_boxes) if (label := gold_chain(box).label)}
+    own = _own_labels(*elements, *gold_boxes)
     kinds = sequence if len(sequence) == len(elements) else (AnswerType.TUP,) * len(elements)
     offers: list[str] = []
     for label, value in restated_values(after):
