@@ -18,6 +18,7 @@ from studybench.verify.relations import SPACING_ENDS, has_environment, is_label,
 from studybench.verify.visibility import (
     bounds,
     cases,
+    chain_sides,
     denials,
     hedged,
     offered_in_prose,
@@ -66,6 +67,9 @@ class Extraction:
     # for each box, the text right before it (from the previous box): a unit named there
     # ("Speed in km/h: \boxed{14.5}")
     before: tuple[str, ...] = ()
+    # the sides of the chain the last box closes ("$x = \\frac{d}{3} = \\boxed{…}$" gives
+    # ``x`` and ``\\frac{d}{3}``): a chain claims each equals the box
+    sides: tuple[str, ...] = ()
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -164,6 +168,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
             operands=tuple(operands(shown, [(start, end) for _, start, end in kept])),
             offered=offered_in_prose(before, shown[last_end:]),
             offers=offers_in_prose(before, shown[last_end:]),
+            sides=chain_sides(shown[:last_start]),
             after=tuple(
                 shown[end : min(end + _AFTER_CHARS, following)]
                 for (_, _, end), following in zip(

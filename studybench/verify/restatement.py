@@ -157,6 +157,14 @@ def shares_symbol(expression: str, gold: str) -> bool:
     return bool(_symbols(expression) & _symbols(gold))
 
 
+def written_in(expression: str, gold: str) -> bool:
+    """Whether an expression is written in the gold's symbols only (at least one of them):
+    a form of the gold, not working in other quantities (``\\frac{\\mathcal E}{R}`` beside
+    ``\\frac{BLv}{R}``) nor a number for one case."""
+    symbols = _symbols(expression)
+    return bool(symbols) and symbols <= _symbols(gold)
+
+
 def _symbols(text: str) -> set[str]:
     greek = set(_GREEK.findall(text))
     plain = re.sub(r"\\[A-Za-z]+", " ", text)  # a command is a function or a Greek letter

@@ -348,6 +348,12 @@ def judge_inline(
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind in _CHAINED_KINDS and len(golds) == 1 and extraction.sides:
+        contradicted = _contradicting_side(
+            extraction.sides, answers[-1], gold_boxes[-1], kind, judge
+        )
+        if contradicted is not None:
+            return verdict(False, contradicted, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.TUP and len(golds) > 1 and extraction.after:
         elements = select_answers(answers, kind, len(golds), sequence)
         restated = _restated_element(
@@ -451,6 +457,53 @@ def _restated_expression(
     if not offers:
         return None
     return _offered_problem(tuple(offers), (box,), (AnswerType.EX,), judge, formula)
+
+
+_CHAINED_KINDS = frozenset({AnswerType.NV, AnswerType.EX})
+
+
+def _read_beside(unit: str | None, box_unit: str | None) -> bool:
+    """Whether a chain side written with ``unit`` (:func:`visibility.written_unit`) is read
+    beside a numeric box written with ``box_unit``: a value written out, and a bare number
+    only beside a bare box (``6000 = \\boxed{6\\,\\mathrm{kW}}`` leaves its unit unsaid)."""
+    return unit is not None and (unit != "" or box_unit == "")
+
+
+def _contradicting_side(
+    sides: tuple[str, ...],
+    box: str,
+    gold: str,
+    kind: AnswerType,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why a side of the chain the final box closes (``sides``, :func:`visibility.chain_sides`)
+    makes a right final box wrong, or None: ``$x = \\frac{d}{3} = \\boxed{\\frac{2d}{3}}$`` and
+    ``$T = 46\\,\\mathrm{min} = \\boxed{5.54\\times10^{3}\\,\\mathrm{s}}$`` claim the box
+    equals a value it is not. A chain is correct only where every side that states the asked
+    value is right (issue 32), so each side the rules read is judged as the answer would be.
+
+    Left alone: a label (``x``, ``U(\\theta)``); a side no rule parses or whose unit is what
+    differs; beside a numeric gold a side that is no value written out (a formula
+    ``\\sqrt{2gh}``; working ``\\frac{12.3}{4.56}``, whose rounding is the writer's) and a
+    bare number beside a box with a unit (:func:`_read_beside`); beside an expression a side
+    in other symbols than the gold's (``\\frac{\\mathcal E}{R}``: working in other
+    quantities)."""
+    from studybench.verify.relations import is_label
+    from studybench.verify.restatement import written_in
+    from studybench.verify.visibility import written_unit
+
+    box_unit = written_unit(box)
+    for side in sides:
+        if not side or is_label(side):
+            continue
+        if kind is AnswerType.EX and not written_in(side, gold):
+            continue
+        if kind is AnswerType.NV and not _read_beside(written_unit(side), box_unit):
+            continue
+        correct, reason, _ = judge((side,))
+        if not correct and not reason.startswith("unparseable") and "unit" not in reason:
+            return f"chain_side:{reason}"
+    return None
 
 
 def _restated_element(

@@ -1638,7 +1638,7 @@ _LINK_NUMBER = re.compile(
 # what may follow the number: spacing and a unit (``\\,\\mathrm{m/s}``, ``\\text{ s}``, "m/s")
 _LINK_UNIT = re.compile(
     r"(?:\\[,;:! ]|~|\s)*(?P<unit>(?:\\(?:mathrm|text|textrm|rm|mbox)\s*\{[^{}]*\}"
-    r"|[A-Za-zµΩ°%][\w/^{}\-]*)(?:\s*\^\s*\{?\s*-?\d\s*\}?)?)?\s*$"
+    r"|\\%|[A-Za-zµΩ°%][\w/^{}\-]*)(?:\s*\^\s*\{?\s*-?\d\s*\}?)?)?\s*$"
 )
 _UNIT_WRAPPER = re.compile(
     r"\\(?:mathrm|text|textrm|rm|mbox)\s*\{([^{}]*)\}"
@@ -1647,8 +1647,9 @@ _LARGEST_POWER = 300  # of ten, and digits: beyond it a float overflows
 _LINK_TOLERANCE = 0.01  # a relative gap the rounding of a written value may leave
 # what ends a chain before the box: a list's comma, a quad, an implication, joining words
 _LINK_SEPARATOR = re.compile(
-    r"(?<!\\),\s|;|\\q?quad(?![a-zA-Z])|\\Rightarrow|\\implies|⇒"
-    r"|\\text\s*\{\s*(?:so|and|thus|hence|then|i\.e\.|where|with|for|if|or)\b"
+    r"(?<!\\),\s|;|\\q?quad(?![a-zA-Z])|\\implies|\\iff|\\therefore|⇒|→|∴"
+    r"|\\(?:[Ll]ong)?(?:[Rr]ight|[Ll]eftright)arrow|\\to(?![a-zA-Z])"
+    r"|\\text\s*\{\s*(?:so|and|thus|hence|then|i\.e\.|where|with|for|if|or)\b[^{}]*\}?"
 )
 
 
@@ -1677,21 +1678,39 @@ def _link_value(side: str) -> tuple[float, str] | None:
     return (-value if found["sign"] in ("-", "−") else value), written
 
 
+# the relations a chain's sides are joined by: "=", and the approximate equalities the
+# normaliser reads as "=" ("v \\approx 29.0 = \\boxed{…}" says the box is about 29.0)
+_CHAIN_RELATION = re.compile(r"(?<![\\!<>])=|\\(?:approx|simeq)(?![a-zA-Z])|≈|≃")
+
+
+def chain_sides(before: str) -> tuple[str, ...]:
+    """The sides of the chain the box closes, in the math it stands in back to a separator
+    (``"$x = \\frac{d}{3} = "`` gives ``x`` and ``\\frac{d}{3}``; see ``_LINK_SEPARATOR``):
+    a chain says each side equals the box. Empty where the box follows no "=" of a chain."""
+    _, label = _split_label(before)
+    label = _MATH_OPEN.sub("", label, count=1)
+    sides = _CHAIN_RELATION.split(_LINK_SEPARATOR.split(label)[-1])
+    if len(sides) < 2 or sides[-1].strip():
+        return ()  # the box does not follow an "=" of its chain
+    return tuple(side.strip() for side in sides[:-1])
+
+
+def written_unit(side: str) -> str | None:
+    """The unit of a chain side that is a value written out (a number, a fraction or root of
+    whole numbers, a power of ten, then a unit or none: ``""``), which a reader takes for
+    certain (see ``_LINK_NUMBER``); None for anything else (working in numbers, a formula)."""
+    value = _link_value(side)
+    return None if value is None else value[1]
+
+
 def _contradicting_link(before: str, box: str) -> bool:
-    """Whether a side of the box's chain before it (the math the box stands in, back to a
-    separator) is a value other than the box's (see ``_LINK_NUMBER``)."""
+    """Whether a side of the box's chain before it (:func:`chain_sides`) is a value other
+    than the box's (see ``_LINK_NUMBER``)."""
     inner = box[box.find("{") + 1 : -1] if box.endswith("}") else ""
     boxed = _link_value(inner)
     if boxed is None:
         return False
-    _, label = _split_label(before)
-    label = _MATH_OPEN.sub("", label, count=1)
-    sides = re.split(
-        r"(?<![\\!<>])=", re.split(r",\s|;|\\q?quad|\\Rightarrow|\\implies", label)[-1]
-    )
-    if len(sides) < 2 or sides[-1].strip():
-        return False  # the box does not follow an "=" of its chain
-    for side in sides[:-1]:
+    for side in chain_sides(before):
         value = _link_value(side)
         if value is None or value[1] != boxed[1]:
             continue
@@ -1801,7 +1820,11 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     befores, afters = _around(text, spans)
     gaps = befores[1:]
     before = [_denied_before(_window_before(b)) for b in befores]
-    after = [bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW])))) for a in afters]
+    after = [
+        bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW]))))
+        or _unequal_to_itself(text[start:end], a)
+        for a, (start, end) in zip(afters, spans, strict=True)
+    ]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
     for index in range(1, len(spans)):  # "not a, b": the denial runs on through the list
         before[index] = before[index] or (before[index - 1] and listed[index - 1])
@@ -1810,6 +1833,27 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     marked = [_disowned(b, a) for b, a in zip(befores, afters, strict=True)]
     flags = zip(before, after, marked, uncommitted(text, spans), strict=True)
     return [any(flag) for flag in flags]
+
+
+# A negated relation after the box and then its own value: "$\\boxed{14.5\\,\\mathrm{m/s}}
+# \\neq 14.5\\,\\mathrm{m/s}$" says the value is not itself, and so commits to nothing ("≠
+# 29.0 m/s" beside it compares it with another value and stands)
+_UNEQUAL_AFTER = re.compile(
+    rf"^(?:[\s$]|\\[,;:! ])*(?:{NEGATED_RELATION}|!=|≠)\s*(?P<value>[^$\n]{{1,60}}?)\s*"
+    r"(?:\$|\\\]|\\\)|[.,;]?\s*$|[.,;]\s)"
+)
+
+
+def _unequal_to_itself(box: str, after: str) -> bool:
+    """Whether a negated relation right after the box compares it with its own value (see
+    ``_UNEQUAL_AFTER``)."""
+    match = _UNEQUAL_AFTER.match(after[:_WINDOW])
+    inner = box[box.find("{") + 1 : -1] if box.endswith("}") else ""
+    boxed = _link_value(inner)
+    if match is None or boxed is None:
+        return False
+    stated = _link_value(match.group("value"))
+    return stated is not None and stated[1] == boxed[1] and not _apart(stated[0], boxed[0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2127,8 +2171,9 @@ def _both_right(ahead: str, behind: str) -> bool:
 
 def _open_box(before: str, after: str) -> bool:
     """Whether the prose around one box (``before`` back to the previous box, ``after`` up to
-    the next) leaves it open: doubt, a question, a draft, someone else's claim, an imprecision
-    or two values called right together."""
+    the next) leaves it open: doubt, a question, a draft, someone else's claim, an imprecision,
+    two values called right together, or a counterfactual setup in the box's sentence ("Had
+    the carts bounced apart, the answer would be \\boxed{B}": a value for another problem)."""
     prose, label = _split_label(before)
     ahead = _sentence_before(prose)
     behind, note = _sentences_after(after)
@@ -2142,6 +2187,7 @@ def _open_box(before: str, after: str) -> bool:
         or _attributed(ahead, behind)
         or _imprecise(ahead)
         or _both_right(ahead, behind)
+        or _COUNTERFACTUAL.search(ahead) is not None  # "If the mass were doubled, \\boxed{…}"
     )
 
 
@@ -2957,7 +3003,10 @@ _LATER_SCOPE = 25 * _WINDOW  # characters after the box whose sentences are read
 # significant figures" a precision.
 _RESTATED = re.compile(
     r"^(?:[\s,;:(]|\\[,;:! \])]|\$)*(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
-    r"|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
+    r"|\\equiv|≡|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
+    # a correction in a remark: "(really 0.308)", "(or rather 0.308)", "(in fact D)"
+    r"|really|actually|in\s+(?:fact|truth|reality)|(?:or\s+)?rather|more\s+(?:precisely|exactly"
+    r"|accurately|correctly)|strictly(?:\s+speaking)?|correctly|truly"
     r"|otherwise\s+(?:stated|put|said|written|expressed|phrased)"
     r"|in\s+other\s+words|–|—|--|\\text\s*\{\s*--?\s*\}|-(?=\s*\d)|~(?=\s*\d)|/(?=\s)"
     r"|to(?!\s+(?:\d+|one|two|three|four|five)\s*(?:s\.?\s*f|sig|signif"
@@ -2974,6 +3023,16 @@ def _restated(after: str, in_math: bool) -> tuple[str, ...]:
     """The value restating the box or spanning a range from it, right after the box and its
     unit (see ``_RESTATED``); in the box's math, the rest of that math."""
     tail = after[: 2 * _WINDOW].translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
+    found = _restated_in(tail, in_math)
+    if found:
+        return found
+    # a remark cut into text pieces reads as one: "\\ \\text{(really }0.308\\text{)}"
+    pieces = _UNIT_WRAPPER.sub(r"\1", tail)
+    return _restated_in(pieces, in_math) if pieces != tail else ()
+
+
+def _restated_in(tail: str, in_math: bool) -> tuple[str, ...]:
+    """:func:`_restated` on the text after the box as given."""
     for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
         match = _RESTATED.match(text)
         if match is None:

@@ -1,0 +1,279 @@
+"""Verifier 1.15.1 rules, each with its table: every side of the chain a final box closes
+is judged (a chain claims all its sides equal), a box declared unequal to its own value, a
+correction remark after the box ("(really 0.308)", "(≡ D)", also cut into ``\\text``
+pieces), and a box in a counterfactual sentence ("If the mass were doubled, …")."""
+
+from __future__ import annotations
+
+import pytest
+
+from studybench.verify.restatement import written_in
+from studybench.verify.verifier import _read_beside, judge_inline
+from studybench.verify.visibility import chain_sides, written_unit
+
+PERIOD = "\\boxed{5.54\\times10^{3}\\,\\mathrm{s}}"
+ENERGY = "\\boxed{4.96\\,\\mathrm{eV}}"
+POWER = "\\boxed{6\\,\\mathrm{kW}}"
+SPEED = "\\boxed{14.5\\,\\mathrm{m/s}}"
+SHARE = "\\boxed{0.40}"
+DISTANCE = "\\boxed{\\frac{2d}{3}}"
+CURRENT = "\\boxed{\\frac{BLv}{R}}"
+ROLLING = "\\boxed{\\sqrt{\\frac{10 g h}{7}}}"
+OMEGA = "\\boxed{\\sqrt{\\frac{g}{L}}}"
+
+
+def _said(math: str) -> str:
+    return f"Collecting the steps of the derivation above, we find\n\n$$ {math} $$"
+
+
+# -- every side of the chain the box closes ---------------------------------------------
+@pytest.mark.parametrize(
+    ("math", "gold", "kind", "correct"),
+    [
+        # a numeric side in another unit is converted
+        ("T = 92.3\\,\\mathrm{min} = \\boxed{5.54\\times10^{3}\\,\\mathrm{s}}", PERIOD, "NV", True),
+        ("T = 46\\,\\mathrm{min} = \\boxed{5.54\\times10^{3}\\,\\mathrm{s}}", PERIOD, "NV", False),
+        ("T \\approx 5.5\\times10^{3}\\,\\mathrm{s} = " + PERIOD, PERIOD, "NV", True),
+        ("T \\approx 2.8\\times10^{3}\\,\\mathrm{s} = " + PERIOD, PERIOD, "NV", False),
+        (
+            "E = 7.95\\times10^{-19}\\,\\mathrm{J} = \\boxed{4.96\\,\\mathrm{eV}}",
+            ENERGY,
+            "NV",
+            True,
+        ),
+        (
+            "E = 7.95\\times10^{-18}\\,\\mathrm{J} = \\boxed{4.96\\,\\mathrm{eV}}",
+            ENERGY,
+            "NV",
+            False,
+        ),
+        ("E \\approx 5.0\\,\\mathrm{eV} = \\boxed{4.96\\,\\mathrm{eV}}", ENERGY, "NV", True),
+        ("P = 6000\\,\\mathrm{W} = \\boxed{6\\,\\mathrm{kW}}", POWER, "NV", True),
+        ("P = 600\\,\\mathrm{W} = \\boxed{6\\,\\mathrm{kW}}", POWER, "NV", False),
+        ("P = 6\\,\\mathrm{W} = \\boxed{6\\,\\mathrm{kW}}", POWER, "NV", False),
+        # a bare number beside a box with a unit leaves its unit unsaid: not read
+        ("P = 6000 = \\boxed{6\\,\\mathrm{kW}}", POWER, "NV", True),
+        ("v = 14.5\\,\\mathrm{m/s} \\approx 52.2\\,\\mathrm{km/h} = " + SPEED, SPEED, "NV", True),
+        ("v = 14.5\\,\\mathrm{m/s} \\approx 25.2\\,\\mathrm{km/h} = " + SPEED, SPEED, "NV", False),
+        ("\\eta = \\frac{2}{5} = \\boxed{0.40}", SHARE, "NV", True),
+        ("\\eta = 40\\% = \\boxed{0.40}", SHARE, "NV", True),
+        ("\\eta = 60\\% = \\boxed{0.40}", SHARE, "NV", False),
+        # working in numbers and formulas beside a number are the writer's, not read
+        ("\\eta = 1 - \\frac{300}{500} = \\boxed{0.40}", SHARE, "NV", True),
+        ("\\eta = \\frac{12.3}{4.56} = \\boxed{0.40}", SHARE, "NV", True),
+        ("\\eta = 1 - \\frac{T_c}{T_h} = \\boxed{0.40}", SHARE, "NV", True),
+        # an expression side in the gold's symbols is judged as the answer
+        ("x = 0.667\\,d = " + DISTANCE, DISTANCE, "EX", True),
+        ("x = \\frac{d}{1.5} = " + DISTANCE, DISTANCE, "EX", True),
+        ("x = \\frac{d}{3} = " + DISTANCE, DISTANCE, "EX", False),
+        ("x = 0.333\\,d = " + DISTANCE, DISTANCE, "EX", False),
+        ("x = -\\frac{2d}{3} = " + DISTANCE, DISTANCE, "EX", False),
+        ("I = \\frac{BLv}{2R} = " + CURRENT, CURRENT, "EX", False),
+        ("I = \\frac{\\varepsilon}{R} = \\frac{BLv}{R} = " + CURRENT, CURRENT, "EX", True),
+        ("I = \\frac{\\varepsilon}{R} = \\frac{BLv}{3R} = " + CURRENT, CURRENT, "EX", False),
+        # a side in other quantities is working, not a form of the gold
+        ("I = \\frac{\\mathcal{E}}{R} = " + CURRENT, CURRENT, "EX", True),
+        ("I = \\frac{\\Phi}{R\\,t} = " + CURRENT, CURRENT, "EX", True),
+        ("v = \\sqrt{2gh\\cdot\\frac{5}{7}} = " + ROLLING, ROLLING, "EX", True),
+        ("v \\approx 1.20\\sqrt{gh} = " + ROLLING, ROLLING, "EX", True),
+        ("v = \\sqrt{2gh} = " + ROLLING, ROLLING, "EX", False),
+        ("v = -\\sqrt{2gh\\cdot\\frac{5}{7}} = " + ROLLING, ROLLING, "EX", False),
+        ("v = \\sqrt{\\frac{10gh}{9}} = " + ROLLING, ROLLING, "EX", False),
+        ("\\omega = \\sqrt{\\frac{L}{g}} = " + OMEGA, OMEGA, "EX", False),
+        ("\\omega = \\sqrt{g/L} = " + OMEGA, OMEGA, "EX", True),
+        # a separator ends the chain: what stands before it is another statement
+        ("\\omega^2 = \\frac{g}{L}, \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\Rightarrow \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\implies \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\;\\therefore\\; \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\longrightarrow \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\to \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\iff \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} ⇒ \\omega = " + OMEGA, OMEGA, "EX", True),
+        ("\\omega^2 = \\frac{g}{L} \\quad \\omega = " + OMEGA, OMEGA, "EX", True),
+    ],
+)
+def test_every_chain_side_is_judged(math: str, gold: str, kind: str, correct: bool) -> None:
+    verdict = judge_inline(_said(math), gold, kind)
+    assert verdict.correct is correct, verdict.reason
+    if not correct:
+        # a side read for certain in the box's own unit is the box's operand check's
+        assert verdict.reason.startswith(("chain_side:", "box_in_expression")), verdict.reason
+
+
+def test_a_chain_side_is_read_in_inline_math_after_other_math() -> None:
+    """The box's math is found however much math stands before it in the output."""
+    pred = "Setting $2(d - x) = x$ gives the point.\n\n$x = \\frac{d}{3} = " + DISTANCE + "$"
+    assert judge_inline(pred, DISTANCE, "EX").reason == "chain_side:wrong_value"
+    right = "Setting $2(d - x) = x$ gives the point.\n\n$x = \\frac{2}{3}d = " + DISTANCE + "$"
+    assert judge_inline(right, DISTANCE, "EX").correct
+
+
+@pytest.mark.parametrize(
+    ("before", "sides"),
+    [
+        ("$x = \\frac{d}{3} = ", ("x", "\\frac{d}{3}")),
+        ("$$T = 46\\,\\mathrm{min} \\approx ", ("T", "46\\,\\mathrm{min}")),
+        ("$v ≈ 29.0 ≃ ", ("v", "29.0")),
+        ("$a = 1, b = ", ("b",)),
+        ("$a = 1; b = ", ("b",)),
+        ("$a = 1 \\Rightarrow b = ", ("b",)),
+        ("$a = 1 \\Leftrightarrow b = ", ("b",)),
+        ("$a = 1 → b = ", ("b",)),
+        ("$a = 1 ∴ b = ", ("b",)),
+        ("$a \\text{ so } b = ", ("b",)),
+        ("$x \\le y = ", ("x \\le y",)),  # an inequality is no "=" of the chain
+        ("$x = \\frac{d}{3} + ", ()),  # the box does not follow an "=": an operand
+        ("The answer is ", ()),  # not in math
+        ("$v$ is ", ()),
+        ("$x \\neq ", ()),
+    ],
+)
+def test_chain_sides(before: str, sides: tuple[str, ...]) -> None:
+    assert chain_sides(before) == sides
+
+
+@pytest.mark.parametrize(
+    ("side", "unit"),
+    [
+        ("46\\,\\mathrm{min}", "min"),
+        ("5.5\\times10^{3}\\,\\mathrm{s}", "s"),
+        ("40\\%", "\\%"),
+        ("0.333", ""),
+        ("\\frac{2}{5}", ""),
+        ("\\sqrt{2}", ""),
+        ("\\frac{12.3}{4.56}", None),  # working, no value written out
+        ("\\sqrt{2gh}", None),
+        ("1 - \\frac{300}{500}", None),
+        ("x", None),
+    ],
+)
+def test_written_unit(side: str, unit: str | None) -> None:
+    assert written_unit(side) == unit
+
+
+@pytest.mark.parametrize(
+    ("unit", "box_unit", "read"),
+    [
+        ("min", "s", True),
+        ("min", "", True),
+        ("", "", True),
+        ("", "kW", False),  # a bare number beside a unit: its unit is unsaid
+        ("", None, False),
+        (None, "", False),
+        (None, None, False),
+    ],
+)
+def test_read_beside(unit: str | None, box_unit: str | None, read: bool) -> None:
+    assert _read_beside(unit, box_unit) is read
+
+
+@pytest.mark.parametrize(
+    ("expression", "gold", "written"),
+    [
+        ("\\frac{d}{3}", "\\frac{2d}{3}", True),
+        ("0.333\\,d", "\\frac{2d}{3}", True),
+        ("\\sqrt{2gh}", "\\sqrt{\\frac{10gh}{7}}", True),
+        ("\\frac{\\mathcal{E}}{R}", "\\frac{BLv}{R}", False),  # E is no symbol of the gold
+        ("\\frac{\\omega}{R}", "\\frac{BLv}{R}", False),
+        ("\\frac{\\omega}{R}", "\\frac{\\omega L}{R}", True),
+        ("\\frac{1}{3}", "\\frac{2d}{3}", False),  # a number: for one case, not a form
+        ("", "\\frac{2d}{3}", False),
+    ],
+)
+def test_written_in(expression: str, gold: str, written: bool) -> None:
+    assert written_in(expression, gold) is written
+
+
+# -- a box declared unequal to its own value ---------------------------------------------
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct"),
+    [
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}} \\neq 14.5\\,\\mathrm{m/s}$", SPEED, False),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}} ≠ 14.5\\,\\mathrm{m/s}$.", SPEED, False),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}} \\not= 14.50\\,\\mathrm{m/s}$, done", SPEED, False),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}} != 14.5\\,\\mathrm{m/s}$", SPEED, False),
+        ("$\\eta = \\boxed{0.154} \\neq 0.154$", "\\boxed{0.154}", False),
+        ("$\\eta = \\boxed{0.154} \\ne 0.1541$ here", "\\boxed{0.154}", False),
+        # another value: the box is compared with it, and stands
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}} \\ne 29.0\\,\\mathrm{m/s}$", SPEED, True),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}} \\neq 14.5\\,\\mathrm{km/h}$", SPEED, True),
+        ("$\\eta = \\boxed{0.154} \\neq 0.308$", "\\boxed{0.154}", True),
+        ("$\\eta = \\boxed{0.154} \\neq 0.308$, the other cycle's", "\\boxed{0.154}", True),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}}$", SPEED, True),
+    ],
+)
+def test_a_box_unequal_to_itself(pred: str, gold: str, correct: bool) -> None:
+    verdict = judge_inline(pred, gold, "NV")
+    assert verdict.correct is correct, verdict.reason
+
+
+# -- a correction in a remark after the box ----------------------------------------------
+@pytest.mark.parametrize(
+    ("pred", "gold", "kind", "correct"),
+    [
+        ("$\\boxed{0.154}$ (really 0.308)", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}$ (actually 0.308)", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}$ (in fact 0.308)", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}$ (or rather 0.308)", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}$ (more precisely 0.308)", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}$ (strictly speaking 0.308)", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}\\ \\text{(really 0.308)}$", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}\\ \\text{(really }0.308\\text{)}$", "\\boxed{0.154}", "NV", False),
+        ("$\\boxed{0.154}$ (really $0.308$)", "\\boxed{0.154}", "NV", False),
+        (
+            "$\\boxed{0.154}\\ \\text{(}0.308\\text{ if the other cycle is meant)}$",
+            "\\boxed{0.154}",
+            "NV",
+            False,
+        ),
+        ("$\\boxed{B}\\ \\text{(}\\equiv\\text{ D)}$", "\\boxed{B}", "MC", False),
+        ("$\\boxed{B}$ (≡ D)", "\\boxed{B}", "MC", False),
+        # a correction that restates the box, and remarks that convert it, stand
+        ("$\\boxed{0.154}$ (really 0.154)", "\\boxed{0.154}", "NV", True),
+        ("$\\boxed{0.154}$ (more precisely 0.1538)", "\\boxed{0.154}", "NV", True),
+        ("$\\boxed{0.154}\\ \\text{(i.e. }15.4\\%\\text{)}$", "\\boxed{0.154}", "NV", True),
+        ("$\\boxed{B}$ (≡ B)", "\\boxed{B}", "MC", True),
+        (
+            "$\\boxed{245\\,\\text{K}}\\ (\\approx -28\\,^\\circ\\text{C})$",
+            "\\boxed{245\\,\\mathrm{K}}",
+            "NV",
+            True,
+        ),
+        ("$\\boxed{14.5\\,\\mathrm{m/s}}\\ \\text{(about 52 km/h)}$", SPEED, "NV", True),
+        ("$\\boxed{14.5\\,\\mathrm{m/s}}$ (actually quite fast)", SPEED, "NV", True),
+    ],
+)
+def test_a_correction_in_a_remark(pred: str, gold: str, kind: str, correct: bool) -> None:
+    verdict = judge_inline(pred, gold, kind)
+    assert verdict.correct is correct, verdict.reason
+
+
+# -- a box in a counterfactual sentence --------------------------------------------------
+LEAD = "Energy conservation gives $h = kx^2/(2mg)$.\n\n"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "correct"),
+    [
+        ("If the spring constant were doubled, $h = \\boxed{0.816\\,\\mathrm{m}}$.", False),
+        ("If the track had friction, $h$ would be $\\boxed{0.816\\,\\mathrm{m}}$.", False),
+        ("If the block weren't released from rest, $h = \\boxed{0.816\\,\\mathrm{m}}$.", False),
+        ("Had the block been heavier, the answer would be $\\boxed{0.816\\,\\mathrm{m}}$.", False),
+        ("Were the spring stiffer, $h = \\boxed{0.816\\,\\mathrm{m}}$.", False),
+        ("So, if it were on the Moon, $h = \\boxed{0.816\\,\\mathrm{m}}$.", False),
+        # a present-tense "if", and a counterfactual in an earlier sentence, leave it
+        ("If we plug in the numbers, $h = \\boxed{0.816\\,\\mathrm{m}}$.", True),
+        ("If $m = 0.250\\,\\mathrm{kg}$, then $h = \\boxed{0.816\\,\\mathrm{m}}$.", True),
+        (
+            "Had we kept air drag, it would change little. The height is then "
+            "$h = \\boxed{0.816\\,\\mathrm{m}}$.",
+            True,
+        ),
+        ("Therefore the height would be $h = \\boxed{0.816\\,\\mathrm{m}}$.", True),
+        ("The height is $h = \\boxed{0.816\\,\\mathrm{m}}$.", True),
+    ],
+)
+def test_a_box_in_a_counterfactual_sentence(sentence: str, correct: bool) -> None:
+    verdict = judge_inline(LEAD + sentence, "\\boxed{0.816\\,\\mathrm{m}}", "NV")
+    assert verdict.correct is correct, verdict.reason
