@@ -492,8 +492,9 @@ def _far_moves(text: str, boxes: list[tuple[int, int]]) -> Iterator[tuple[int, i
     Moves along a line add up: in a display nothing breaks, so 45 ``\\qquad`` or three
     ``\\kern250pt`` carry a box as far as one ``\\kern750pt``, and ``\\hspace{\\paperwidth}``
     is a page. A run of moves under an em (``\\,``, ``~~``) is ordinary spacing and adds
-    nothing. A move back of an em or more right after a box draws what follows over it
-    (``\\boxed{A}\\kern-3em\\boxed{C}``): its paragraph's boxes are no answer."""
+    nothing. A move back of an em or more right after a box (math openings and a group's
+    brace between them too, not a display's ``$$``: that starts a line) draws what follows
+    over it (``\\boxed{A}$\\kern-3em\\boxed{C}$``): its paragraph's boxes are no answer."""
     if "\\" not in text and "~" not in text:
         return
     ends = _line_ends(text)
@@ -507,7 +508,8 @@ def _far_moves(text: str, boxes: list[tuple[int, int]]) -> Iterator[tuple[int, i
         total += value if abs(value) >= _OVERLAP_POINTS else 0.0
         if abs(total) >= _FAR_POINTS > abs(before):
             yield end, ends[here]
-        if value <= -_OVERLAP_POINTS and _before_spaces(text, start, "") in box_ends:
+        back = _before_spaces(text, start)  # over "$", "\\(" and "{": one line still
+        if value <= -_OVERLAP_POINTS and back in box_ends and "$$" not in text[back:start]:
             yield _paragraph(text, start)
 
 

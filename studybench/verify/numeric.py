@@ -604,16 +604,18 @@ _UNIT_BEFORE_CHARS = 60
 
 # a number as written: its digits after the point, and a power of ten
 _WRITTEN_NUMBER = re.compile(
-    r"^\s*[+-]?\s*\d+(?:\.(?P<decimals>\d+))?\s*(?:(?:\\times|\\cdot|x)\s*10\s*\^\s*\{?\s*"
+    r"^\s*[+-]?\s*(?P<whole>\d+)(?:\.(?P<decimals>\d+))?\s*(?:(?:\\times|\\cdot|x)\s*10\s*\^\s*\{?\s*"
     r"(?P<power>[+-]?\d+)\s*\}?)?"
     r"(?!\s*(?:[/*+^]|-\s*\d|\d))"  # "1/4" is a fraction, no 1 rounded
 )
 
 
-def rounds_to(offered: str, value: str) -> bool:
+def rounds_to(offered: str, value: str, loose_zeros: bool = False) -> bool:
     """Whether ``offered`` is ``value`` rounded to the digits ``offered`` writes, in the same
     unit: "0.15" for 0.154, "15 m/s" for 14.5 m/s, "1.5 \\times 10^{3} J" for 1520 J. A
-    rounded restatement of a right answer ("or, to two figures, 0.15") is no second guess."""
+    rounded restatement of a right answer ("or, to two figures, 0.15") is no second guess.
+    With ``loose_zeros`` the zeros that end a whole number are rounding too ("about 240 K"
+    for 245 K: two figures), as where the writer says the value is approximate."""
     written = _WRITTEN_NUMBER.match(offered)
     if written is None:
         return False
@@ -626,6 +628,9 @@ def rounds_to(offered: str, value: str) -> bool:
     if rounded.value == 0 and exact.value != 0:
         return False  # a rounding keeps a significant figure: "or maybe 0" is no 0.154
     decimals = len(written.group("decimals") or "")
+    if loose_zeros and not decimals:
+        whole = re.sub(r"\D", "", written.group("whole"))
+        decimals = -(len(whole) - len(whole.rstrip("0"))) if whole.strip("0") else 0
     half_step = 0.5 * 10.0 ** (int(written.group("power") or 0) - decimals)
     return abs(rounded.value - exact.value) <= half_step * (1 + 1e-9)
 

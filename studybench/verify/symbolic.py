@@ -14,11 +14,13 @@ the Lorentz factor) are substituted when one side uses the constant and the othe
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
@@ -63,6 +65,59 @@ _DEFINITIONS: tuple[tuple[str, Callable[[Callable[[str], Any]], Any]], ...] = (
 # ``R`` is the gas constant beside Boltzmann's k_B (elsewhere a resistance or a radius);
 # ``\\beta`` is v/c beside v and c (elsewhere an angle or 1/k_BT).
 _REQUIRES = {"k": ("epsilon_0",), "R": ("k_B",), "beta": ("v", "c")}
+
+
+# A letter a definition reads as a constant is, in most problems, a quantity of their own:
+# ``h`` a height, ``k`` a spring constant, ``R`` a resistance or a radius, ``c`` a specific
+# heat, ``\\beta`` and ``\\gamma`` angles or ratios. A prediction that writes the constant
+# (``\\hbar``, ``\\varepsilon_0``, ``N_A k_B``) would then hit the gold's quantity:
+# ``\\sqrt{20\\pi g\\hbar/7}`` "equalled" ``\\sqrt{10gh/7}`` and ``BLv/(N_A k_B)`` equalled
+# ``BLv/R``. Where the question is known, a definition that reads a letter of the gold as
+# the constant (``k``, ``R``, ``c``, ``\\beta``, ``\\gamma`` in the gold; ``h`` of the gold
+# met by the prediction's ``\\hbar``) is used only where the question speaks of the
+# constant's physics (these words). The gold's own constants (``\\varepsilon_0``, ``\\hbar``)
+# say what they are, and without a question the definitions are used as before.
+_CUES = {
+    name: re.compile(words)
+    for name, words in (
+        ("gamma", r"relativ|lorentz|light|photon"),
+        (
+            "hbar",
+            r"quantum|photon|planck|wave\s*length|frequenc|electron|atom|\\hbar|ħ|broglie"
+            r"|uncertaint|spin|energy\s+level|wave\s*function|schr[oö]dinger",
+        ),
+        ("k_e", r"charge|coulomb|electr|epsilon|permittiv"),
+        ("k", r"charge|coulomb|electr|epsilon|permittiv"),
+        ("beta", r"relativ|light|lorentz|photon"),
+        (
+            "R",
+            r"\bgas|\bmol(?:e|ar|s)?\b|thermo|temperature|boltzmann|avogadro|k_\{?b\b"
+            r"|entrop|isotherm|adiabat|\bheat",
+        ),
+        ("c", r"light|relativ|electromagnetic|photon|permeab|permittiv|\\mu_0|epsilon_0"),
+    )
+}
+_QUESTION: ContextVar[str | None] = ContextVar("studybench_verify_question", default=None)
+
+
+@contextlib.contextmanager
+def asked_in(question: str | None) -> Iterator[None]:
+    """Compare, within the block, as answers to ``question`` (see ``_CUES``)."""
+    token = _QUESTION.set(question.casefold() if question else None)
+    try:
+        yield
+    finally:
+        _QUESTION.reset(token)
+
+
+def _speaks_of(name: str, in_prediction: bool) -> bool:
+    """Whether the definition of ``name``, which stands in the prediction or (not
+    ``in_prediction``) in the gold, may be used in answer to the question (see ``_CUES``)."""
+    question = _QUESTION.get()
+    cue = _CUES.get(name)
+    if question is None or cue is None or in_prediction is (name != "hbar"):
+        return True  # no question, or the gold's letter is not read as the constant
+    return cue.search(question) is not None
 
 
 # A partial derivative as the parser names it (parsing._derivative_name): the function, then
@@ -194,7 +249,8 @@ def read_glyph_aliases(a: Any, b: Any) -> tuple[Any, Any]:
 
 
 def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
-    """Replace a constant that only one side names by its definition, in both sides, after
+    """Replace a constant that only one side names by its definition, in both sides (``a``
+    the prediction, ``b`` the gold; see ``_CUES`` for the question's part), after
     reading PDE subscripts beside written derivatives (:func:`read_subscript_derivatives`)
     and the glyphs of one quantity (:func:`read_glyph_aliases`)."""
     a, b = read_subscript_derivatives(a, b)
@@ -206,7 +262,7 @@ def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
         if bool(in_a) == bool(in_b):
             continue
         other_names = {canonical_name(s) for s in (b if in_a else a).free_symbols}
-        if not set(_REQUIRES.get(name, ())) <= other_names:
+        if not set(_REQUIRES.get(name, ())) <= other_names or not _speaks_of(name, bool(in_a)):
             continue
         present = {canonical_name(s): s for s in a.free_symbols | b.free_symbols}
 

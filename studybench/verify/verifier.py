@@ -242,6 +242,7 @@ def judge_inline(
     )
     from studybench.verify.question import asked_bound
     from studybench.verify.rules import judge_answers, normalize_all
+    from studybench.verify.symbolic import asked_in
 
     start = time.perf_counter()
 
@@ -293,9 +294,10 @@ def judge_inline(
             and len(chosen) == len(selected)
         ):
             claims = (tuple(map(remark_claims, chosen)), tuple(map(remark_claims, gold_boxes)))
-        outcome = judge_answers(
-            selected, golds, kind, sequence, tolerance, requested, question, claims
-        )
+        with asked_in(question):
+            outcome = judge_answers(
+                selected, golds, kind, sequence, tolerance, requested, question, claims
+            )
         return outcome.correct, outcome.reason, shown
 
     requested = requested_units(question) if question else ()
@@ -361,6 +363,11 @@ def judge_inline(
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind in _UNIT_AFTER_TYPES and extraction.after:
+        elements = select_answers(answers, kind, len(golds), sequence)
+        remarked = _remark_problem(extraction.after, answers, elements, judge)
+        if remarked is not None:
+            return verdict(False, remarked, extracted=shown, normalized_gold=shown_gold)
     hedges = extraction.hedges
     if kind not in (AnswerType.TUP, AnswerType.ALT) and len(golds) == 1:
         # one asked value: two boxes in one table, or labelled as two cases, are two values
@@ -537,6 +544,38 @@ def _restated_element(
     if not offers:
         return None
     return _offered_problem(tuple(offers), elements, kinds, judge, formula)
+
+
+def _remark_problem(
+    afters: tuple[str, ...],
+    answers: tuple[str, ...],
+    elements: tuple[str, ...],
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why a value in parentheses right after a compared box (:func:`visibility.remark_value`:
+    "\\boxed{14.5\\,\\mathrm{m/s}}\\ (72\\,\\mathrm{km/h})") makes a right answer wrong, or
+    None: where its unit measures what the box's does it restates the box in other units, so it
+    must be that value as well (or the box's value rounded as written, "about 240 K" for 245 K
+    to two figures). One about another
+    quantity ("(250 nm)" beside an energy) is left alone."""
+    from studybench.verify.normalize import last_side
+    from studybench.verify.numeric import rounds_to, unit_place
+    from studybench.verify.rules import normalize_all
+    from studybench.verify.visibility import remark_value
+
+    if len(afters) != len(answers) or answers[len(answers) - len(elements) :] != elements:
+        return None  # the compared boxes are not the elements one to one
+    for index, element in enumerate(elements):
+        value = remark_value(afters[len(answers) - len(elements) + index])
+        if value is None:
+            continue
+        offered, target = normalize_all((value, element))
+        if unit_place(offered, (target,)) != 0:
+            continue  # another quantity's value, or one no unit places
+        placed = (*elements[:index], value, *elements[index + 1 :])
+        if not judge(placed)[0] and not rounds_to(offered, last_side(target), loose_zeros=True):
+            return f"remark_{index}:wrong_value"
+    return None
 
 
 _PLAIN_NUMBER = re.compile(r"^[-+−]?\d+(?:\.\d+)?$")  # a dimensionless value, as normalised

@@ -1638,7 +1638,7 @@ _LINK_NUMBER = re.compile(
 # what may follow the number: spacing and a unit (``\\,\\mathrm{m/s}``, ``\\text{ s}``, "m/s")
 _LINK_UNIT = re.compile(
     r"(?:\\[,;:! ]|~|\s)*(?P<unit>(?:\\(?:mathrm|text|textrm|rm|mbox)\s*\{[^{}]*\}"
-    r"|\\%|[A-Za-zµΩ°%][\w/^{}\-]*)(?:\s*\^\s*\{?\s*-?\d\s*\}?)?)?\s*$"
+    r"|\\%|[A-Za-zµΩ°%Å][\w/^{}\-]*)(?:\s*\^\s*\{?\s*-?\d\s*\}?)?)?\s*$"
 )
 _UNIT_WRAPPER = re.compile(
     r"\\(?:mathrm|text|textrm|rm|mbox)\s*\{([^{}]*)\}"
@@ -3002,7 +3002,7 @@ _LATER_SCOPE = 25 * _WINDOW  # characters after the box whose sentences are read
 # that goes on in an operation ("= 2 \\times 7.25") is a step of working, and "to three
 # significant figures" a precision.
 _RESTATED = re.compile(
-    r"^(?:[\s,;:(]|\\[,;:! \])]|\$)*(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
+    r"^(?:[\s,;:(]|\\[,;:! \])]|\$|\\q?quad(?![a-zA-Z]))*(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
     r"|\\equiv|≡|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
     # a correction in a remark: "(really 0.308)", "(or rather 0.308)", "(in fact D)"
     r"|really|actually|in\s+(?:fact|truth|reality)|(?:or\s+)?rather|more\s+(?:precisely|exactly"
@@ -3058,6 +3058,33 @@ def _restated_in(tail: str, in_math: bool) -> tuple[str, ...]:
         if closing.match(text, item.end()):
             return (_item_value(text, item),)
     return ()
+
+
+# A value with a unit alone in parentheses right after the box (and its unit): "\\boxed{14.5\\,
+# \\mathrm{m/s}}\\ (52\\,\\mathrm{km/h})", "(about 92 minutes)", "\\boxed{0.154} (15.4\\,\\%)":
+# the box's value in other units, which must then be right too (the verifier judges it
+# where its unit measures what the box's does). A bare number there is an equation's tag or
+# a count ("(1)", "(n = 3)"), not read.
+_ABOUT_WORD = r"(?:about|approximately|approx\.|roughly|around|ca\.|~|≈|∼|≃|\\approx|\\sim|\\simeq)"
+_REMARK_VALUE = re.compile(
+    rf"^(?:\s|\\[,;:! ]|~|\$|\\q?quad(?![a-zA-Z]))*(?:\(\s*(?:{_ABOUT_WORD}\s*)?"
+    r"(?P<value>[-+−]?\$?\s*\.?\d[^()]{0,48}?)\s*\)"
+    # or after a comma: "\\boxed{…}, about $7.5\\,\\mathrm{nm}$."
+    rf"|,\s*(?:or\s+)?{_ABOUT_WORD}\s+(?P<said>\$?\s*\.?\d[^()\n]{{0,48}}?)\s*(?:[.;](?!\d)|$))"
+)
+
+
+def remark_value(after: str) -> str | None:
+    """The value with a unit a remark in parentheses right after a box gives alone (see
+    ``_REMARK_VALUE``), or None."""
+    tail = _UNIT_WRAPPER.sub(r"\1", after[: 2 * _WINDOW])
+    for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
+        match = _REMARK_VALUE.match(text)
+        if match is not None:
+            said = (match.group("value") or match.group("said")).replace("$", "").strip()
+            read = _link_value(re.sub(r"\\mu\s*", "µ", said))
+            return said if read is not None and read[1] else None
+    return None
 
 
 # a second value listed right after the box ("\\boxed{0.154} and 0.308", "\\boxed{14.5} m/s,

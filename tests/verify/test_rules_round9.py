@@ -277,3 +277,156 @@ LEAD = "Energy conservation gives $h = kx^2/(2mg)$.\n\n"
 def test_a_box_in_a_counterfactual_sentence(sentence: str, correct: bool) -> None:
     verdict = judge_inline(LEAD + sentence, "\\boxed{0.816\\,\\mathrm{m}}", "NV")
     assert verdict.correct is correct, verdict.reason
+
+
+# -- a constant's definition only where the question speaks of the constant --------------
+ROLLING_Q = "A solid sphere rolls from rest down a ramp of height $h$. Find its speed $v$."
+SPRING_Q = "Find the maximum height $h$ the block reaches, in terms of $k$, $x$, $m$ and $g$."
+CIRCUIT_Q = "Find the current $I$ in the circuit when the rod moves with speed $v$."
+PHOTON_Q = "Find the energy of a photon of frequency $\\nu$ (Planck's constant $h$)."
+CHARGE_Q = "Find the potential energy of two charges $q$ a distance $r$ apart."
+GAS_Q = "One mole of an ideal gas expands isothermally at temperature $T$. Find the work."
+CAPACITOR_Q = "Find the change in the energy stored in the capacitor."
+LIGHT_Q = "Find the speed of light in vacuum in terms of the constants."
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "question", "correct"),
+    [
+        # the prediction's constant would read the gold's own quantity as the constant
+        ("\\sqrt{\\frac{20\\pi g\\hbar}{7}}", "\\sqrt{\\frac{10 g h}{7}}", ROLLING_Q, False),
+        ("\\frac{x^{2}}{8\\pi\\varepsilon_0 m g}", "\\frac{k x^{2}}{2 m g}", SPRING_Q, False),
+        ("\\frac{k_e x^{2}}{2 m g}", "\\frac{k x^{2}}{2 m g}", SPRING_Q, False),
+        ("\\frac{BLv}{N_A k_B}", "\\frac{B L v}{R}", CIRCUIT_Q, False),
+        # where the question speaks of the constant's physics, it is read as the constant
+        ("2\\pi\\hbar\\nu", "h\\nu", PHOTON_Q, True),
+        ("\\frac{q^2}{4\\pi\\varepsilon_0 r}", "\\frac{k q^2}{r}", CHARGE_Q, True),
+        ("N_A k_B T\\ln 2", "R T \\ln 2", GAS_Q, True),
+        ("\\frac{1}{\\sqrt{\\mu_0\\varepsilon_0}}", "c", LIGHT_Q, True),
+        # the gold's own constants say what they are
+        (
+            "-\\frac{A V_0^{2}}{8\\pi k d}\\left(1 - \\frac{1}{\\kappa}\\right)",
+            "-\\frac{\\varepsilon_0 A V_0^{2}}{2 d}\\left(1 - \\frac{1}{\\kappa}\\right)",
+            CAPACITOR_Q,
+            True,
+        ),
+        (
+            "-\\frac{A V_0^{2}}{2\\mu_0 c^2 d}\\left(1 - \\frac{1}{\\kappa}\\right)",
+            "-\\frac{\\varepsilon_0 A V_0^{2}}{2 d}\\left(1 - \\frac{1}{\\kappa}\\right)",
+            CAPACITOR_Q,
+            True,
+        ),
+        ("\\frac{h}{2\\pi}\\omega", "\\hbar\\omega", CAPACITOR_Q, True),
+    ],
+)
+def test_a_constant_only_where_the_question_speaks_of_it(
+    pred: str, gold: str, question: str, correct: bool
+) -> None:
+    verdict = judge_inline(f"\\boxed{{{pred}}}", f"\\boxed{{{gold}}}", "EX", question=question)
+    assert verdict.correct is correct, verdict.reason
+
+
+def test_without_a_question_definitions_are_read_as_before() -> None:
+    """No question, no context: the constants' definitions apply as in 1.15.0."""
+    assert judge_inline("\\boxed{2\\pi\\hbar\\nu}", "\\boxed{h\\nu}", "EX").correct
+    assert judge_inline("\\boxed{N_A k_B T}", "\\boxed{R T}", "EX").correct
+
+
+# -- a value in parentheses after the box restates it -----------------------------------
+@pytest.mark.parametrize(
+    ("pred", "gold", "kind", "correct"),
+    [
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}}\\ (72\\,\\mathrm{km/h})$", SPEED, "NV", False),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}}$ (about 72 km/h)", SPEED, "NV", False),
+        (
+            "$v = \\boxed{14.5\\,\\mathrm{m/s}}$ (roughly $5.2\\,\\mathrm{km/h}$)",
+            SPEED,
+            "NV",
+            False,
+        ),
+        (
+            "$\\lambda = \\boxed{467\\,\\mathrm{nm}}\\ (4.67\\,\\mu\\mathrm{m})$",
+            "\\boxed{467\\,\\mathrm{nm}}",
+            "NV",
+            False,
+        ),
+        (
+            "$\\lambda = \\boxed{467\\,\\mathrm{nm}}$ (about 467 Å)",
+            "\\boxed{467\\,\\mathrm{nm}}",
+            "NV",
+            False,
+        ),
+        ("$E = \\boxed{4.96\\,\\mathrm{eV}}$ (about $7.9\\times10^{-18}$ J)", ENERGY, "NV", False),
+        ("$\\eta = \\boxed{0.154}\\ (1.54\\,\\%)$", "\\boxed{0.154}", "NV", False),
+        (
+            "$\\boxed{\\eta \\approx 0.154} \\quad (\\text{about } 31\\%)$",
+            "\\boxed{0.154}",
+            "NV",
+            False,
+        ),
+        (
+            "$\\lambda = \\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}$, about $7.5\\,\\mathrm{nm}$.",
+            "\\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}",
+            "NV",
+            False,
+        ),
+        (
+            "$\\lambda = \\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}\\quad(\\text{i.e. } 7.52\\,\\mathrm{nm})$",
+            "\\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}",
+            "NV",
+            False,
+        ),
+        (
+            "$t = \\boxed{1.0\\,\\mathrm{s}}\\ (100\\,\\mathrm{ms}) \\text{ or } t = \\boxed{3.0\\,\\mathrm{s}}$",
+            "\\boxed{1.0\\,\\mathrm{s}} \\text{ or } \\boxed{3.0\\,\\mathrm{s}}",
+            "ALT",
+            False,
+        ),
+        # right conversions, rounded as written, stand
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}}\\ (52\\,\\mathrm{km/h})$", SPEED, "NV", True),
+        ("$v = \\boxed{14.5\\,\\mathrm{m/s}}$ (about 52 km/h)", SPEED, "NV", True),
+        (
+            "$T = \\boxed{245\\,\\mathrm{K}}$ (about 240 K).",
+            "\\boxed{245\\,\\mathrm{K}}",
+            "NV",
+            True,
+        ),
+        ("$T = \\boxed{5.54\\times10^{3}\\,\\mathrm{s}}$ (about 92 minutes)", PERIOD, "NV", True),
+        ("$\\eta = \\boxed{0.154}\\ (15.4\\,\\%)$", "\\boxed{0.154}", "NV", True),
+        (
+            "$t = \\boxed{1.0\\,\\mathrm{s}}\\ (1000\\,\\mathrm{ms}) \\text{ or } t = \\boxed{3.0\\,\\mathrm{s}}$",
+            "\\boxed{1.0\\,\\mathrm{s}} \\text{ or } \\boxed{3.0\\,\\mathrm{s}}",
+            "ALT",
+            True,
+        ),
+        # another quantity, a tag or a count in parentheses is left alone
+        ("$E = \\boxed{4.96\\,\\mathrm{eV}}\\ (250\\,\\mathrm{nm})$", ENERGY, "NV", True),
+        ("$E = \\boxed{4.96\\,\\mathrm{eV}}\\quad (1)$", ENERGY, "NV", True),
+        ("$E_3 = \\boxed{4.96\\,\\mathrm{eV}}$ (n = 3)", ENERGY, "NV", True),
+        ("$E = \\boxed{4.96\\,\\mathrm{eV}}$ (3 s.f.)", ENERGY, "NV", True),
+    ],
+)
+def test_a_value_in_parentheses_restates_the_box(
+    pred: str, gold: str, kind: str, correct: bool
+) -> None:
+    sequence = "NV,NV" if kind == "ALT" else ""
+    verdict = judge_inline(pred, gold, kind, sequence)
+    assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("offered", "value", "loose", "rounds"),
+    [
+        ("240 K", "245 K", True, True),  # two figures
+        ("240 K", "245 K", False, False),
+        ("200 K", "245 K", True, True),  # one figure
+        ("250 K", "245 K", True, True),
+        ("300", "245", True, False),
+        ("0", "0.4", True, False),
+        ("2.40 K", "2.45 K", True, False),  # decimals are written digits
+    ],
+)
+def test_rounds_to_with_loose_zeros(offered: str, value: str, loose: bool, rounds: bool) -> None:
+    from studybench.verify.numeric import rounds_to
+
+    assert rounds_to(offered, value, loose_zeros=loose) is rounds
