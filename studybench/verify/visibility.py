@@ -3002,7 +3002,8 @@ _LATER_SCOPE = 25 * _WINDOW  # characters after the box whose sentences are read
 # that goes on in an operation ("= 2 \\times 7.25") is a step of working, and "to three
 # significant figures" a precision.
 _RESTATED = re.compile(
-    r"^(?:[\s,;:(]|\\[,;:! \])]|\$|\\q?quad(?![a-zA-Z]))*(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
+    r"^(?:[\s,;:(]|\\[,;:! \])]|\$|\\q?quad(?![a-zA-Z]))*"
+    r"(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
     r"|\\equiv|≡|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
     # a correction in a remark: "(really 0.308)", "(or rather 0.308)", "(in fact D)"
     r"|really|actually|in\s+(?:fact|truth|reality)|(?:or\s+)?rather|more\s+(?:precisely|exactly"

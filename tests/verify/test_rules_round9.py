@@ -371,13 +371,15 @@ def test_without_a_question_definitions_are_read_as_before() -> None:
             False,
         ),
         (
-            "$\\lambda = \\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}\\quad(\\text{i.e. } 7.52\\,\\mathrm{nm})$",
+            "$\\lambda = \\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}"
+            "\\quad(\\text{i.e. } 7.52\\,\\mathrm{nm})$",
             "\\boxed{7.52\\times10^{-10}\\,\\mathrm{m}}",
             "NV",
             False,
         ),
         (
-            "$t = \\boxed{1.0\\,\\mathrm{s}}\\ (100\\,\\mathrm{ms}) \\text{ or } t = \\boxed{3.0\\,\\mathrm{s}}$",
+            "$t = \\boxed{1.0\\,\\mathrm{s}}\\ (100\\,\\mathrm{ms})"
+            " \\text{ or } t = \\boxed{3.0\\,\\mathrm{s}}$",
             "\\boxed{1.0\\,\\mathrm{s}} \\text{ or } \\boxed{3.0\\,\\mathrm{s}}",
             "ALT",
             False,
@@ -394,7 +396,8 @@ def test_without_a_question_definitions_are_read_as_before() -> None:
         ("$T = \\boxed{5.54\\times10^{3}\\,\\mathrm{s}}$ (about 92 minutes)", PERIOD, "NV", True),
         ("$\\eta = \\boxed{0.154}\\ (15.4\\,\\%)$", "\\boxed{0.154}", "NV", True),
         (
-            "$t = \\boxed{1.0\\,\\mathrm{s}}\\ (1000\\,\\mathrm{ms}) \\text{ or } t = \\boxed{3.0\\,\\mathrm{s}}$",
+            "$t = \\boxed{1.0\\,\\mathrm{s}}\\ (1000\\,\\mathrm{ms})"
+            " \\text{ or } t = \\boxed{3.0\\,\\mathrm{s}}$",
             "\\boxed{1.0\\,\\mathrm{s}} \\text{ or } \\boxed{3.0\\,\\mathrm{s}}",
             "ALT",
             True,
