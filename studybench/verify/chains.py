@@ -55,12 +55,14 @@ def chain(text: str) -> list[str]:
     return parts or [text.strip()]
 
 
-# A function of one quantity: a number times it, a power, a part, a shift, a logarithm or a
-# root of it (``v^2``, ``2v``, ``v/2``, ``v + 1``, ``\\ln v``). As the first side of a value
-# (``v^2 = 14.5``, ``$2v = \\boxed{14.5}$``) it says the value is that function's, not the
-# quantity's; a formula in several quantities (``\\frac12 mv^2``) is a step of the working.
+# A function of one quantity: a number times it, its negative, a power, a part, a shift, a
+# logarithm or a root of it (``v^2``, ``2v``, ``-m``, ``v/2``, ``v + 1``, ``\\ln v``). As the
+# first side of a value (``v^2 = 14.5``, ``$2v = \\boxed{14.5}$``, ``-m = -2.00``: m is 2.00)
+# it says the value is that function's, not the quantity's; a formula in several quantities
+# (``\\frac12 mv^2``) is a step of the working.
 _TRANSFORM = re.compile(
-    r"^\s*\d|\^\s*\{?\s*-?\d|/\s*\d|[+\-−]\s*\d|\\(?:ln|log|lg|exp|sin|cos|tan|sqrt)(?![a-zA-Z])"
+    r"^\s*(?:\d|[-−])|\^\s*\{?\s*-?\d|/\s*\d|[+\-−]\s*\d"
+    r"|\\(?:ln|log|lg|exp|sin|cos|tan|sqrt)(?![a-zA-Z])"
     r"|\\[dt]?frac\s*\{[^{}]*\}\s*\{\s*\d"
 )
 _SYMBOL = re.compile(
@@ -217,20 +219,36 @@ def wrong_label(side: str, gold_label: str) -> bool:
     return False
 
 
+# what marks a number as measured: decimals, a power of ten, a unit set in upright type
+_MEASURED = re.compile(
+    r"\d\.\d|\\times\s*10|\\(?:mathrm|text|rm|mbox)\s*\{|\d\s*[eE][-+]?\d|^\s*[-+]?\d+\s*$"
+)
+
+
+def _measured_side(side: str) -> bool:
+    """Whether a side is a number (``2``, ``0.40``, ``14.5\\,\\mathrm{m/s}``) and no formula
+    a unit reader could also take (``\\frac{3}{7} m g`` is no number of metre-grams)."""
+    return _MEASURED.search(side) is not None and _numeric_side(side)
+
+
+def _numeric_side(side: str) -> bool:
+    """Whether a side reads as a number with or without a unit (``5\\,\\mathrm{m}``)."""
+    from studybench.verify.parsing import UnparseableError, parse_quantity
+
+    try:
+        parse_quantity(side)
+    except UnparseableError:
+        return False
+    return True
+
+
 def names_own_value(label: str, others: list[str]) -> bool:
     """Whether a would-be label is a symbol of another side's expression (``g = 2\\pi
     \\sqrt{l/g}``): then the side is a claim (g equals an expression in g), not a name.
     Sides that read as a number with a unit are not read as expressions (``m = 5 m``)."""
-    from studybench.verify.parsing import UnparseableError, parse_expressions, parse_quantity
+    from studybench.verify.parsing import UnparseableError, parse_expressions
 
-    def numeric(side: str) -> bool:
-        try:
-            parse_quantity(side)
-        except UnparseableError:
-            return False
-        return True
-
-    symbolic = [side for side in others if not numeric(side)]
+    symbolic = [side for side in others if not _numeric_side(side)]
     if not symbolic:
         return False
     try:
@@ -281,8 +299,17 @@ def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
     last = parts[-1]
     if len(parts) > 1 and not roles[-1] and is_label(last) and "(" not in last:
         # "g/7 = a": the value stated first, then named. Not an application: ``M = Q(M)``
-        # would name the gold's own value as a label and hide a factor Q.
-        roles[-1] = roles[:-1].count(False) > 0
+        # would name the gold's own value as a label and hide a factor Q; nor a symbol the
+        # value is written in (``x = \\frac{2d}{3} = d`` claims x equals d), nor a second
+        # name after a formula that opens with its label (``v = \\sqrt{10gh/7} = R`` claims
+        # v equals R); after numbers a name says which quantity they are (``\\eta = 0.40 =
+        # \\eta_C``), no value a number could be compared with
+        stated = [part for part, role in zip(parts[:-1], roles[:-1], strict=True) if not role]
+        roles[-1] = (
+            bool(stated)
+            and not names_own_value(last, stated)
+            and (len(stated) == len(parts) - 1 or all(map(_measured_side, stated)))
+        )
     return [(position, part) for position, part in enumerate(parts) if not roles[position]]
 
 

@@ -433,3 +433,44 @@ def test_rounds_to_with_loose_zeros(offered: str, value: str, loose: bool, round
     from studybench.verify.numeric import rounds_to
 
     assert rounds_to(offered, value, loose_zeros=loose) is rounds
+
+
+# -- a name at the end of a chain that opens with its label is a claim -------------------
+@pytest.mark.parametrize(
+    ("box", "gold", "kind", "correct"),
+    [
+        ("x = \\frac{2d}{3} = d", DISTANCE, "EX", False),  # a symbol of the value
+        ("V = \\frac{V_0}{\\kappa} = V_0", "\\boxed{\\frac{V_0}{\\kappa}}", "EX", False),
+        ("v = \\sqrt{\\frac{10gh}{7}} = R", ROLLING, "EX", False),  # a second name
+        ("N = \\frac{3}{7} m g = W", "\\boxed{\\frac{3}{7} m g}", "EX", False),
+        # a value stated first, then named, and a name after numbers stand
+        ("\\frac{2d}{3} = x", DISTANCE, "EX", True),
+        ("x = \\frac{2d}{3}", DISTANCE, "EX", True),
+        ("\\eta = 0.40 = \\eta_C", SHARE, "NV", True),
+        ("x = 3 = q", "\\boxed{3}", "NV", True),
+    ],
+)
+def test_a_trailing_name_after_a_labelled_formula(
+    box: str, gold: str, kind: str, correct: bool
+) -> None:
+    verdict = judge_inline(f"$$\\boxed{{{box}}}$$", gold, kind)
+    assert verdict.correct is correct, verdict.reason
+
+
+# -- a negated label states the negative ------------------------------------------------
+MAGNIFICATION = "\\boxed{-2.00}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "kind", "correct"),
+    [
+        ("$$\\boxed{-m = -2.00}$$", MAGNIFICATION, "NV", False),  # says m = 2.00
+        ("$$\\boxed{-m = 2.00}$$", MAGNIFICATION, "NV", False),  # right, but read no further
+        ("$$\\boxed{m = -2.00}$$", MAGNIFICATION, "NV", True),
+        ("$$-x = \\boxed{\\frac{2d}{3}}$$", DISTANCE, "EX", False),
+        ("$$x = \\boxed{\\frac{2d}{3}}$$", DISTANCE, "EX", True),
+    ],
+)
+def test_a_negated_label(pred: str, gold: str, kind: str, correct: bool) -> None:
+    verdict = judge_inline(pred, gold, kind)
+    assert verdict.correct is correct, verdict.reason
