@@ -332,10 +332,13 @@ def judge_inline(
         value = truth_value(shown[-1]) if shown else None
         if value is not None and qualified_after(extraction.after[-1], value):
             return verdict(False, "qualified_truth", extracted=shown, normalized_gold=shown_gold)
-    if correct and extraction.offers:
+    offers = extraction.offers
+    if kind is AnswerType.EQ and len(answers) == 1:
+        offers = _equations_offered(offers, answers[-1])
+    if correct and offers:
         elements = select_answers(answers, kind, len(golds), sequence)
         kinds = sequence if len(sequence) == len(elements) else (kind,) * len(elements)
-        offered = _offered_problem(extraction.offers, elements, kinds, judge, formula)
+        offered = _offered_problem(offers, elements, kinds, judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _RESTATED_KINDS and len(golds) == 1 and extraction.after:
@@ -363,6 +366,12 @@ def judge_inline(
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind in (AnswerType.MC, AnswerType.EX) and len(golds) == 1 and extraction.after:
+        remarked = _remark_content_problem(
+            extraction.after[-1], answers[-1], gold_boxes[-1], kind, judge
+        )
+        if remarked is not None:
+            return verdict(False, remarked, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _UNIT_AFTER_TYPES and extraction.after:
         elements = select_answers(answers, kind, len(golds), sequence)
         remarked = _remark_problem(extraction.after, answers, elements, judge)
@@ -546,6 +555,33 @@ def _restated_element(
     return _offered_problem(tuple(offers), elements, kinds, judge, formula)
 
 
+def _remark_content_problem(
+    after: str,
+    box: str,
+    gold: str,
+    kind: AnswerType,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why a remark in parentheses right after the final box (:func:`visibility.
+    remark_content`) makes a right answer wrong, or None: beside a choice it is read as the
+    box's own remark (``\\boxed{B}\\ (\\tfrac12)`` is ``\\boxed{B (\\tfrac12)}``, whose text
+    must fit option B); beside an expression one written in the gold's symbols restates it
+    (``\\boxed{\\frac{13}{2}p_0V_0}\\ (6.0\\,p_0V_0)``) and must be right as well."""
+    from studybench.verify.restatement import written_in
+    from studybench.verify.visibility import remark_content
+
+    content = remark_content(after)
+    if content is None:
+        return None
+    if kind is AnswerType.MC:
+        correct, reason, _ = judge((f"{box} ({content})",))
+        return None if correct else f"remark:{reason}"
+    if not written_in(content, gold):
+        return None  # other quantities, or words: not a form of the answer
+    correct, reason, _ = judge((content,))
+    return None if correct or reason.startswith("unparseable") else f"remark_0:{reason}"
+
+
 def _remark_problem(
     afters: tuple[str, ...],
     answers: tuple[str, ...],
@@ -578,6 +614,35 @@ def _remark_problem(
     return None
 
 
+def _equations_offered(offers: tuple[str, ...], box: str) -> tuple[str, ...]:
+    """The offers beside an equation, as equations. The scans read a value without its label
+    ("or maybe x = L/\\sqrt{3}" offers ``L/\\sqrt{3}``) or with an approximate one ("i.e. x
+    \\approx 0.289L"): where the box's left side is that label, the value is judged against
+    the box's right side as an expression (0.289L restates L/(2\\sqrt3)) and offered as ``x =
+    value`` where it differs; beside another left side (``\\cos\\theta_0 = …, i.e. \\theta_0 =
+    \\arccos…``) such a value states no equation and is left alone."""
+    from studybench.verify.relations import is_label
+
+    left, _, right = box.partition("=")
+    left, right = left.strip(), right.strip()
+    found = []
+    for offer in offers:
+        named = _APPROXIMATE.split(offer, maxsplit=1)
+        if len(named) == 2 and left and named[0].strip() == left:
+            offer = named[1].strip()  # "x \\approx 0.289L": the value of the box's label
+        elif not offer or "=" in offer or _RELATION.search(offer):
+            found.append(offer)
+            continue
+        if not (left and right and is_label(left)):
+            continue
+        same = judge_inline(f"\\boxed{{{offer}}}", f"\\boxed{{{right}}}", "EX").correct
+        if not same:
+            found.append(f"{left} = {offer}")
+    return tuple(found)
+
+
+_APPROXIMATE = re.compile(r"\\approx(?![a-zA-Z])|≈|\\simeq(?![a-zA-Z])|≃|\\sim(?![a-zA-Z])|∼")
+_RELATION = re.compile(r"=|<|>|\\[lg]eq?(?![a-zA-Z])|≤|≥")  # what makes an equation or bound
 _PLAIN_NUMBER = re.compile(r"^[-+−]?\d+(?:\.\d+)?$")  # a dimensionless value, as normalised
 
 

@@ -3075,6 +3075,27 @@ _REMARK_VALUE = re.compile(
 )
 
 
+# What a remark in parentheses right after the box, on its line, says (``\\ (6.0\\,p_0V_0)``,
+# ``\\ \\left(= \\frac{kx^2}{4mg}\\right)``, ``(\\text{virtual and upright})``), a relation or
+# "i.e." before it dropped: the verifier judges it as the box's content where it is about
+# the answer (an option's text, the gold's symbols).
+_REMARK = re.compile(
+    r"^(?:[ \t]|\\[,;:! ]|~|\$|\\q?quad(?![a-zA-Z]))*(?:\\left\s*)?\(\s*(?:(?:=|\\approx|≈|\\simeq"
+    r"|i\.\s*e\.,?|that\s+is,?|namely)\s*)?(?P<content>[^()]{1,80}?)\s*(?:\\right\s*)?\)"
+)
+
+
+def remark_content(after: str) -> str | None:
+    """What a remark in parentheses right after a box says (see ``_REMARK``), or None."""
+    tail = _UNIT_WRAPPER.sub(r"\1", after[: 2 * _WINDOW])
+    match = _REMARK.match(tail)
+    if match is None:
+        return None
+    content = _REMARK.match("(" + match.group("content") + ")")  # "(i.e. …)" in text pieces
+    said = (content or match).group("content").replace("$", "").strip()
+    return said or None
+
+
 def remark_value(after: str) -> str | None:
     """The value with a unit a remark in parentheses right after a box gives alone (see
     ``_REMARK_VALUE``), or None."""

@@ -474,3 +474,107 @@ MAGNIFICATION = "\\boxed{-2.00}"
 def test_a_negated_label(pred: str, gold: str, kind: str, correct: bool) -> None:
     verdict = judge_inline(pred, gold, kind)
     assert verdict.correct is correct, verdict.reason
+
+
+# -- a remark in parentheses that says what the box holds --------------------------------
+CHOICE_Q = (
+    "Two carts collide and stick. What fraction of the kinetic energy is lost? "
+    "(A) $\\tfrac{1}{2}$ (B) $\\tfrac{1}{3}$ (C) $\\tfrac{2}{3}$ (D) none"
+)
+LENS_Q = "The image is: (A) real and inverted (B) virtual and upright (C) real and upright"
+HEAT = "\\boxed{\\frac{13}{2}p_0V_0}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "kind", "question", "correct"),
+    [
+        ("$$\\boxed{B}\\ \\left(\\tfrac{1}{2}\\right)$$", "\\boxed{B}", "MC", CHOICE_Q, False),
+        ("$$\\boxed{B}\\ \\left(\\tfrac{1}{3}\\right)$$", "\\boxed{B}", "MC", CHOICE_Q, True),
+        ("$$\\boxed{A}\\ (\\text{virtual and upright})$$", "\\boxed{A}", "MC", LENS_Q, False),
+        ("$$\\boxed{A}\\ (\\text{real and inverted})$$", "\\boxed{A}", "MC", LENS_Q, True),
+        ("$$\\boxed{A}$$\n\n(B) would need a virtual object.", "\\boxed{A}", "MC", LENS_Q, True),
+        ("$$Q_H = " + HEAT + "\\ (6.0\\,p_0V_0)$$", HEAT, "EX", None, False),
+        ("$$Q_H = " + HEAT + "\\ (= 7.5\\,p_0V_0)$$", HEAT, "EX", None, False),
+        ("$$Q_H = " + HEAT + "\\ (6.5\\,p_0V_0)$$", HEAT, "EX", None, True),
+        ("$$x = " + DISTANCE + "\\ (= 0.33\\,d)$$", DISTANCE, "EX", None, False),
+        ("$$x = " + DISTANCE + "\\ (\\approx 0.67\\,d)$$", DISTANCE, "EX", None, True),
+        (
+            "$$I = " + CURRENT + "\\ \\left(= \\frac{\\mathcal{E}}{R}\\right)$$",
+            CURRENT,
+            "EX",
+            None,
+            True,
+        ),
+    ],
+)
+def test_a_remark_in_parentheses_says_what_the_box_holds(
+    pred: str, gold: str, kind: str, question: str | None, correct: bool
+) -> None:
+    verdict = judge_inline(pred, gold, kind, question=question)
+    assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("after", "content"),
+    [
+        ("\\ (6.0\\,p_0V_0)$$", "6.0\\,p_0V_0"),
+        ("\\ \\left(= \\frac{a}{b}\\right)$$", "\\frac{a}{b}"),
+        ("\\quad (\\text{i.e. } 0.33d)$$", "0.33d"),
+        ("\\ (\\text{virtual and upright})$", "virtual and upright"),
+        ("\n\n(B) would hold", None),  # another line
+        ("$ and so on", None),
+    ],
+)
+def test_remark_content(after: str, content: str | None) -> None:
+    from studybench.verify.visibility import remark_content
+
+    assert remark_content(after) == content
+
+
+# -- the quantity an interval bounds, where the question writes a ratio ------------------
+RATIO_Q = "For which values of the mass ratio $m_1/m_2$ does the particle stop or bounce back?"
+LENS_RANGE_Q = "For what range of object distances $u$, in centimetres, is the image virtual?"
+
+
+@pytest.mark.parametrize(
+    ("box", "gold", "question", "correct"),
+    [
+        ("\\frac{m_2}{m_1} \\in (0, 1]", "\\boxed{(0, 1]}", RATIO_Q, False),  # the reciprocal
+        ("0 < m_2/m_1 \\le 1", "\\boxed{(0, 1]}", RATIO_Q, False),
+        ("m_1 \\in (0, 1]", "\\boxed{(0, 1]}", RATIO_Q, False),  # one name of the ratio
+        ("\\frac{v_1}{u} \\in (0, 1]", "\\boxed{(0, 1]}", RATIO_Q, False),
+        ("\\frac{m_1}{m_2} \\in (0, 1]", "\\boxed{(0, 1]}", RATIO_Q, True),
+        ("0 < m_1/m_2 \\le 1", "\\boxed{(0, 1]}", RATIO_Q, True),
+        ("(0, 1]", "\\boxed{(0, 1]}", RATIO_Q, True),
+        ("\\mu \\in (0, 1]", "\\boxed{(0, 1]}", RATIO_Q, True),  # the writer's own name
+        ("u/f \\in (0, 20)", "\\boxed{(0, 20)}", LENS_RANGE_Q, False),
+        ("u \\in (0, 20)", "\\boxed{(0, 20)}", LENS_RANGE_Q, True),
+    ],
+)
+def test_the_quantity_an_interval_bounds(box: str, gold: str, question: str, correct: bool) -> None:
+    verdict = judge_inline(f"$$\\boxed{{{box}}}$$", gold, "IN", question=question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# -- values offered beside an equation are judged as equations ---------------------------
+PIVOT = "\\boxed{x = \\frac{L}{2\\sqrt{3}}}"
+TILT = "\\boxed{\\cos\\theta_0 = \\frac{g}{\\omega^{2} R}}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct"),
+    [
+        ("$$" + PIVOT + "$$ or maybe $x = L/\\sqrt{3}$.", PIVOT, False),
+        ("$$" + PIVOT + ",\\ \\text{i.e. } x \\approx 0.289L$$", PIVOT, True),
+        ("$$" + PIVOT + ",\\ \\text{i.e. } x \\approx 0.577L$$", PIVOT, False),
+        ("$$" + TILT + ",\\ \\text{i.e. } \\theta_0 = \\arccos\\frac{g}{\\omega^2R}$$", TILT, True),
+        (
+            "$$\\boxed{h_{\\min} = \\frac{27}{10} R}\\ (\\text{i.e. } h_{\\min} = 2.5R)$$",
+            "\\boxed{h_{\\min} = \\frac{27}{10} R}",
+            False,
+        ),
+    ],
+)
+def test_values_offered_beside_an_equation(pred: str, gold: str, correct: bool) -> None:
+    verdict = judge_inline(pred, gold, "EQ")
+    assert verdict.correct is correct, verdict.reason

@@ -80,7 +80,7 @@ def judge_atom(
         if answer_type is AnswerType.NV:
             return judge_nv(pred, gold, tolerance, requested, question)
         if answer_type is AnswerType.IN:
-            return judge_in(pred, gold, tolerance, requested)
+            return judge_in(pred, gold, tolerance, requested, question)
         if answer_type is AnswerType.QL and question:
             return judge_ql(pred, gold, tolerance, question)
         if answer_type is AnswerType.MC and question:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from studybench.verify.chains import same_label
+from studybench.verify.chains import label_key, same_label
 from studybench.verify.normalize import last_side, split_top_level
 from studybench.verify.parsing import has_decimal, written_precision
 from studybench.verify.relations import is_label, split_top
@@ -315,6 +315,49 @@ def _names_quantity(text: str) -> bool:
     return len(parts) == 2 and all(is_label(p) for p in parts) and not same_label(*parts)
 
 
+_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+_WRITTEN_RATIO = re.compile(
+    r"\\[dt]?frac\s*\{(?P<num>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*\{(?P<den>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
+    r"|(?P<a>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?)\s*/\s*(?P<b>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?)"
+)
+
+
+def _ratios(text: str) -> list[tuple[str, str]]:
+    """The ratios of two names written in ``text`` (``m_1/m_2``, ``\\frac{m_1}{m_2}``)."""
+    found = []
+    for match in _WRITTEN_RATIO.finditer(text):
+        num, den = (
+            match.group("num", "den") if match.group("num") is not None else match.group("a", "b")
+        )
+        if is_label(num) and is_label(den):
+            found.append((label_key(num), label_key(den)))
+    return found
+
+
+def _other_quantity(variable: str | None, question: str) -> bool:
+    """Whether the quantity an interval bounds is another than the one the question asks
+    about, where the question's math says so by a ratio: a ratio the question does not write
+    (``\\frac{m_2}{m_1}`` where it asks for ``m_1/m_2``, ``u/f`` where it asks for ``u``),
+    or one name of the question's ratio alone (``m_1`` for ``m_1/m_2``). A name the question
+    writes no ratio of is left alone (``\\theta``, ``\\mu``: the writer's own names)."""
+    if variable is None:
+        return False
+    math = " ".join(a or b for a, b in _MATH.findall(question))
+    asked = _ratios(math)
+    own = _ratios(variable.strip()) if not is_label(variable) else []
+    if own and len(own) == 1 and _WRITTEN_RATIO.fullmatch(variable.strip()):
+        return own[0] not in asked
+    if is_label(variable):
+        name = label_key(variable)
+        alone = re.sub(_WRITTEN_RATIO, " ", math)
+        named_alone = any(
+            label_key(t) == name
+            for t in re.findall(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?", alone)
+        )
+        return not named_alone and any(name in pair for pair in asked)
+    return False
+
+
 def _same_variable(pred: str | None, gold: str | None) -> bool:
     """The quantity bounded must be the gold's (``0 < y \\le 2`` is not ``0 < x \\le 2``, nor
     ``0 < x^2 \\le 2``); an interval written as brackets names none. Against a gold that names
@@ -340,8 +383,16 @@ def _same_interval(
     )
 
 
-def judge_in(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] = ()) -> Outcome:
-    """``requested``: the units the question asks for, the unit of a unitless gold's bounds."""
+def judge_in(
+    pred: str,
+    gold: str,
+    tolerance: float,
+    requested: tuple[Any, ...] = (),
+    question: str | None = None,
+) -> Outcome:
+    """``requested``: the units the question asks for, the unit of a unitless gold's bounds;
+    ``question``: its text, whose ratios say which quantity a gold without one bounds
+    (:func:`_other_quantity`)."""
     gold_i = parse_intervals(gold)
     if not gold_i:
         return reject("gold_unparseable:interval")
@@ -352,6 +403,8 @@ def judge_in(pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] 
     if len(pred_i) != len(gold_i):
         return reject("wrong_interval")
     if not all(_same_variable(p.variable, hint) for p in pred_i):
+        return reject("wrong_variable")
+    if hint is None and question and any(_other_quantity(p.variable, question) for p in pred_i):
         return reject("wrong_variable")
     matched = assignment(pred_i, gold_i, lambda p, g: _same_interval(p, g, tolerance, requested))
     return accept("interval") if matched else reject("wrong_interval")
