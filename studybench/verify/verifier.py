@@ -175,7 +175,15 @@ from studybench.verify.visibility import MAGNITUDE, MAX_OFFERS
 # again after the box is judged. Recall: Unicode radicals, partial derivatives of a
 # one-variable function, intervals in words, a stated precision, bold and sentence truth
 # values, a bracketed tuple after other boxes, a unit after a bracketed number
-VERIFIER_VERSION = "1.15.0"
+# 1.16.0 (a ninth red-team round, on the issue's core classes in model-style output): every
+# side of the chain a final box closes is judged (values converted, expressions in the
+# gold's symbols); a name after a labelled formula and a negated label are claims; a value
+# in parentheses after the box, a correction remark ("(really …)"), a remark that says what
+# a choice or an expression holds, a box unequal to itself, a counterfactual sentence; a
+# constant's definition reads the gold's letter as the constant only where the question
+# speaks of it; an interval's quantity where the question writes a ratio; values offered
+# beside an equation judged as equations; a move back after a math opening overprints
+VERIFIER_VERSION = "1.16.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -359,6 +367,12 @@ def judge_inline(
         )
         if contradicted is not None:
             return verdict(False, contradicted, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind is AnswerType.TUP and len(extraction.before) == len(answers):
+        labelled = _outside_labels(extraction.before, answers, len(golds))
+        if labelled is not None:
+            fine, why, _ = judge(labelled)
+            if not fine:
+                return verdict(False, why, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.TUP and len(golds) > 1 and extraction.after:
         elements = select_answers(answers, kind, len(golds), sequence)
         restated = _restated_element(
@@ -483,6 +497,31 @@ def _read_beside(unit: str | None, box_unit: str | None) -> bool:
     beside a numeric box written with ``box_unit``: a value written out, and a bare number
     only beside a bare box (``6000 = \\boxed{6\\,\\mathrm{kW}}`` leaves its unit unsaid)."""
     return unit is not None and (unit != "" or box_unit == "")
+
+
+# a name written right before a box: "$T_C = \\boxed{…}$", "- $T_B$: $\\boxed{…}$"
+_OUTSIDE_LABEL = re.compile(
+    r"(?P<label>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*)\$?\s*(?:=|:)\s*\$?\s*$"
+)
+
+
+def _outside_labels(
+    befores: tuple[str, ...], answers: tuple[str, ...], count: int
+) -> tuple[str, ...] | None:
+    """A tuple's last ``count`` boxes with the names written right before each (``T_C =
+    \\boxed{2T_0}`` is ``T_C = 2T_0``), where every one has a name and none names itself
+    inside: the names say which element is which, as inside the boxes. Else None."""
+    from studybench.verify.relations import is_label
+
+    if len(answers) < count:
+        return None
+    named = []
+    for before, box in zip(befores[-count:], answers[-count:], strict=True):
+        match = _OUTSIDE_LABEL.search(before[-40:])
+        if match is None or "=" in box or not is_label(match.group("label")):
+            return None
+        named.append(f"{match.group('label')} = {box}")
+    return tuple(named)
 
 
 def _contradicting_side(

@@ -1,7 +1,9 @@
-"""Verifier 1.15.1 rules, each with its table: every side of the chain a final box closes
-is judged (a chain claims all its sides equal), a box declared unequal to its own value, a
-correction remark after the box ("(really 0.308)", "(≡ D)", also cut into ``\\text``
-pieces), and a box in a counterfactual sentence ("If the mass were doubled, …")."""
+"""Verifier 1.16.0 rules (red-team round 9), each with its table: every side of the chain a
+final box closes is judged (a chain claims all its sides equal), a box declared unequal to
+its own value, correction and restating remarks after the box, a box in a counterfactual
+sentence, constants' definitions only where the question speaks of them, a name after a
+labelled formula, a negated label, an interval's quantity, and values offered beside an
+equation."""
 
 from __future__ import annotations
 
@@ -577,4 +579,29 @@ TILT = "\\boxed{\\cos\\theta_0 = \\frac{g}{\\omega^{2} R}}"
 )
 def test_values_offered_beside_an_equation(pred: str, gold: str, correct: bool) -> None:
     verdict = judge_inline(pred, gold, "EQ")
+    assert verdict.correct is correct, verdict.reason
+
+
+# -- names that come in another order than the question asks them -----------------------
+CYCLE_Q = "Find the temperatures $T_B$, $T_C$ and $T_D$ in terms of $T_0$, in that order."
+CYCLE = "\\boxed{2T_0}, \\boxed{4T_0}, \\boxed{2T_0}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        ("$$\\boxed{T_C = 2T_0},\\ \\boxed{T_B = 4T_0},\\ \\boxed{T_D = 2T_0}$$", False),
+        ("$$\\boxed{T_C = 2T_0,\\ T_B = 4T_0,\\ T_D = 2T_0}$$", False),
+        ("$$T_C = \\boxed{2T_0},\\quad T_B = \\boxed{4T_0},\\quad T_D = \\boxed{2T_0}$$", False),
+        ("- $T_B$: $\\boxed{2T_0}$\n- $T_D$: $\\boxed{4T_0}$\n- $T_C$: $\\boxed{2T_0}$", False),
+        ("$$\\boxed{T_B = 2T_0},\\ \\boxed{T_C = 4T_0},\\ \\boxed{T_D = 2T_0}$$", True),
+        ("$$T_B = \\boxed{2T_0},\\quad T_C = \\boxed{4T_0},\\quad T_D = \\boxed{2T_0}$$", True),
+        ("- $T_B$: $\\boxed{2T_0}$\n- $T_C$: $\\boxed{4T_0}$\n- $T_D$: $\\boxed{2T_0}$", True),
+        ("$$" + CYCLE + "$$", True),
+        # names the question does not write are left to the other rules
+        ("$$\\boxed{T_2 = 2T_0},\\ \\boxed{T_3 = 4T_0},\\ \\boxed{T_4 = 2T_0}$$", True),
+    ],
+)
+def test_names_in_the_order_asked(pred: str, correct: bool) -> None:
+    verdict = judge_inline(pred, CYCLE, "TUP", "EX,EX,EX", question=CYCLE_Q)
     assert verdict.correct is correct, verdict.reason

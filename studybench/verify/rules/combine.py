@@ -434,6 +434,33 @@ def _element_labels_problem(preds: tuple[str, ...], labels: list[str | None]) ->
     return None
 
 
+_QUESTION_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+_NAME = re.compile(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*")
+
+
+def _asked_order_problem(
+    preds: tuple[str, ...], labels: list[str | None], question: str | None
+) -> str | None:
+    """``swapped_labels`` where every element of a TUP prediction is labelled with a name
+    the question writes, and the names come in another order than the question's: the gold,
+    which labels nothing, lists the values in the order asked ("Find $T_B$, $T_C$ and $T_D$":
+    ``T_C = 2T_0, T_B = 4T_0, …`` puts each value under the other's name). Where the gold
+    labels its elements, or a name is not the question's, the labels are left to the rest."""
+    if not question or any(label is not None for label in labels):
+        return None
+    named = [_label(pred, labels) for pred in preds]
+    if any(name is None for name in named):
+        return None
+    first: dict[str, int] = {}
+    math = " ".join(a or b for a, b in _QUESTION_MATH.findall(question))
+    for token in _NAME.finditer(math):
+        first.setdefault(label_key(token.group(0)), token.start())
+    places = [first.get(label_key(name)) for name in named if name is not None]
+    if len(set(map(label_key, filter(None, named)))) != len(named) or None in places:
+        return None
+    return "swapped_labels" if places != sorted(places) else None  # type: ignore[type-var]
+
+
 def _by_label(preds: tuple[str, ...], labels: list[str | None]) -> tuple[str, ...]:
     """A tuple whose every element is labelled with the gold's labels, in another order
     (``y = 3, x = 2`` for ``x = 2, y = 3``), in the gold's order; else as given."""
@@ -473,7 +500,9 @@ def judge_answers(
             return reject("wrong_count")
         labels = [gold_chain(g).label for g in golds]
         preds = _by_label(preds, labels)
-        problem = _element_labels_problem(preds, labels)
+        problem = _element_labels_problem(preds, labels) or _asked_order_problem(
+            preds, labels, question
+        )
         if problem is not None:
             return reject(problem)
         for position, p in enumerate(preds):
