@@ -610,12 +610,14 @@ _WRITTEN_NUMBER = re.compile(
 )
 
 
-def rounds_to(offered: str, value: str, loose_zeros: bool = False) -> bool:
+def rounds_to(offered: str, value: str, loose_zeros: bool = False, converted: bool = False) -> bool:
     """Whether ``offered`` is ``value`` rounded to the digits ``offered`` writes, in the same
     unit: "0.15" for 0.154, "15 m/s" for 14.5 m/s, "1.5 \\times 10^{3} J" for 1520 J. A
     rounded restatement of a right answer ("or, to two figures, 0.15") is no second guess.
     With ``loose_zeros`` the zeros that end a whole number are rounding too ("about 240 K"
-    for 245 K: two figures), as where the writer says the value is approximate."""
+    for 245 K: two figures), as where the writer says the value is approximate; with
+    ``converted`` ``value`` is first expressed in ``offered``'s unit ("about 32 mph" for
+    14.5 m/s, "15%" for 0.154)."""
     written = _WRITTEN_NUMBER.match(offered)
     if written is None:
         return False
@@ -623,16 +625,28 @@ def rounds_to(offered: str, value: str, loose_zeros: bool = False) -> bool:
         rounded, exact = parse_quantity(offered), parse_quantity(value)
     except (UnparseableError, RecursionError):
         return False
+    exact_value = exact.value
     if rounded.unit is not None and rounded.unit != exact.unit:
-        return False
-    if rounded.value == 0 and exact.value != 0:
+        moved = _in_unit(exact, rounded.unit) if converted else None
+        if moved is None:
+            return False
+        exact_value = moved
+    if rounded.value == 0 and exact_value != 0:
         return False  # a rounding keeps a significant figure: "or maybe 0" is no 0.154
     decimals = len(written.group("decimals") or "")
     if loose_zeros and not decimals:
         whole = re.sub(r"\D", "", written.group("whole"))
         decimals = -(len(whole) - len(whole.rstrip("0"))) if whole.strip("0") else 0
     half_step = 0.5 * 10.0 ** (int(written.group("power") or 0) - decimals)
-    return abs(rounded.value - exact.value) <= half_step * (1 + 1e-9)
+    return abs(rounded.value - exact_value) <= half_step * (1 + 1e-9)
+
+
+def _in_unit(quantity: Any, unit: Any) -> float | None:
+    """A parsed quantity's value in ``unit`` (a bare number is a pure number), or None."""
+    from studybench.verify.units import convert, registry
+
+    source = quantity.unit if quantity.unit is not None else registry().dimensionless
+    return convert(quantity.value, source, unit)
 
 
 def unit_place(offer: str, elements: tuple[str, ...]) -> int | None:

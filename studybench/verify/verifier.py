@@ -648,7 +648,9 @@ def _remark_problem(
         if unit_place(offered, (target,)) != 0:
             continue  # another quantity's value, or one no unit places
         placed = (*elements[:index], value, *elements[index + 1 :])
-        if not judge(placed)[0] and not rounds_to(offered, last_side(target), loose_zeros=True):
+        if not judge(placed)[0] and not rounds_to(
+            offered, last_side(target), loose_zeros=True, converted=True
+        ):
             return f"remark_{index}:wrong_value"
     return None
 

@@ -437,6 +437,25 @@ def test_rounds_to_with_loose_zeros(offered: str, value: str, loose: bool, round
     assert rounds_to(offered, value, loose_zeros=loose) is rounds
 
 
+@pytest.mark.parametrize(
+    ("offered", "value", "rounds"),
+    [
+        ("32 mph", "14.5 m/s", True),  # 32.4 mph
+        ("33 mph", "14.5 m/s", False),
+        ("15 %", "0.154", True),
+        ("16 %", "0.154", False),
+        ("1.5 h", "5.54\\times10^{3} s", True),  # 1.54 h
+        ("1.6 h", "5.54\\times10^{3} s", False),
+        ("1.5 kg", "5.54\\times10^{3} s", False),  # another dimension
+    ],
+)
+def test_rounds_to_in_the_offered_unit(offered: str, value: str, rounds: bool) -> None:
+    from studybench.verify.numeric import rounds_to
+
+    assert rounds_to(offered, value, loose_zeros=True, converted=True) is rounds
+    assert not rounds_to(offered, value)  # in another unit only where asked to convert
+
+
 # -- a name at the end of a chain that opens with its label is a claim -------------------
 @pytest.mark.parametrize(
     ("box", "gold", "kind", "correct"),
