@@ -361,6 +361,10 @@ def judge_inline(
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind is AnswerType.EQ and len(answers) == 1 and extraction.after:
+        restated = _restated_equation(extraction.after[-1], answers[-1], gold_boxes[-1], judge)
+        if restated is not None:
+            return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _CHAINED_KINDS and len(golds) == 1 and extraction.sides:
         contradicted = _contradicting_side(
             extraction.sides, answers[-1], gold_boxes[-1], kind, judge
@@ -680,6 +684,57 @@ def _equations_offered(offers: tuple[str, ...], box: str) -> tuple[str, ...]:
         if not same:
             found.append(f"{left} = {offer}")
     return tuple(found)
+
+
+# An equation stated again right after an equation's box: in parentheses, or after "i.e.",
+# "that is", "equivalently", "so", "hence", "namely" (and the math it stands in)
+_EQUATION_CUE = re.compile(
+    r"^(?:[\s,;.:]|\\[ ,;:!]|~|\\q?quad(?![a-zA-Z])|\$|\*)*"
+    r"(?:\\left\s*\(|\(|(?:i\.\s*e\.|(?:that\s+is|equivalently|so|hence|thus|namely)\b)[,:]?)"
+    r"(?:[\s,;:]|\\[ ,;:!]|~|\$)*(?P<rest>[^\n]{1,200})",
+    re.IGNORECASE,
+)
+# where the restated equation ends: the math's end, the remark's close, a clause
+_EQUATION_END = re.compile(
+    r"\$|\\right\s*\)|\\\]|\\\)|,\s*\\(?:text|quad)|\\text\s*\{\s*(?:for|if|with|where)\b"
+    r"|\s(?:for|if|with|where)\s|[.;](?:\s|$)"
+)
+
+
+def _restated_equation(
+    after: str,
+    box: str,
+    gold: str,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why an equation stated again right after an equation's box makes it wrong, or None:
+    "\\boxed{h_{\\min} = \\frac{27}{10}R}, so $10h_{\\min} = 17R$", "Equivalently, $\\omega^2R
+    \\cos\\theta_0 = 2g$", "(\\theta_0 = \\arccos\\frac{2g}{\\omega^2R})" claim a second
+    equation for the asked one, which must hold as well. Judged where it is written in the
+    gold's symbols (an instance in numbers, "h = 2.7 m for R = 10 m", or in other quantities
+    is another claim); a label's approximate value ("i.e. x \\approx 0.289L") is compared with
+    the box's right side (:func:`_equations_offered`)."""
+    from studybench.verify.restatement import written_in
+
+    cue = _EQUATION_CUE.match(_UNIT_TEXT.sub(r"\1", after[:_EQUATION_SCOPE]))
+    if cue is None:
+        return None
+    rest = cue.group("rest")
+    end = _EQUATION_END.search(rest)
+    stated = (rest[: end.start()] if end is not None else rest).strip().rstrip(",")
+    if not (stated.count("=") == 1 or _APPROXIMATE.search(stated)) or "\\boxed" in stated:
+        return None
+    for equation in _equations_offered((stated,), box):
+        if not equation or not written_in(equation, gold):
+            continue
+        correct, reason, _ = judge((equation,))
+        if not correct and not reason.startswith("unparseable"):
+            return f"restated:{reason}"
+    return None
+
+
+_EQUATION_SCOPE = 240  # characters after the box read for a restated equation
+_UNIT_TEXT = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{([^{}]*)\}")
 
 
 _APPROXIMATE = re.compile(r"\\approx(?![a-zA-Z])|≈|\\simeq(?![a-zA-Z])|≃|\\sim(?![a-zA-Z])|∼")

@@ -624,3 +624,47 @@ CYCLE = "\\boxed{2T_0}, \\boxed{4T_0}, \\boxed{2T_0}"
 def test_names_in_the_order_asked(pred: str, correct: bool) -> None:
     verdict = judge_inline(pred, CYCLE, "TUP", "EX,EX,EX", question=CYCLE_Q)
     assert verdict.correct is correct, verdict.reason
+
+
+# -- an equation stated again after an equation's box ------------------------------------
+LOOP = "\\boxed{h_{\\min} = \\frac{27}{10} R}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct"),
+    [
+        ("$" + LOOP + "$, so $10 h_{\\min} = 17R$.", LOOP, False),
+        ("$" + LOOP + "$, so $10 h_{\\min} = 27R$.", LOOP, True),
+        ("$" + TILT + "$. Equivalently, $\\omega^2 R\\cos\\theta_0 = 2g$.", TILT, False),
+        ("$" + TILT + "$. Equivalently, $\\omega^2 R\\cos\\theta_0 = g$.", TILT, True),
+        (
+            "$$" + TILT + "\\ \\ \\left(\\theta_0 = \\arccos\\frac{2g}{\\omega^2R}\\right)$$",
+            TILT,
+            False,
+        ),
+        (
+            "$$" + TILT + "\\ \\ \\left(\\theta_0 = \\arccos\\frac{g}{\\omega^2R}\\right)$$",
+            TILT,
+            True,
+        ),
+        (
+            "$$" + TILT + ",\\ \\text{i.e. } \\theta_0 = \\arcsin\\frac{g}{\\omega^2R}$$",
+            TILT,
+            False,
+        ),
+        ("$" + PIVOT + "$. Equivalently, $x = \\frac{\\sqrt{3}}{2}L$.", PIVOT, False),
+        ("$" + PIVOT + "$. Equivalently, $x = \\frac{\\sqrt{3}}{6}L$.", PIVOT, True),
+        # an instance in numbers, or a statement in other quantities, is another claim
+        (
+            "$$"
+            + LOOP
+            + "\\ \\ (h_{\\min} = 27\\,\\mathrm{m}\\text{ for } R = 10\\,\\mathrm{m})$$",
+            LOOP,
+            True,
+        ),
+        ("$" + LOOP + "$, so $F_{\\rm net} = 2mg$ at the top.", LOOP, True),
+    ],
+)
+def test_an_equation_stated_again(pred: str, gold: str, correct: bool) -> None:
+    verdict = judge_inline(pred, gold, "EQ")
+    assert verdict.correct is correct, verdict.reason
