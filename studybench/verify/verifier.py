@@ -371,6 +371,13 @@ def judge_inline(
         )
         if contradicted is not None:
             return verdict(False, contradicted, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind is AnswerType.IN and len(answers) == 1 and extraction.before:
+        bounded = _BOUNDED_BEFORE.search(extraction.before[-1][-80:])
+        if bounded is not None and not re.search(r"\\in\b|∈|<|>|\\[lg]e", answers[-1]):
+            variable = _SPACING_BEFORE.sub("", bounded.group("variable")).strip()
+            fine, why, _ = judge((f"{variable} \\in {answers[-1]}",))
+            if not fine:  # "$\\frac{m_2}{m_1} \\in \\boxed{(0, 1]}$": the box bounds that
+                return verdict(False, why, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.TUP and len(extraction.before) == len(answers):
         labelled = _outside_labels(extraction.before, answers, len(golds))
         if labelled is not None:
@@ -503,6 +510,14 @@ def _read_beside(unit: str | None, box_unit: str | None) -> bool:
     return unit is not None and (unit != "" or box_unit == "")
 
 
+# the quantity written right before an interval's box: "$\\frac{m_2}{m_1} \\in \\boxed{…}$"
+_BOUNDED_BEFORE = re.compile(
+    r"(?:^|[$,;]|\\\(|\\\[)\s*(?P<variable>[^$,;]{1,40}?)\s*(?:\\in\b|∈)\s*$"
+)
+_SPACING_BEFORE = re.compile(
+    r"^(?:\s|\\(?:[hv]space\*?\s*\{[^{}]*\}|q?quad(?![a-zA-Z])|[,;:! ]"
+    r"|kern\s*-?[\d.]+\s*[a-z]{2}))*"
+)
 # a name written right before a box: "$T_C = \\boxed{…}$", "- $T_B$: $\\boxed{…}$"
 _OUTSIDE_LABEL = re.compile(
     r"(?P<label>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*)\$?\s*(?:=|:)\s*\$?\s*$"

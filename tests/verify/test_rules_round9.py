@@ -577,6 +577,23 @@ def test_the_quantity_an_interval_bounds(box: str, gold: str, question: str, cor
     assert verdict.correct is correct, verdict.reason
 
 
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        ("$$\\frac{m_2}{m_1} \\in \\boxed{(0, 1]}$$", False),  # written before the box
+        ("So $m_1 \\in \\boxed{(0, 1]}$.", False),
+        ("$$\\frac{m_1}{m_2} \\in \\boxed{(0, 1]}$$", True),
+        ("$$m_1/m_2 ∈ \\boxed{(0, 1]}$$", True),
+        ("The ratio lies in $\\boxed{(0, 1]}$.", True),
+        ("$$\\hspace{1cm}\\frac{m_1}{m_2} \\in \\boxed{(0, 1]}$$", True),  # spacing is no name
+        ("$$\\quad\\frac{m_2}{m_1} \\in \\boxed{(0, 1]}$$", False),
+    ],
+)
+def test_the_quantity_written_before_an_interval_box(pred: str, correct: bool) -> None:
+    verdict = judge_inline(pred, "\\boxed{(0, 1]}", "IN", question=RATIO_Q)
+    assert verdict.correct is correct, verdict.reason
+
+
 # -- values offered beside an equation are judged as equations ---------------------------
 PIVOT = "\\boxed{x = \\frac{L}{2\\sqrt{3}}}"
 TILT = "\\boxed{\\cos\\theta_0 = \\frac{g}{\\omega^{2} R}}"
