@@ -1563,9 +1563,9 @@ def _transformed_side(before: str) -> bool:
 
 
 _MULTIPLIER_WORDS = r"(?:thousand|million|billion|trillion|hundred|dozen)s?\b"
-_UNIT_RIGHT_AFTER = re.compile(  # a unit, never a multiplier word ("\\text{thousand}")
+_UNIT_RIGHT_AFTER = re.compile(  # a unit, never a multiplier word ("\\text{Thousand}")
     r"^(?:\s|\\[,;:! ]|~)*\\(?:mathrm|text|textrm|rm|mbox)\s*\{\s*"
-    rf"(?!{_MULTIPLIER_WORDS})[A-Za-zµΩ°%][^{{}}]{{0,20}}\}}"
+    rf"(?!(?i:{_MULTIPLIER_WORDS}))[A-Za-zµΩ°%][^{{}}]{{0,20}}\}}"
 )
 _BARE_NUMBER_BOX = re.compile(r"^\\boxed\s*\{\s*[-+−]?\s*[\d.,]+\s*\}$")
 _POWER_OF_TEN_AFTER = re.compile(r"^(?:\s|\\[,;:! ]|~)*(?:\\times|\\cdot|×|·)\s*10\s*\^")
