@@ -38,7 +38,9 @@ def test_noise_from_a_real_judge_is_flagged_not_fatal(vllm_tiny: str, tmp_path: 
     assert len(verdicts) == 35
     noise = [v for v in verdicts if v["stage"] == "llm"]
     assert noise and all(v["flagged"] and not v["correct"] for v in noise)
-    assert all(v["outcome"] in ("unparseable", "judge_error") and v["reply"] for v in noise)
+    assert all(v["outcome"] in ("unparseable", "judge_error") for v in noise)
+    # a failed call keeps its error as the reply; the tiny model may also end a reply at once
+    assert all(v["reply"] for v in noise if v["outcome"] == "judge_error")
     zero = [json.loads(line) for line in (out / "zero_shot" / "verdicts-seed0.jsonl").open()]
     flagged = sum(v["flagged"] for v in [*verdicts, *zero])
     assert f"judged 2 (part, seed) unit(s); {flagged} verdict(s) flagged" in text
