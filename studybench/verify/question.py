@@ -1,4 +1,6 @@
-"""The unit a question asks for, so a unitless gold can be compared with an answer in units.
+"""What the rules read off a question: the unit it asks for, and the math it writes.
+
+The unit a question asks for, so a unitless gold can be compared with an answer in units.
 
 Release golds often drop the unit the question names: "How long does it take (in days)?"
 with gold ``57``. An answer of ``4.9\\times10^{6}\\,\\mathrm{s}`` is then correct, and one of
@@ -17,6 +19,18 @@ from studybench.verify.normalize import normalize_answer
 from studybench.verify.units import parse_unit
 
 MAX_QUESTION_CHARS = 20_000
+# A question's math, inline ($…$, \(…\)) or displayed (\[…\]): where its symbols are written.
+_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+# A name as a question writes one: a letter or command with one subscript and primes.
+NAME = re.compile(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*")
+
+
+def question_math(question: str) -> str:
+    """The math a question writes, its pieces joined by spaces: the names it asks about and
+    the values it gives are read there, never in its prose ("a" is an article there)."""
+    return " ".join(next(filter(None, m.groups()), "") for m in _MATH.finditer(question))
+
+
 # A requested unit ends at punctuation, a closing bracket, "and"/"or", or the end.
 _END = r"(?=\s*(?:[.,;:?!)\]]|\s(?:and|or|with|to|rounded|accurate|using|assuming)\b|$))"
 _UNIT = r"(\$[^$]{1,40}\$|\\\([^)]{1,40}\\\)|[A-Za-z°µμΩÅ\\][\w°µμΩÅ\\/^{}.*\-\s]{0,30}?)"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from studybench.verify.chains import label_key
+from studybench.verify.question import question_math
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
 # offers of ``visibility`` read the same labels before a second value)
@@ -145,7 +146,7 @@ def names_asked_quantity(
         return True
     if not question:
         return False
-    math = " ".join(m.group() for m in _MATH.finditer(question))  # symbols are in its math
+    math = question_math(question)  # symbols are in its math
     named = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}(?![A-Za-z])", math)
     given = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}\s*=", math)
     return named is not None and (given is None or given_counts)
@@ -176,6 +177,3 @@ _GREEK = re.compile(
     r"|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta"
     r"|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)(?![A-Za-z])"
 )
-
-
-_MATH = re.compile(r"\$[^$]+\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)

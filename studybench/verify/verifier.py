@@ -34,7 +34,13 @@ from studybench.verify.relations import (
     strip_remark,
     unmark,
 )
-from studybench.verify.visibility import MAGNITUDE, MAX_OFFERS
+from studybench.verify.visibility import (
+    MAGNITUDE,
+    MAX_OFFERS,
+    bounded_before,
+    label_before,
+    unwrapped,
+)
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
@@ -372,9 +378,8 @@ def judge_inline(
         if contradicted is not None:
             return verdict(False, contradicted, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.IN and len(answers) == 1 and extraction.before:
-        bounded = _BOUNDED_BEFORE.search(extraction.before[-1][-80:])
-        if bounded is not None and not re.search(r"\\in\b|∈|<|>|\\[lg]e", answers[-1]):
-            variable = _SPACING_BEFORE.sub("", bounded.group("variable")).strip()
+        variable = bounded_before(extraction.before[-1])
+        if variable is not None and not re.search(r"\\in\b|∈|<|>|\\[lg]e", answers[-1]):
             fine, why, _ = judge((f"{variable} \\in {answers[-1]}",))
             if not fine:  # "$\\frac{m_2}{m_1} \\in \\boxed{(0, 1]}$": the box bounds that
                 return verdict(False, why, extracted=shown, normalized_gold=shown_gold)
@@ -510,20 +515,6 @@ def _read_beside(unit: str | None, box_unit: str | None) -> bool:
     return unit is not None and (unit != "" or box_unit == "")
 
 
-# the quantity written right before an interval's box: "$\\frac{m_2}{m_1} \\in \\boxed{…}$"
-_BOUNDED_BEFORE = re.compile(
-    r"(?:^|[$,;]|\\\(|\\\[)\s*(?P<variable>[^$,;]{1,40}?)\s*(?:\\in\b|∈)\s*$"
-)
-_SPACING_BEFORE = re.compile(
-    r"^(?:\s|\\(?:[hv]space\*?\s*\{[^{}]*\}|q?quad(?![a-zA-Z])|[,;:! ]"
-    r"|kern\s*-?[\d.]+\s*[a-z]{2}))*"
-)
-# a name written right before a box: "$T_C = \\boxed{…}$", "- $T_B$: $\\boxed{…}$"
-_OUTSIDE_LABEL = re.compile(
-    r"(?P<label>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*)\$?\s*(?:=|:)\s*\$?\s*$"
-)
-
-
 def _outside_labels(
     befores: tuple[str, ...], answers: tuple[str, ...], count: int
 ) -> tuple[str, ...] | None:
@@ -536,10 +527,10 @@ def _outside_labels(
         return None
     named = []
     for before, box in zip(befores[-count:], answers[-count:], strict=True):
-        match = _OUTSIDE_LABEL.search(before[-40:])
-        if match is None or "=" in box or not is_label(match.group("label")):
+        label = label_before(before)
+        if label is None or "=" in box or not is_label(label):
             return None
-        named.append(f"{match.group('label')} = {box}")
+        named.append(f"{label} = {box}")
     return tuple(named)
 
 
@@ -731,7 +722,7 @@ def _restated_equation(
     the box's right side (:func:`_equations_offered`)."""
     from studybench.verify.restatement import written_in
 
-    cue = _EQUATION_CUE.match(_UNIT_TEXT.sub(r"\1", after[:_EQUATION_SCOPE]))
+    cue = _EQUATION_CUE.match(unwrapped(after[:_EQUATION_SCOPE]))
     if cue is None:
         return None
     rest = cue.group("rest")
@@ -749,7 +740,6 @@ def _restated_equation(
 
 
 _EQUATION_SCOPE = 240  # characters after the box read for a restated equation
-_UNIT_TEXT = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{([^{}]*)\}")
 
 
 _APPROXIMATE = re.compile(r"\\approx(?![a-zA-Z])|≈|\\simeq(?![a-zA-Z])|≃|\\sim(?![a-zA-Z])|∼")

@@ -1653,6 +1653,42 @@ _LINK_SEPARATOR = re.compile(
 )
 
 
+def unwrapped(text: str) -> str:
+    """``text`` with its text and roman wrappers taken off (``\\,\\mathrm{s}`` is ``\\,s``,
+    ``\\text{so}`` is ``so``): what is written, whatever face it is set in."""
+    return _UNIT_WRAPPER.sub(r"\1", text)
+
+
+# the quantity written right before an interval's box: "$\\frac{m_2}{m_1} \\in \\boxed{…}$"
+_BOUNDED_BEFORE = re.compile(
+    r"(?:^|[$,;]|\\\(|\\\[)\s*(?P<variable>[^$,;]{1,40}?)\s*(?:\\in\b|∈)\s*$"
+)
+_SPACING_BEFORE = re.compile(
+    r"^(?:\s|\\(?:[hv]space\*?\s*\{[^{}]*\}|q?quad(?![a-zA-Z])|[,;:! ]"
+    r"|kern\s*-?[\d.]+\s*[a-z]{2}))*"
+)
+# a name written right before a box: "$T_C = \\boxed{…}$", "- $T_B$: $\\boxed{…}$"
+_LABEL_BEFORE = re.compile(
+    r"(?P<label>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*)\$?\s*(?:=|:)\s*\$?\s*$"
+)
+
+
+def bounded_before(before: str) -> str | None:
+    """The quantity written right before a box with a membership sign, spacing aside
+    (``\\frac{m_2}{m_1} \\in \\boxed{(0, 1]}`` bounds the ratio), or None."""
+    bounded = _BOUNDED_BEFORE.search(before[-80:])
+    if bounded is None:
+        return None
+    return _SPACING_BEFORE.sub("", bounded.group("variable")).strip()
+
+
+def label_before(before: str) -> str | None:
+    """The name written right before a box with ``=`` or ``:`` (``$T_C = \\boxed{…}$``,
+    ``- $T_B$: $\\boxed{…}$``), or None."""
+    match = _LABEL_BEFORE.search(before[-40:])
+    return match.group("label") if match is not None else None
+
+
 def _link_value(side: str) -> tuple[float, str] | None:
     """A chain side read for certain as ``(value, unit)`` (the unit as written, spacing
     gone), or None (see ``_LINK_NUMBER``)."""

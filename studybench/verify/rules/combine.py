@@ -20,6 +20,7 @@ from studybench.verify.chains import (
 )
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError, single_variable_totals
+from studybench.verify.question import NAME, question_math
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,
@@ -434,10 +435,6 @@ def _element_labels_problem(preds: tuple[str, ...], labels: list[str | None]) ->
     return None
 
 
-_QUESTION_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
-_NAME = re.compile(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*")
-
-
 def _asked_order_problem(
     preds: tuple[str, ...], labels: list[str | None], question: str | None
 ) -> str | None:
@@ -452,8 +449,7 @@ def _asked_order_problem(
     if any(name is None for name in named):
         return None
     first: dict[str, int] = {}
-    math = " ".join(a or b for a, b in _QUESTION_MATH.findall(question))
-    for token in _NAME.finditer(math):
+    for token in NAME.finditer(question_math(question)):
         first.setdefault(label_key(token.group(0)), token.start())
     places = [first.get(label_key(name)) for name in named if name is not None]
     if len(set(map(label_key, filter(None, named)))) != len(named) or None in places:

@@ -14,6 +14,7 @@ from typing import Any
 from studybench.verify.chains import label_key, same_label
 from studybench.verify.normalize import last_side, split_top_level
 from studybench.verify.parsing import has_decimal, written_precision
+from studybench.verify.question import NAME, question_math
 from studybench.verify.relations import is_label, split_top
 from studybench.verify.rules.expression import judge_ex
 from studybench.verify.rules.matching import assignment
@@ -315,7 +316,6 @@ def _names_quantity(text: str) -> bool:
     return len(parts) == 2 and all(is_label(p) for p in parts) and not same_label(*parts)
 
 
-_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
 _WRITTEN_RATIO = re.compile(
     r"\\[dt]?frac\s*\{(?P<num>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*\{(?P<den>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
     r"|(?P<a>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?)\s*/\s*(?P<b>\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?)"
@@ -342,7 +342,7 @@ def _other_quantity(variable: str | None, question: str) -> bool:
     writes no ratio of is left alone (``\\theta``, ``\\mu``: the writer's own names)."""
     if variable is None:
         return False
-    math = " ".join(a or b for a, b in _MATH.findall(question))
+    math = question_math(question)
     asked = _ratios(math)
     own = _ratios(variable.strip()) if not is_label(variable) else []
     if own and len(own) == 1 and _WRITTEN_RATIO.fullmatch(variable.strip()):
@@ -350,10 +350,7 @@ def _other_quantity(variable: str | None, question: str) -> bool:
     if is_label(variable):
         name = label_key(variable)
         alone = re.sub(_WRITTEN_RATIO, " ", math)
-        named_alone = any(
-            label_key(t) == name
-            for t in re.findall(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?", alone)
-        )
+        named_alone = any(label_key(t) == name for t in NAME.findall(alone))
         return not named_alone and any(name in pair for pair in asked)
     return False
 
