@@ -193,17 +193,54 @@ _DERIVED = re.compile(
 )
 
 
-def derived_label(pred: str, gold: str) -> bool:
+# A name's primes once braces are gone: ``q'``, ``x^{\\prime}``.
+_PRIMES = re.compile(r"(?:'|\^\\prime)+")
+
+
+def quantity_key(label: str) -> str:
+    """:func:`label_key` without a function's arguments: ``q(t)`` and ``q`` are one quantity
+    at an argument and in general, so ``q`` is the key of both."""
+    key = label_key(label)
+    applied = _APPLIED.match(key)
+    return applied.group("head").strip() if applied is not None else key
+
+
+def underlying_name(label: str) -> str | None:
+    """The :func:`quantity_key` of the name under a label's derivative, change or mean marks
+    (``T`` of ``\\Delta T``, ``\\dot{T}``, ``\\overline{T}``; ``h_\\min`` of ``\\ddot h_{\\min}``),
+    or None for a label without one (``T``, ``T_0``)."""
+    text, marked = label.strip(), False
+    while (match := _DERIVED.match(text)) is not None:
+        text = (match.group("rest") or match.group("mean") or "").strip()
+        if text.startswith("(") and text.endswith(")"):
+            text = text[1:-1]
+        marked = True
+    return (quantity_key(text) or None) if marked else None
+
+
+def derived_label(pred: str, gold: str, primes: bool = False) -> bool:
     """Whether ``pred`` is the rate of change, second derivative, change or mean of the
     quantity ``gold`` names (``\\dot v``, ``\\ddot v``, ``\\Delta v``, ``\\bar v`` for ``v``):
-    another quantity, so a value labelled so is not the asked one's."""
-    match = _DERIVED.match(pred.strip())
-    if match is None:
+    another quantity, so a value labelled so is not the asked one's. Subscripts are part of
+    the name and arguments are not (``\\overline{h}_{\\min}`` for ``h_{\\min}``, ``\\dot q(t)``
+    and ``\\Delta q`` for ``q(t)``); marks stack (``\\Delta\\dot x`` for ``\\dot x`` and ``x``).
+    With ``primes``, a primed name is another quantity too (``q'(t)`` for ``q(t)``: its
+    derivative, or its value after some change)."""
+    target = quantity_key(gold)
+    if not target:
         return False
-    inner = (match.group("rest") or match.group("mean") or "").strip()
-    if inner.startswith("(") and inner.endswith(")"):
-        inner = inner[1:-1]  # \\Delta(v)
-    return bool(label_key(inner)) and label_key(inner) == label_key(gold)
+    text = pred.strip()
+    while (match := _DERIVED.match(text)) is not None:
+        text = (match.group("rest") or match.group("mean") or "").strip()
+        if text.startswith("(") and text.endswith(")"):
+            text = text[1:-1]  # \\Delta(v)
+        if quantity_key(text) == target:
+            return True
+    if not primes:
+        return False
+    key = quantity_key(pred)
+    plain = _PRIMES.sub("", key)
+    return plain != key and plain == target
 
 
 def wrong_label(side: str, gold_label: str) -> bool:

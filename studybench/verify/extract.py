@@ -31,6 +31,7 @@ from studybench.verify.visibility import (
 MAX_INPUT_CHARS = 64 * 1024
 _CELL_BAR = re.compile(r"(?:^|\n)[ \t]*\||(?<=\s)\|(?=\s)")  # "| a | b |", "a | b"
 _AFTER_CHARS = 60  # text read after a box for the unit of a bare number
+_TAIL_CHARS = 600  # text read after the last box for a value stated again
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
@@ -70,6 +71,9 @@ class Extraction:
     # the sides of the chain the last box closes ("$x = \\frac{d}{3} = \\boxed{…}$" gives
     # ``x`` and ``\\frac{d}{3}``): a chain claims each equals the box
     sides: tuple[str, ...] = ()
+    # the text after the last box as a reader reads it, fenced code's lines included: where a
+    # value stated again after the answer is read ("```\nFinal answer: h = 1.63 m\n```")
+    tail: str = ""
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -169,6 +173,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
             offered=offered_in_prose(before, shown[last_end:]),
             offers=offers_in_prose(before, shown[last_end:]),
             sides=chain_sides(shown[:last_start]),
+            tail=_tail(visible, shown, scan.spans, scan.spans.index((last_start, last_end))),
             after=tuple(
                 shown[end : min(end + _AFTER_CHARS, following)]
                 for (_, _, end), following in zip(
@@ -190,6 +195,20 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
         return Extraction((), "unbalanced_box")
     hidden = any(c.strip() for c in scan_boxes(_FBOX.sub(r"\\boxed", visible)).contents)
     return Extraction((), "hidden_box" if hidden else "no_box")
+
+
+def _tail(visible: str, shown: str, spans: tuple[tuple[int, int], ...], index: int) -> str:
+    """The text after box ``index`` (of ``spans`` in ``shown``; see ``Extraction.tail``):
+    read again with fenced code kept where there is some and the same boxes are found."""
+    if "```" in visible:
+        coded = _FBOX.sub(
+            r"\\boxed", without_hidden(untrusted_boxes(unstrike_relations(visible)), code=True)
+        )
+        coded_spans = scan_boxes(coded).spans
+        if len(coded_spans) == len(spans):
+            shown, spans = coded, coded_spans
+    end = spans[index][1]
+    return shown[end : end + _TAIL_CHARS]
 
 
 def gold_answers(gold: str) -> tuple[str, ...]:

@@ -519,6 +519,29 @@ def with_unit_after(box: str, after: str) -> str:
     return box if unit is None else f"{box}\\,{unit}"
 
 
+# Alternatives listed in one box, each a bare number, maybe labelled: "30.0 \\text{ or } 60.0",
+# "t = 1.0,\\ 3.0", "x = 0.382 \\text{ or } x = 0.218"
+_LIST_NUMBER = r"[+\-−]?\s*(?:\d+(?:\.\d*)?|\.\d+)"
+_LIST_LABEL = r"(?:\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?\s*=\s*)?"
+_LIST_JOIN = r"\s*(?:,|;|\\text\s*\{\s*(?:or|and)\s*\}|\b(?:or|and)\b|\\[,;:! ]|~|\\q?quad)+\s*"
+_LISTED_NUMBERS = re.compile(
+    rf"^\s*{_LIST_LABEL}{_LIST_NUMBER}(?:{_LIST_JOIN}{_LIST_LABEL}{_LIST_NUMBER})+\s*$"
+)
+_LISTED_NUMBER = re.compile(rf"(?<![\w.{{^])({_LIST_NUMBER})(?![\w.])")
+
+
+def alternatives_with_unit_after(box: str, after: str) -> str:
+    """Alternatives listed in one box of bare numbers, with the unit written right after it:
+    ``\\boxed{30.0 \\text{ or } 60.0}\\ \\mathrm{mm}`` is 30.0 mm or 60.0 mm, not two
+    numbers read in the gold's unit (the unit outside the box is part of the answer, as for
+    one number: :func:`with_unit_after`). A tuple's elements are several quantities, so this
+    is for alternatives of one only."""
+    if not _LISTED_NUMBERS.match(box):
+        return with_unit_after(box, after)
+    unit = _unit_written(_after_box(after))
+    return box if unit is None else _LISTED_NUMBER.sub(lambda m: f"{m.group(1)}\\,{unit}", box)
+
+
 def _unit_written(rest: str) -> str | None:
     """The unit that ``rest`` (the text after a box, its lead removed) opens with, as the
     verifier writes it, or None: up to four pieces ("kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}",

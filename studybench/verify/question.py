@@ -190,3 +190,184 @@ def asked_bound(question: str | None) -> str | None:
     if (upper is None) == (lower is None):
         return None
     return "upper" if upper is not None else "lower"
+
+
+# -- which names a question asks about, and which it gives ---------------------------------
+# Where a question asks for its answer: a sentence with a question mark or an asking verb.
+# Narrower than _ASKING: "It starts in state $A$" states data, "state the answer" is rare in
+# a question's asking sentence and common in its setup.
+_ASKS = re.compile(
+    r"\?|\b(?:find|what|which|how|calculate|compute|determine|estimate|evaluate|obtain"
+    r"|derive|express|give|show)\b",
+    re.IGNORECASE,
+)
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_GREEK = (
+    "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu"
+    "|xi|rho|varrho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi"
+    "|Sigma|Upsilon|Phi|Psi|Omega|ell"
+)
+# A name as a question's math writes one, marks and subscript included: ``T_0``, ``\\theta``,
+# ``\\Delta T``, ``\\dot{x}_1``, ``h_{\\min}``, ``v'``. Single letters only: ``mgh`` is three.
+WRITTEN_NAME = re.compile(
+    r"(?<![A-Za-z\\])"
+    r"(?:\\(?:Delta|delta|dot|ddot|dddot|bar|overline)(?![A-Za-z])\s*(?=[\\{A-Za-z]))?"
+    rf"(?:\{{\s*(?:\\(?:{_GREEK})(?![A-Za-z])|[A-Za-z])\s*\}}|\\(?:{_GREEK})(?![A-Za-z])"
+    r"|[A-Za-z](?![A-Za-z]))"
+    r"(?:\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\(?:mathrm|text|rm)\s*\{[^{}]*\}|\\[A-Za-z]+"
+    r"|[A-Za-z0-9]))?'*"
+)
+# a unit or word set upright after a number (30.0\,\mathrm{m/s}): no name; a subscript's
+# (T_{\text{eq}}) stays
+_UPRIGHT = re.compile(r"(?<![_{\s])\s*\\(?:mathrm|text|textrm|rm|mbox|operatorname)\s*\{[^{}]*\}")
+_UNIT_AFTER_NUMBER = re.compile(
+    r"(?<=\d)(?:\s|\\[,;: ])*\\(?:mathrm|text|textrm|rm|mbox)\s*\{[^{}]*\}"
+)
+# "v_0 = 30.0 m/s", "C_V = \frac{3}{2}R": a name given a value; "t = 0" is a reference point
+_GIVEN = re.compile(r"^\s*(?P<name>[^=<>]+?)\s*(?:=|\\approx(?![A-Za-z]))\s*(?P<value>[^=]+)")
+_PIECES = re.compile(r"(?<!\\)[,;]|\\q?quad(?![A-Za-z])|\\text\s*\{\s*and\s*\}|\s+and\s+")
+# the words between an asking verb and the name it asks about: "For which range of $d$",
+# "For what range of object distances $u$", "Find the minimum release height $h_{\min}$";
+# a relative clause ("for which", "such that") leads to a condition, not the asked name
+_ASKED_LEAD = re.compile(r"^[A-Za-z\s\-]{0,80}$")
+_CONDITION_WORDS = re.compile(
+    r"\b(?:which|that|when|where|whose|if|such|while|unless|given|with|so|for|at|in|on|by)\b",
+    re.IGNORECASE,
+)
+# what may open a sentence before its asking verb: "(b) For which", "Hence, find", "Now find"
+_VERB_START = re.compile(
+    r"^\s*(?:\(?[a-z0-9]{1,4}\)\s*)?(?:(?:for|in|over|at|within|hence|now|then|so|also"
+    r"|finally|next|thus|and|to)\b,?\s*){0,2}$",
+    re.IGNORECASE,
+)
+_NAME_RATIO = re.compile(
+    rf"\\[dt]?frac\s*\{{\s*(?:{WRITTEN_NAME.pattern})\s*\}}\s*\{{\s*(?:{WRITTEN_NAME.pattern})\s*\}}"
+    rf"|(?:{WRITTEN_NAME.pattern})\s*/\s*(?:{WRITTEN_NAME.pattern})"
+)
+
+
+def math_names(math: str) -> list[str]:
+    """The names ``math`` writes (:data:`WRITTEN_NAME`), units after numbers left out."""
+    bare = _UPRIGHT.sub(" ", _UNIT_AFTER_NUMBER.sub(" ", math))
+    return [m.group(0).strip() for m in WRITTEN_NAME.finditer(bare)]
+
+
+def _sentences(text: str) -> list[str]:
+    pieces, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        pieces.append(text[start : end.end()])
+        start = end.end()
+    pieces.append(text[start:])
+    return [p for p in pieces if p.strip()]
+
+
+@lru_cache(maxsize=1024)
+def asking_sentences(question: str) -> tuple[str, ...]:
+    """The sentences of ``question`` that ask for the answer (a question mark, an asking verb
+    such as "find", "what", "which", "determine")."""
+    return tuple(s for s in _sentences(question[:MAX_QUESTION_CHARS]) if _ASKS.search(s))
+
+
+@lru_cache(maxsize=1024)
+def asking_part(question: str) -> str:
+    """The part of ``question`` that asks: of a question in paragraphs (a setup, then the
+    part asked), the paragraphs holding an asking sentence (``During step $B\\to C$ the
+    temperature changes continuously. What range of temperatures ...?``); of one paragraph,
+    its asking sentences."""
+    paragraphs = [p for p in _PARAGRAPH.split(question[:MAX_QUESTION_CHARS]) if p.strip()]
+    if len(paragraphs) > 1:
+        return "\n\n".join(p for p in paragraphs if asking_sentences(p))
+    return " ".join(s.strip() for s in asking_sentences(question))
+
+
+@lru_cache(maxsize=1024)
+def given_names(question: str) -> frozenset[str]:
+    """The names ``question`` gives a value or a formula to, as :func:`~studybench.verify.
+    chains.quantity_key` keys: ``$f_1 = 10.0\\,\\mathrm{cm}$``, ``$g = 9.80$``, ``$C_V =
+    \\frac{3}{2}R$``, ``$m = -v/u$``. ``$t = 0$`` names an instant, no value of t."""
+    from studybench.verify.chains import quantity_key
+
+    given = set()
+    text = question[:MAX_QUESTION_CHARS]
+    spans = (next(filter(None, m.groups()), "") for m in _MATH.finditer(text))
+    for piece in (p for span in spans for p in _PIECES.split(span)):
+        match = _GIVEN.match(piece)
+        if match is None or match.group("value").strip() in ("0", "0.0"):
+            continue
+        names = math_names(match.group("name"))
+        if len(names) == 1 and WRITTEN_NAME.fullmatch(match.group("name").strip()):
+            given.add(quantity_key(names[0]))
+    return frozenset(given)
+
+
+@lru_cache(maxsize=1024)
+def asked_names(question: str) -> tuple[str, ...]:
+    """The name (or ratio of names) an asking sentence writes right after the verb it opens
+    with, words only between: ``d`` of "For which range of $d$, in centimetres, ...",
+    ``m_1/m_2`` of "For which values of the mass ratio $m_1/m_2$ ...". A sentence that names
+    its quantity in words ("Find the set of launch angles, in degrees between $0^\\circ$
+    ...") gives none, nor a name after a condition ("Find the range of speeds for which $x >
+    0$"), nor a relative clause of the setup ("A bead which slides along $x$ ...")."""
+    found = []
+    for sentence in asking_sentences(question):
+        verb = next(
+            (v for v in _ASKS.finditer(sentence) if _VERB_START.match(sentence[: v.start()])),
+            None,
+        )
+        if verb is None or verb.group(0) == "?":
+            continue
+        math = _MATH.search(sentence, verb.end())
+        if math is None:
+            continue
+        lead = sentence[verb.end() : math.start()]
+        if not _ASKED_LEAD.match(lead) or _CONDITION_WORDS.search(lead):
+            continue
+        span = next(filter(None, math.groups()), "").strip()
+        if WRITTEN_NAME.fullmatch(span) or _NAME_RATIO.fullmatch(span):
+            found.append(span)
+    return tuple(found)
+
+
+# "What range of temperatures", "Find the set of launch angles, ...": the noun a question
+# asks the range of, in words (its last word: "angles" of "launch angles")
+_ASKED_NOUN = re.compile(
+    r"\b(?:range|set|values?|interval)\s+of\s+(?:(?:the|possible|allowed|all)\s+)*"
+    r"(?P<noun>[A-Za-z][A-Za-z\- ]{0,40}?)"
+    r"(?=\s*[,.;:?$]|\s+(?:for|that|which|does|do|is|are|can|could|would|will|in|at|such|so"
+    r"|of|over|during|where|when|between)\b)",
+    re.IGNORECASE,
+)
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*$")
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+@lru_cache(maxsize=1024)
+def asked_nouns(question: str) -> frozenset[str]:
+    """The nouns ``question`` asks the range of, in words, singular: ``angle`` of "Find the
+    set of launch angles", ``temperature`` of "What range of temperatures"."""
+    return frozenset(
+        _stem(match.group("noun").split()[-1])
+        for sentence in asking_sentences(question)
+        for match in _ASKED_NOUN.finditer(sentence)
+    )
+
+
+def named_nouns(question: str, key: str) -> frozenset[str]:
+    """The nouns ``question`` writes right before a math span holding only the name whose
+    :func:`~studybench.verify.chains.quantity_key` is ``key``, singular: ``angle`` of "at an
+    angle $\\theta$", ``pressure`` of "with pressure $p_0$"."""
+    from studybench.verify.chains import quantity_key
+
+    text = question[:MAX_QUESTION_CHARS]
+    nouns = set()
+    for span in _MATH.finditer(text):
+        if quantity_key(next(filter(None, span.groups()), "")) != key:
+            continue
+        before = _WORD_BEFORE.search(text[: span.start()])
+        if before is not None:
+            nouns.add(_stem(before.group(1)))
+    return frozenset(nouns)

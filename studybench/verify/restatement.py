@@ -38,7 +38,9 @@ _ANSWER_WORDS = (
 )
 _CONNECTIVES = (
     r"so|therefore|thus|hence|finally|overall|altogether|in\s+the\s+end|all\s+in\s+all"
-    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have)"
+    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have)|namely|equivalently|numerically"
+    r"|(?:this|that|which|it)\s+(?:is|'s|’s|equals|comes\s+to)(?:\s+(?:about|approximately"
+    r"|roughly|around|nearly|almost|just\s+(?:over|under)))?"
 )
 # words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
 _RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
@@ -46,14 +48,59 @@ _MARKERS = (
     rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__)*)+"
     rf"(?:(?:{_RESTATING})\b[\s,:]*)?"
 )
-_LABEL = r"(?:\\[A-Za-z]+|[A-Za-z])(?:\s*_\s*(?:\{[^{}]{1,12}\}|\w))?"
-_CONCLUSION = re.compile(
-    _OPENING + _MARKERS + rf"\$?\s*(?:(?P<label>{_LABEL})\s*=\s*)?"
+# a label: a letter or a command, maybe a change (\\Delta S) or a script face (\\mathcal{E}),
+# with one subscript (``v_0``, ``T_{eq}``, ``T_eq`` as code writes it)
+_LABEL = (
+    r"(?:\\(?:Delta|delta)\s*)?(?:\\math(?:cal|rm|bf|scr|it)\s*\{[A-Za-z]\}|\\[A-Za-z]+|[A-Za-z])"
+    r"(?:\s*_\s*(?:\{[^{}]{1,12}\}|\w+))?"
+)
+# what states a value for a label: "v = 29.0", "v \\approx 29", "t ≈ 0.115 s"
+_STATES = r"(?:=|≈|≃|\\approx(?![a-zA-Z])|\\simeq(?![a-zA-Z]))"
+# a quantity named in words: "So the work is 1200 J", "Hence the speed comes to about 29 m/s"
+_NOUN_STATES = (
+    r"the\s+(?P<noun>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:is|equals|comes\s+(?:out\s+)?to"
+    r"|(?:would|will|must)\s+be)\s+(?:(?:about|approximately|roughly|around|exactly|just)\s+)?"
+)
+# a unit written after the math that holds the number: "So $v = 29.0$ m/s."
+_UNIT_AFTER_MATH = r"(?:(?<=\$)[ \t]*(?P<unit>[A-Za-zµμΩ°%][\w/^·\-]{0,12}))?"
+_VALUE_TAIL = (
     r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)(?:\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
     r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
-    r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all)\b|[.,;!]\s|[.,;!]?\s*$|\n)",
+    + _UNIT_AFTER_MATH
+    + r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all)\b|[.,;!]\s|[.,;!]?\s*$|\n)"
+)
+# a quantity named in words that concludes by itself: "The emf is therefore 16.0 V."
+_NOUN_CONCLUDES = (
+    r"the\s+(?P<concluding>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:is|equals|comes\s+to)\s+"
+    r"(?:therefore|thus|hence|then|finally|so)\s+(?:(?:about|approximately|roughly|around)\s+)?"
+)
+_CONCLUSION = re.compile(
+    _OPENING
+    + rf"(?:{_MARKERS}"
+    + rf"\$?\s*(?:(?P<label>{_LABEL})\s*{_STATES}\s*"
+    + rf"|{_NOUN_STATES}(?:\$?\s*(?P<noun_label>{_LABEL})\s*{_STATES}\s*)?)?"
+    + rf"|{_NOUN_CONCLUDES}\$?\s*)"
+    + _VALUE_TAIL,
+    re.IGNORECASE,
+)
+# a line that states a labelled value with no word before it, as a display, a code line, a
+# list item or a framed line after the box does ("$$h = 1.63\\,\\mathrm{m}$$",
+# "```\nh = 1.63  # m\n```", "Final answer: h = 1.63 m")
+_LINE_STATEMENT = re.compile(
+    r"(?:^|(?<=\n))[ \t]*(?:[-*•>]\s+|\d+[.)]\s+)?"
+    r"(?:(?:(?:final\s+)?(?:answer|result)|final)\s*:\s*)?"
+    + rf"\$?\s*(?P<label>{_LABEL})\s*{_STATES}\s*"
+    + _VALUE_TAIL.replace("(?P<", "(?P<line_"),
+    re.IGNORECASE,
+)
+# "In km/h this is about 104.", "In kelvin, that is 303": a value in the unit named before it
+_IN_UNIT_STATEMENT = re.compile(
+    r"(?:^|(?<=[.!?\n]))\s*in\s+(?P<unit>\$[^$]{1,24}\$|[^\s,$]{1,12})\s*,?\s*(?:this|that|it)"
+    r"\s+(?:is|'s|’s|equals|comes\s+to|would\s+be)\s+(?:(?:about|approximately|roughly"
+    r"|around|nearly)\s+)?\$?(?P<value>[-+−]?\d[\d.,]*(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
+    r"\$?(?=[.,;!]?\s|[.,;!]?$)",
     re.IGNORECASE,
 )
 _SCOPE = 600  # characters after the box that are read
@@ -62,9 +109,9 @@ _SCOPE = 600  # characters after the box that are read
 # "Therefore") only a labelled one, after words that state an answer any
 _EXPRESSION_CONCLUSION = re.compile(
     _CLAUSE_OPENING
-    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b))"
+    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b)|(?P<line>(?<![^\n])(?=\$?\s*{_LABEL}\s*=)))"
     + r"(?:\$|\\\()?\s*(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)\s+)?(?:\$|\\\()?\s*"
-    + rf"(?:(?P<label>{_LABEL})\s*=(?![=<>])\s*)?"
+    + rf"(?:{_NOUN_STATES}(?:\$|\\\()?\s*)?(?:(?P<label>{_LABEL})\s*=(?![=<>])\s*)?"
     + r"(?P<expression>[^\n$]{1,160}?)\s*(?:\$|\\\))?"
     + r"(?=\s+in\s+the\s+end\b|[.;!]\s|[.;!]?\s*$|(?<!\\),\s|\n|\s+\(|(?<=\$)\s)",
     re.IGNORECASE,
@@ -79,35 +126,106 @@ _PROSE_WORD = re.compile(
 _RELATION = re.compile(r"\\approx|\\simeq|\\sim\b|≈|\\[lg]e?q?\b|[<>≤≥]|=")
 
 
-def restated_values(after: str) -> list[tuple[str | None, str]]:
+def restated_values(after: str, question: str | None = None) -> list[tuple[str | None, str]]:
     """The (label, value) pairs the sentences after the final box conclude with; an option
     ("So option D.", "So D.") is a value too, with no label. A value ends where a remark, a
     comparison or a second form of it begins ("0.82 m (2 s.f.)", "60 cm > 0", "5.54 ks ≈
-    1.5 h": the first form is the value)."""
-    text = after[:_SCOPE]
-    found = [
-        (
-            m.group("label"),
-            (m.group("value") or m.group("letter") or m.group("bare") or m.group("truth")).strip(),
-        )
-        for m in _CONCLUSION.finditer(text)
-    ]
+    1.5 h": the first form is the value). Read in the text as a reader sees it
+    (:func:`unframed`): a line that states a labelled value counts without a word before it,
+    and a value in a unit named before it ("In km/h this is about 104") takes that unit. A
+    quantity named in words ("So the work is 1200 J") is about the question's quantity only
+    where the question uses that word (``question``; without one it is)."""
+    text = unframed(after[:_SCOPE])
+    found: list[tuple[int, str | None, str]] = []
+    spans: list[tuple[int, int]] = []  # a line that concludes is read once
+    for m in _CONCLUSION.finditer(text):
+        noun = m.group("noun") or m.group("concluding")
+        if noun and question and not _asks_about(noun, question):
+            continue  # "So the time to the top is 1.5 s": another quantity than the asked one
+        value = m.group("value") or m.group("letter") or m.group("bare") or m.group("truth")
+        label = m.group("label") or m.group("noun_label")
+        found.append((m.start(), label, _with_unit(value, m.group("unit"))))
+        spans.append(m.span())
+    for m in _LINE_STATEMENT.finditer(text):
+        value = m.group("line_value")
+        if value and all(m.end() <= start or end <= m.start() for start, end in spans):
+            found.append((m.start(), m.group("label"), _with_unit(value, m.group("line_unit"))))
+    for m in _IN_UNIT_STATEMENT.finditer(text):
+        unit = m.group("unit").strip("$")
+        found.append((m.start(), None, f"{m.group('value').rstrip('.,')}\\,{unit}"))
     # prose writes a power of ten without braces ("7.35 × 10^26 W"): the whole exponent
-    return [(label, _PROSE_POWER.sub(r"^{\1}", value)) for label, value in found]
+    return [
+        (label, _PROSE_POWER.sub(r"^{\1}", value)) for _, label, value in sorted(found, key=_first)
+    ]
+
+
+def _first(item: tuple[int, str | None, str]) -> int:
+    return item[0]
+
+
+def _with_unit(value: str, unit: str | None) -> str:
+    value = value.strip()
+    return f"{value} {unit}" if unit else value
+
+
+def _asks_about(noun: str, question: str) -> bool:
+    """Whether the question uses the last word of a quantity named in words ("the work")."""
+    word = noun.split()[-1]
+    return re.search(rf"\b{re.escape(word)}", question, re.IGNORECASE) is not None
+
+
+# What only dresses a line after the box: code fences and backticks, display delimiters,
+# frames and highlights other than a box, bold and HTML tags, check marks; a "therefore" or
+# an implication sign starts a conclusion. Read as plain lines, what they hold is stated.
+_FRAME = re.compile(
+    r"\\(?:fcolorbox\s*\{[^{}]*\}\s*\{[^{}]*\}|colorbox\s*\{[^{}]*\}|bbox\s*(?:\[[^\]]*\])?"
+    r"|tcbox\s*(?:\[[^\]]*\])?|[oO]valbox|shadowbox|doublebox|underline|uline|uuline"
+    r"|mathbf|textbf|boldsymbol|bm|highlight|hl)\s*\{(?P<content>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
+)
+_SPACING = r"(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z]))*"
+_DRESSING = (
+    (re.compile(r"```[\w+-]*|\$\$|\\\[|\\\]|^[ \t]*\$"), "\n"),
+    # a unit in a code comment at the line's end: "h = 1.63  # m"
+    (re.compile(r"[ \t]+#[ \t]*([A-Za-zµ°%][\w/^·\-]{0,12})[ \t]*$", re.MULTILINE), r" \1"),
+    (
+        re.compile(r'\{?\s*"(?:final_?)?answer"\s*:\s*"([^"\n]{1,60})"\s*\}?', re.IGNORECASE),
+        "\nanswer: \\1\n",
+    ),
+    (re.compile(r"`|\*\*|__|</?[A-Za-z][^<>\n]{0,40}>|[✅✔☑]\ufe0f?"), ""),
+    (re.compile(rf"(?:\\therefore(?![A-Za-z])|∴){_SPACING}"), "\ntherefore "),
+    (
+        re.compile(rf"(?:\\(?:Rightarrow|implies|Longrightarrow)(?![A-Za-z])|⇒|⟹){_SPACING}"),
+        "\nso ",
+    ),
+    (re.compile(r"\bi\.\s*e\.,?"), "that is"),
+)
+
+
+def unframed(text: str) -> str:
+    """``text`` as a reader takes it in (see ``_FRAME``, ``_DRESSING``)."""
+    for _ in range(2):  # \\underline{\\underline{…}}
+        text = _FRAME.sub(lambda m: "\n" + m.group("content") + "\n", text)
+    for pattern, plain in _DRESSING:
+        text = pattern.sub(plain, text)
+    return text
 
 
 _PROSE_POWER = re.compile(r"\^\s*([-+−]?\d+)")
 
 
-def restated_expressions(after: str) -> list[tuple[str | None, str, bool]]:
+def restated_expressions(
+    after: str, question: str | None = None
+) -> list[tuple[str | None, str, bool]]:
     """The (label, expression, answered) triples the sentences after the final box conclude
     with, for answers that are expressions; ``answered`` says whether words that state an
     answer ("Correction:", "Actually, it's", "Wait, it should be", "TL;DR:") introduce it,
     so that it is about the asked quantity without a label. An expression ends at prose
     ("d/3 from the left"), a second form ("\\approx 0.67 d") or a clause ("…, so it lies
-    between them"); one that is only a number is no restated expression."""
+    between them"); one that is only a number is no restated expression. A quantity named
+    in words that the question uses ("i.e. the height is kx^2/mg") is the asked one too
+    (``question``; see :func:`restated_values`)."""
     found: list[tuple[str | None, str, bool]] = []
-    for match in _EXPRESSION_CONCLUSION.finditer(after[:_SCOPE]):
+    for match in _EXPRESSION_CONCLUSION.finditer(unframed(after[:_SCOPE])):
         expression = match.group("expression")
         for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
             if stop is not None:
@@ -116,7 +234,13 @@ def restated_expressions(after: str) -> list[tuple[str | None, str, bool]]:
         if not re.search(r"[A-Za-z]", expression):
             continue  # nothing symbolic: a number, or nothing left
         markers = match.group("markers")
-        answered = not markers or _ANSWER_MARKER.search(markers) is not None
+        noun = match.group("noun")
+        # a bare line ("$$h = kx^2/mg$$") is about the asked quantity where its label says so
+        answered = (
+            (not markers and match.group("line") is None)
+            or _ANSWER_MARKER.search(markers) is not None
+            or bool(noun and (question is None or _asks_about(noun, question)))
+        )
         found.append((match.group("label"), expression, answered))
     return found
 
@@ -152,6 +276,15 @@ def names_asked_quantity(
     return named is not None and (given is None or given_counts)
 
 
+def given_in_question(label: str, question: str | None) -> bool:
+    """Whether the question gives ``label`` a value ("$R = 0.0500\\,\\Omega$"): a value
+    stated for it after the answer is about the data, not an asked quantity."""
+    if not question:
+        return False
+    math = question_math(question)
+    return re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}\s*=", math) is not None
+
+
 def shares_symbol(expression: str, gold: str) -> bool:
     """Whether an expression is written in at least one of the gold's symbols (a letter or a
     Greek command), so it can be a form of the gold and not a number for another case."""
@@ -177,3 +310,49 @@ _GREEK = re.compile(
     r"|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta"
     r"|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)(?![A-Za-z])"
 )
+
+
+# Another alternative named after the box: "(the other position, 70.0 cm, also works)", "By
+# symmetry the other position is $u = 70.0$ cm", "The second solution is $u' = 70.0$ cm", "and
+# again at $t = 4.0$ s". Where the question has alternatives (ALT), it is one more claimed, and
+# must be one of them (the verifier judges those of the gold's kind of quantity); a root the
+# sentence sets aside ("the other root, -3.0 s, is unphysical") claims nothing.
+_OTHER_ALTERNATIVE = re.compile(
+    r"(?:\b(?:other|second|another|remaining)\s+(?:[a-z]+\s+)?(?:position|solution|root|time"
+    r"|value|answer|possibility|configuration|location|distance|instant|angle|speed|one)s?"
+    r"|\b(?:again|also|as\s+well)\b)(?P<clause>(?:[^.!?\n]|\.(?=\d)){0,100})",
+    re.IGNORECASE,
+)
+_SET_ASIDE = re.compile(
+    r"\b(?:unphysical|non-?physical|not\s+physical|reject\w*|discard\w*|extraneous|spurious"
+    r"|invalid|impossible|not\s+(?:allowed|valid|possible|acceptable|relevant)|ignore\w*"
+    r"|does\s*n[o']t\s+(?:work|apply)|fails?)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_VALUE = re.compile(
+    r"(?P<number>[-+−]?\d+(?:\.\d+)?(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?)"
+    r"(?![\d.])\s*\$?(?:\s|\\[,;:! ]|~)*"
+    r"(?P<unit>\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|[A-Za-zµΩ°][\w/^·\-]{0,8})?"
+)
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?\n](?!\d)")
+
+
+def other_alternatives(after: str) -> list[str]:
+    """The values sentences after the box offer as another alternative (see
+    ``_OTHER_ALTERNATIVE``): the last value written in such a clause, with its unit."""
+    found = []
+    text = unframed(after[:_SCOPE])
+    for match in _OTHER_ALTERNATIVE.finditer(text):
+        clause = match.group("clause")
+        opening = _SENTENCE_BREAK.split(text[max(0, match.start() - 80) : match.start()])[-1]
+        if _SET_ASIDE.search(opening + " " + clause):  # "We discard the other root, …"
+            continue
+        values = list(_CLAUSE_VALUE.finditer(clause))
+        if values:
+            number, unit = values[-1].group("number", "unit")
+            if unit and not unit.startswith("\\"):
+                unit = f"\\mathrm{{{unit}}}"  # "m" a unit, not a mass, beside an equation's
+            found.append(f"{number}\\,{unit}" if unit else number)
+    return found

@@ -189,7 +189,14 @@ from studybench.verify.visibility import (
 # constant's definition reads the gold's letter as the constant only where the question
 # speaks of it; an interval's quantity where the question writes a ratio; values offered
 # beside an equation judged as equations; a move back after a math opening overprints
-VERIFIER_VERSION = "1.16.0"
+# 1.17.0 (a tenth red-team round: what stands after a right box): boxes joined by an
+# equivalence sign or labelled as another estimate, method, source or system of units are
+# two claims; a unit after a box of listed alternatives is each one's; a value stated again
+# is read with its unit after the math, "≈", a quantity named in words, on a bare line, in
+# another frame, in fenced code, "In km/h this is …"; an ALT answer's other alternative in
+# prose must be one; derived labels (Δ, dot, bar) are other quantities; an interval of a
+# name the question does not ask about; \fcolorbox hides by its background
+VERIFIER_VERSION = "1.17.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -248,6 +255,7 @@ def judge_inline(
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
     from studybench.verify.numeric import (
+        alternatives_with_unit_after,
         interval_with_unit_after,
         label_bound,
         symbolic_only,
@@ -284,7 +292,8 @@ def judge_inline(
         )
     boxes = extraction.answers
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
-        boxes = tuple(map(with_unit_after, boxes, extraction.after))
+        read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
+        boxes = tuple(map(read, boxes, extraction.after))
     if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
         boxes = tuple(map(with_unit_before, boxes, extraction.before))
     if kind is AnswerType.IN and len(extraction.after) == len(boxes):
@@ -357,18 +366,18 @@ def judge_inline(
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _RESTATED_KINDS and len(golds) == 1 and extraction.after:
         restated = _restated_problem(
-            extraction.after[-1], answers[-1], golds[0], kind, question, judge, formula
+            extraction.tail, answers[-1], golds[0], kind, question, judge, formula
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.EX and len(golds) == 1 and extraction.after:
         restated = _restated_expression(
-            extraction.after[-1], answers[-1], gold_boxes[-1], question, judge, formula
+            extraction.tail, answers[-1], gold_boxes[-1], question, judge, formula
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.EQ and len(answers) == 1 and extraction.after:
-        restated = _restated_equation(extraction.after[-1], answers[-1], gold_boxes[-1], judge)
+        restated = _restated_equation(extraction.tail, answers[-1], gold_boxes[-1], judge)
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _CHAINED_KINDS and len(golds) == 1 and extraction.sides:
@@ -389,10 +398,14 @@ def judge_inline(
             fine, why, _ = judge(labelled)
             if not fine:
                 return verdict(False, why, extracted=shown, normalized_gold=shown_gold)
+    if correct and kind is AnswerType.ALT and extraction.tail:
+        other = _other_alternative_problem(extraction.tail, gold_boxes[0], judge)
+        if other is not None:
+            return verdict(False, other, extracted=shown, normalized_gold=shown_gold)
     if correct and kind is AnswerType.TUP and len(golds) > 1 and extraction.after:
         elements = select_answers(answers, kind, len(golds), sequence)
         restated = _restated_element(
-            extraction.after[-1], elements, gold_boxes, sequence, question, judge, formula
+            extraction.tail, elements, gold_boxes, sequence, question, judge, formula
         )
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
@@ -422,6 +435,34 @@ def judge_inline(
     return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
 
 
+def _other_alternative_problem(
+    after: str,
+    gold: str,
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+) -> str | None:
+    """Why another alternative named after an ALT answer's box ("(the other position, 70.0
+    cm, also works)", "and again at t = 4.0 s"; :func:`restatement.other_alternatives`) makes
+    it wrong, or None: each is one more alternative claimed and must be one of the gold's.
+    Only values of the gold's kind of quantity are read (one of ``gold``, the first
+    alternative); beside an equation's alternatives a bare value takes the gold's label."""
+    from studybench.verify.chains import gold_chain
+    from studybench.verify.numeric import unit_place
+    from studybench.verify.restatement import other_alternatives
+    from studybench.verify.rules import normalize_all
+
+    label = gold_chain(gold).label
+    for alternative in other_alternatives(after):
+        offered, target = normalize_all((alternative, gold))
+        if unit_place(offered, (target,)) != 0:
+            continue  # "also the highest point, 2.5 m": another kind of quantity
+        fine, why, _ = judge((alternative,))
+        if not fine and label:  # "x = 0.118 m", as an equation's alternative reads
+            fine, why, _ = judge((f"{label} = {alternative}",))
+        if not fine and not why.startswith("unparseable"):
+            return f"other_alternative:{why}"
+    return None
+
+
 def _restated_problem(
     after: str,
     box: str,
@@ -442,7 +483,7 @@ def _restated_problem(
 
     own = _own_labels(box, gold)
     offers: list[str] = []
-    for label, value in restated_values(after):
+    for label, value in restated_values(after, question):
         if value_kind(value) != _RESTATED_KINDS[kind]:
             continue  # a letter restates a choice, a truth value a statement, a number a value
         if kind is not AnswerType.NV:
@@ -493,7 +534,7 @@ def _restated_expression(
 
     own = _own_labels(box, gold)
     offers: list[str] = []
-    for label, expression, answered in restated_expressions(after):
+    for label, expression, answered in restated_expressions(after, question):
         about = answered or (
             names_asked_quantity(label, own, question, given_counts=True)
             and shares_symbol(expression, gold)
@@ -585,17 +626,16 @@ def _restated_element(
     and whose label (if any) the question asks for or an element carries, is judged in that
     place. A value no unit places is left alone (it may be about anything)."""
     from studybench.verify.numeric import unit_place
-    from studybench.verify.restatement import names_asked_quantity, restated_values, value_kind
+    from studybench.verify.restatement import given_in_question, restated_values, value_kind
     from studybench.verify.rules import normalize_all
 
-    own = _own_labels(*elements, *gold_boxes)
     kinds = sequence if len(sequence) == len(elements) else (AnswerType.TUP,) * len(elements)
     offers: list[str] = []
-    for label, value in restated_values(after):
+    for label, value in restated_values(after, question):
         if value_kind(value) != "value":
             continue
-        if label is not None and not names_asked_quantity(label, own, question):
-            continue
+        if label is not None and given_in_question(label, question):
+            continue  # "So R = 0.1 Ω": the data, not an element
         offered, *placed = normalize_all((value, *elements))
         if unit_place(offered, tuple(placed)) is not None:
             offers.append(value)

@@ -66,9 +66,11 @@ _HIDING_COMMANDS = re.compile(
     r"|scalebox\s*\{\s*0?\.0\d*\s*\}|fontsize\s*\{\s*0*(?:\.\d*)?\s*(?:pt)?\s*\}\s*\{[^{}]*\})"
     r"\s*(?=\{|\\boxed)"
 )
-# text on a background: unreadable where the background is dark (black text on black)
+# text on a background: unreadable where the background is dark (black text on black);
+# ``\\fcolorbox`` names its frame's colour first, then the background's
 _COLOUR_BOX = re.compile(
-    r"\\f?colorbox\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}(?:\s*\{[^{}]*\})?\s*(?=\{)"
+    r"\\(?:colorbox|fcolorbox\s*(?:\[(?P<frame_model>[^\]]*)\])?\s*\{[^{}]*\})"
+    r"\s*(?:\[(?P<model>[^\]]*)\])?\s*\{(?P<spec>[^{}]*)\}\s*(?=\{)"
 )
 # CSS colour on a group, read by value
 _CSS_COLOUR = re.compile(
@@ -407,7 +409,8 @@ def _latex_spans(text: str) -> Iterator[tuple[int, int]]:
         elif match.re is _HIDING_COMMANDS:
             end = _argument_end(text, match.end())  # at its "{" or an unbraced \boxed
         elif match.re is _COLOUR_BOX:
-            if not _visible_colour(match.group("spec"), match.group("model")):
+            model = match.group("model") or match.group("frame_model")
+            if not _visible_colour(match.group("spec"), model):
                 continue  # a light background: the text on it is read
             end = _argument_end(text, match.end())
         elif match.re is _CSS_COLOUR:
@@ -717,8 +720,9 @@ def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return " ".join(pieces) if len(pieces) > 1 else pieces[0]
 
 
-def without_hidden(text: str) -> str:
-    """``text`` with what a reader does not see removed (see the module's docstring)."""
+def without_hidden(text: str, code: bool = False) -> str:
+    """``text`` with what a reader does not see removed (see the module's docstring); with
+    ``code`` a fenced code block keeps its text (:func:`_fence_text`)."""
     if not any(mark in text for mark in ("%", "\\", "<", "~~", "`", "](", "![")):
         return text
     if _REDEFINED_BOX.search(text):
@@ -728,7 +732,7 @@ def without_hidden(text: str) -> str:
     if "def" in text or "command" in text:
         text = _expanded(text)
     if "```" in text:
-        text = _FENCE.sub(_fence_boxes, text)
+        text = _FENCE.sub(_fence_text if code else _fence_boxes, text)
     text = _BLOCK_COMMENTS.sub(" ", text)
     if "exclude" in text:
         text = _without_excluded(text)
@@ -839,6 +843,17 @@ def _fence_boxes(block: re.Match[str]) -> str:
 
 
 _MACRO_BOX = re.compile(r"\\(?:boxed|fbox|framebox)(?![a-zA-Z])")
+
+
+def _fence_text(block: re.Match[str]) -> str:
+    """A fenced code block as its lines, without the fences: what it states is read where
+    the answer is stated again after the box ("```\\nFinal answer: h = 1.63 m\\n```"), though
+    its words hedge nothing (:func:`_fence_boxes`)."""
+    body = _FENCE_LINE.sub("\n", block.group())
+    return "\n" + _MACRO_BOX.sub(r"\\boxed", body) + "\n"
+
+
+_FENCE_LINE = re.compile(r"```[^\n`]*")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2296,8 +2311,34 @@ _HEDGE_WORDS = re.compile(
 _HEDGE_AT_EDGE = re.compile(
     rf"^\W*(?:{_HEDGE_WORDS.pattern})|^\W{{0,3}}\?|(?:{_HEDGE_WORDS.pattern})\W*$", re.I
 )
-# boxes joined by nothing but an equality claim the same value: each must be right
-_RELATION_ONLY = re.compile(r"^(?:=|≈|≃|\\(?:approx|simeq|equiv|cong)(?![a-zA-Z]))$")
+# boxes joined by nothing but an equality or an equivalence claim the same value: each must
+# be right ("\\boxed{a} \\equiv \\boxed{b}", "\\boxed{a} ⇔ \\boxed{b}", "\\boxed{a} ~ \\boxed{b}")
+_RELATION_ONLY = re.compile(
+    r"^(?:=|:=|≈|≃|≡|≅|≐|∼|~|⇔|⟺|↔|⟷"
+    r"|\\(?:approx|simeq|equiv|cong|doteq|triangleq|sim|iff|Leftrightarrow|leftrightarrow"
+    r"|Longleftrightarrow|longleftrightarrow)(?![a-zA-Z]))$"
+)
+# A label between two boxes that offers the later one as another answer for the same value:
+# another estimate, method, source, convention or system of units ("Upper estimate:",
+# "Method 2 (energy):", "Per the textbook:", "Using the other sign convention:", "In SI:"),
+# or the value for another part of the setup ("For the outer lane:"). Each box is then a
+# claim about the asked value, as with "or"; a correction ("Corrected estimate:") revises.
+_ANOTHER_ANSWER_LABEL = re.compile(
+    r"\b(?:(?:lower|upper|rough|crude|alternative|other|another|second|2nd|max(?:imum)?"
+    r"|min(?:imum)?|conservative|optimistic|pessimistic)\s+(?:estimate|bound|guess|value|answer"
+    r"|result|approximation)"
+    r"|(?:method|approach|way|route|derivation|solution)\s*(?:\d+|[ivx]+|[A-Z]|two|three|2nd"
+    r"|\([^()]{1,30}\))"
+    r"|(?:alternative|other|another|second|different)\s+(?:method|approach|way|route|derivation"
+    r"|solution|formula|model)"
+    r"|(?:per|according\s+to|from|by)\s+(?:the\s+|my\s+|a\s+)?(?:textbook|book|answer\s+key"
+    r"|solutions?\s+manual|reference|key|source|instructor|simulation)"
+    r"|(?:other|opposite|alternative|another|usual|standard)\s+(?:sign\s+)?convention"
+    r"|in\s+(?:SI|cgs|gaussian|natural|imperial|US|other|different)(?:\s+units)?"
+    r"|for\s+the\s+(?:other|outer|inner|opposite|second|upper|lower|far|near)\s+\w+)"
+    r"[^:]{0,30}:$",
+    re.IGNORECASE,
+)
 _SLASH_ONLY = re.compile(r"^[/∕⁄／]\s*[(\[]?$")  # "\\boxed{a}/(\\boxed{b})"
 _QUESTIONED = re.compile(r"^\(\s*[^()]{0,20}\?\s*\)")
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
@@ -2434,6 +2475,12 @@ def hedged(gap: str, before: str = "") -> bool:
         return True
     if _RELATION_ONLY.match(plain):  # \boxed{a} = \boxed{b}: a claim that both are the value
         return True
+    if (
+        len(plain.split()) <= _HEDGE_GAP_WORDS
+        and _ANOTHER_ANSWER_LABEL.search(plain)
+        and not _CORRECTION_CUE.search(plain)
+    ):
+        return True  # "\\boxed{a} Upper estimate: \\boxed{b}", "\\boxed{a} In SI: \\boxed{b}"
     if _HEDGE_AT_EDGE.search(plain):  # "or, if you prefer the textbook's form, \boxed{…}"
         return True
     if _GAP_ONLY_HEDGE.match(plain) or _MIRRORED_GAP.search(gap):

@@ -12,7 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from studybench.verify.chains import chain, contradicting_labels, is_restatement, same_label
+from studybench.verify.chains import (
+    chain,
+    contradicting_labels,
+    derived_label,
+    is_restatement,
+    same_label,
+)
 from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.parsing import UnparseableError, exact_gold_tolerance
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
@@ -134,7 +140,9 @@ def _judge_equation(
     if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
         if contradicting_labels(pred_sides[0], gold_sides[0]):
             return reject("wrong_label")  # h_{\\max} = ... for h_{\\min} = ...
-        if _may_rename(pred_sides[0], gold_sides[0], (p_lhs, p_rhs), (g_lhs, g_rhs)):
+        if not _derived_pair(pred_sides[0], gold_sides[0]) and _may_rename(
+            pred_sides[0], gold_sides[0], (p_lhs, p_rhs), (g_lhs, g_rhs)
+        ):
             renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
             if renamed.correct:
                 return accept("renamed_label")
@@ -142,6 +150,17 @@ def _judge_equation(
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
     return outcome
+
+
+def _derived_pair(pred_label: str, gold_label: str) -> bool:
+    """Whether one label is a derivative, change, mean or primed form of the other's quantity
+    (:func:`derived_label`), either way round: ``\\dot q(t) = C\\varepsilon(1 - e^{-t/RC})``
+    is no answer for ``q(t) = ...``, nor ``q(t) = ...`` for ``\\dot q(t) = ...``, so neither
+    renames the other. The parsed names hid it where a subscript or an argument follows the
+    mark (``h_ddot_min``, ``q_dot_oft``: :func:`_may_rename` saw two quantities)."""
+    return derived_label(pred_label, gold_label, primes=True) or derived_label(
+        gold_label, pred_label, primes=True
+    )
 
 
 # A plain name: a letter or Greek letter with a subscript, perhaps at arguments (x(0)).

@@ -11,10 +11,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from studybench.verify.chains import label_key, same_label
+from studybench.verify.chains import label_key, quantity_key, same_label, underlying_name
 from studybench.verify.normalize import last_side, split_top_level
 from studybench.verify.parsing import has_decimal, written_precision
-from studybench.verify.question import NAME, question_math
+from studybench.verify.question import (
+    NAME,
+    WRITTEN_NAME,
+    asked_names,
+    asked_nouns,
+    asking_part,
+    asking_sentences,
+    given_names,
+    math_names,
+    named_nouns,
+    question_math,
+)
 from studybench.verify.relations import is_label, split_top
 from studybench.verify.rules.expression import judge_ex
 from studybench.verify.rules.matching import assignment
@@ -355,6 +366,98 @@ def _other_quantity(variable: str | None, question: str) -> bool:
     return False
 
 
+def _key(label: str) -> str:
+    """A bounded quantity's name to compare with the names a question writes: ``\\overline
+    {T}`` is ``\\bar T``, ``q(t)`` is ``q``."""
+    return quantity_key(label).replace("\\overline", "\\bar")
+
+
+def _keys(math: str) -> set[str]:
+    return {_key(name) for name in math_names(math)}
+
+
+def _derived_variable(variable: str | None, question: str, gold: str) -> bool:
+    """Whether the quantity an interval bounds is the change, rate or mean of a name the
+    question or the gold writes, where neither writes that change: ``\\Delta T \\in [2T_0,
+    4T_0]`` (or ``\\dot T``, ``\\overline{T}``, ``\\delta T``) for "What range of temperatures
+    ...?" about a gas at ``$T_0$``; ``\\dot u \\in (0, 20)`` for "For what range of object
+    distances $u$". A mark makes another quantity (:func:`~studybench.verify.chains.
+    derived_label`), and a name of the same letter (``T_0``) says which letter the question
+    gave the quantity. The change a question writes itself (``$\\Delta T$``) is the asked one;
+    a mark on a letter the question never writes (``\\Delta E``) is the writer's own name."""
+    if variable is None or not is_label(variable):
+        return False
+    under = underlying_name(variable)
+    if under is None:
+        return False
+    written = math_names(question_math(question)) + math_names(gold)
+    if _key(variable) in {_key(name) for name in written}:
+        return False
+    letters = {(underlying_name(name) or quantity_key(name)).partition("_")[0] for name in written}
+    return under.partition("_")[0] in letters
+
+
+def _point_value(key: str, written: set[str], question: str) -> bool:
+    """Whether a name the question does not write is a quantity at a point or state it
+    names, away from the asking: ``T_A \\in [2T_0, 4T_0]`` where the question starts the gas
+    "in state $A$" and asks the range over step B to C; ``T_A`` is one value there. A point
+    the asking sentences write (``v_P`` for "the speeds at $P$") is the asked one's."""
+    sub = key.partition("_")[2]
+    if len(sub) != 1 or not sub.isupper() or sub not in written:
+        return False
+    return sub not in _keys(" ".join(map(question_math, asking_sentences(question))))
+
+
+def _not_asked(variable: str | None, question: str, gold: str) -> bool:
+    """Whether a gold without a variable is bounded here in a name the question writes but
+    does not ask about: ``f \\in (0, 20)`` (the focal length) where the question asks "For
+    what range of object distances $u$"; ``v_0 \\in [20.4^\\circ, 69.6^\\circ]`` where it
+    asks "Find the set of launch angles" after "Take $v_0 = 30.0\\,\\mathrm{m/s}$".
+
+    Where an asking sentence writes the asked name (:func:`~studybench.verify.question.
+    asked_names`: "For which range of $d$"), only that name is asked: ``f_2`` of "... smaller
+    than $f_2$" is a condition. Where it names the quantity in words only, a name the
+    question gives a value to (``$g = 9.80$``) is no unknown, nor one written only in its
+    setup while the asking part writes another name (``p`` of "the $p$–$V$ diagram", asked
+    "During step $B\\to C$ ... What range of temperatures"), unless the setup introduces it
+    with the noun asked ("at an angle $\\theta$" for "the set of angles").
+
+    A name the gold's bounds are written in (``T_0 \\in [2T_0, 4T_0]``) is never the bounded
+    one, nor the name under an asked change (``T`` where it asks the range of ``$\\Delta
+    T$``), nor a quantity at a point away from the asking (:func:`_point_value`). Names the
+    question never writes stay the writer's own (``T``, ``\\mu``); a ratio is
+    :func:`_other_quantity`'s."""
+    if variable is None or not is_label(variable):
+        return False
+    key = _key(variable)
+    if key in _keys(gold):
+        return True
+    asked = asked_names(question)
+    if key in {underlying_name(name) for name in asked}:
+        return True  # T for "What range of values can $\\Delta T$ take?"
+    written = _keys(question_math(question))
+    if key not in written:
+        return _point_value(key, written, question)
+    if asked:
+        return key not in {_key(name) for name in asked if WRITTEN_NAME.fullmatch(name)}
+    given = {name.replace("\\overline", "\\bar") for name in given_names(question)}
+    if key in given:
+        return True
+    part = _keys(question_math(asking_part(question)))
+    if key in part or not part - given:
+        return False
+    # the setup's name for the noun asked in words stays: "at an angle $\\theta$" for "Find
+    # the set of angles" where the asking part also writes a distance $D$
+    return not named_nouns(question, key) & asked_nouns(question)
+
+
+def _misnamed(variable: str | None, question: str, gold: str) -> bool:
+    """The quantity bounded, against a gold that names none, is another than the asked one:
+    a change, rate or mean of a name written (:func:`_derived_variable`), or a name written
+    and not asked about (:func:`_not_asked`)."""
+    return _derived_variable(variable, question, gold) or _not_asked(variable, question, gold)
+
+
 def _same_variable(pred: str | None, gold: str | None) -> bool:
     """The quantity bounded must be the gold's (``0 < y \\le 2`` is not ``0 < x \\le 2``, nor
     ``0 < x^2 \\le 2``); an interval written as brackets names none. Against a gold that names
@@ -402,6 +505,8 @@ def judge_in(
     if not all(_same_variable(p.variable, hint) for p in pred_i):
         return reject("wrong_variable")
     if hint is None and question and any(_other_quantity(p.variable, question) for p in pred_i):
+        return reject("wrong_variable")
+    if hint is None and question and any(_misnamed(p.variable, question, gold) for p in pred_i):
         return reject("wrong_variable")
     matched = assignment(pred_i, gold_i, lambda p, g: _same_interval(p, g, tolerance, requested))
     return accept("interval") if matched else reject("wrong_interval")
