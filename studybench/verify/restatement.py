@@ -203,8 +203,9 @@ _DRESSING = (
 
 def unframed(text: str) -> str:
     """``text`` as a reader takes it in (see ``_FRAME``, ``_DRESSING``)."""
-    for _ in range(2):  # \\underline{\\underline{…}}
-        text = _FRAME.sub(lambda m: "\n" + m.group("content") + "\n", text)
+    previous = None
+    while previous != text:  # \\underline{\\underline{…}}: until none is left
+        previous, text = text, _FRAME.sub(lambda m: "\n" + m.group("content") + "\n", text)
     for pattern, plain in _DRESSING:
         text = pattern.sub(plain, text)
     return text
@@ -347,7 +348,7 @@ def other_alternatives(after: str) -> list[str]:
     for match in _OTHER_ALTERNATIVE.finditer(text):
         clause = match.group("clause")
         opening = _SENTENCE_BREAK.split(text[max(0, match.start() - 80) : match.start()])[-1]
-        if _SET_ASIDE.search(opening + " " + clause):  # "We discard the other root, …"
+        if _SET_ASIDE.search(opening) or _SET_ASIDE.search(clause):  # "We discard the …"
             continue
         values = list(_CLAUSE_VALUE.finditer(clause))
         if values:

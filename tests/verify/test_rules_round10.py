@@ -453,3 +453,50 @@ def test_the_tail_after_the_last_box_keeps_fenced_code() -> None:
     two = boxed_answers("$\\boxed{1}$ and $\\boxed{2}$\n```\nx = 5\n```\nend")
     assert two.answers == ("1", "2")
     assert "x = 5" in two.tail
+
+
+# -- reading order and edges of the restatement readers (mutation review) -------------------
+@pytest.mark.parametrize(
+    ("after", "question", "values"),
+    [
+        # values come in the order written, whichever scan found them
+        (
+            "\n\nSo $v = 29.0$ m/s.\n\n$$a = 3.0\\,\\mathrm{m/s^2}$$",
+            None,
+            [("v", "29.0 m/s"), ("a", "3.0\\,\\mathrm{m/s^{2}}")],
+        ),
+        # a labelled line that ends where a conclusion begins is read as well
+        ("\n\nh = 1.63:\nSo v = 29.0 m/s.", None, [("h", "1.63:"), ("v", "29.0 m/s")]),
+        ("$$\n\n$h = 1.63$ m", None, [("h", "1.63 m")]),
+        ("$$\n\nIn $\\mathrm{km/h}$ this is about 104.", None, [(None, "104\\,\\mathrm{km/h}")]),
+        # the question's words, in any case; a quantity it never names is skipped, and the
+        # reading goes on after it
+        ("\n\nSo the Work is 1200 J.", CARNOT_Q, [(None, "1200 J")]),
+        ("\n\nSo the time is 1.5 s.", CARNOT_Q, []),
+        ("\n\nSo the time is 1.5 s. So $v = 29.0$ m/s.", CARNOT_Q, [("v", "29.0 m/s")]),
+        ("\n\nSo the time is 1.5 s.", None, [(None, "1.5 s")]),
+    ],
+)
+def test_restated_values_in_order_and_at_their_edges(
+    after: str, question: str | None, values: list[tuple[str | None, str]]
+) -> None:
+    assert restated_values(after, question) == values
+
+
+@pytest.mark.parametrize(
+    ("after", "values"),
+    [
+        ("Discard the other solution, 70.0 cm.", []),
+        # a set-aside word in another clause, or more than 80 characters back, sets nothing aside
+        ("The other root, -3.0 s, is unphysical. The other time is 4.0 s.", ["4.0\\,\\mathrm{s}"]),
+        ("unphysical" + " " * 71 + "other root 70.0 cm", ["70.0\\,\\mathrm{cm}"]),
+        ("(the other root, 3.0, also works)", ["3.0"]),
+    ],
+)
+def test_other_alternatives_at_their_edges(after: str, values: list[str]) -> None:
+    assert other_alternatives(after) == values
+
+
+def test_frames_are_read_through_at_any_depth() -> None:
+    text = "\\underline{\\underline{\\underline{h = 1.63}}}"
+    assert unframed(text).strip() == "h = 1.63"
