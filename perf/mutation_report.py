@@ -112,9 +112,22 @@ def _show(work: Path, name: str) -> str:
     return "\n".join(diff[:12])
 
 
+def _patterns(module: str, functions: list[str]) -> list[str]:
+    """mutmut's names of the mutants of ``functions`` (top-level) in ``module``."""
+    dotted = module.removesuffix(".py").replace("/", ".")
+    return [f"{dotted}.x_{function}__mutmut_*" for function in functions]
+
+
 def run_module(
-    module: str, tests: list[str], base: dict[str, object], budget_s: float, children: int
+    module: str,
+    tests: list[str],
+    base: dict[str, object],
+    budget_s: float,
+    children: int,
+    functions: list[str] | None = None,
 ) -> dict[str, object]:
+    """One module's run; with ``functions``, only their mutants (the functions a change
+    touched: the rest of the module keeps its last run's figures)."""
     work = _prepare(module, tests, base)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     start = time.monotonic()
@@ -128,6 +141,7 @@ def run_module(
                 "run",
                 "--max-children",
                 str(children),
+                *_patterns(module, functions or []),
             ],
             cwd=work,
             env=env,
@@ -141,6 +155,9 @@ def run_module(
         complete = False
     elapsed = time.monotonic() - start
     statuses = _results(work)
+    if functions:
+        wanted = tuple(pattern.removesuffix("*") for pattern in _patterns(module, functions))
+        statuses = {name: status for name, status in statuses.items() if name.startswith(wanted)}
     equivalent = json.loads(EQUIVALENT.read_text()) if EQUIVALENT.exists() else {}
     counts = Counter(statuses.values())
     killed = sum(n for s, n in counts.items() if s in KILLED)
@@ -151,6 +168,7 @@ def run_module(
     denominator = checked - len(equiv)
     return {
         "module": module,
+        "functions": functions or [],
         "tests": tests,
         "complete": complete,
         "elapsed_s": round(elapsed, 1),
@@ -175,7 +193,8 @@ def markdown(results: list[dict[str, object]]) -> str:
         other = {s: n for s, n in statuses.items() if s not in KILLED | {"survived"}}
         rate = r["kill_rate"]
         lines.append(
-            f"| {r['module']}{'' if r['complete'] else ' (budget hit)'} | {r['mutants']} | "
+            f"| {r['module']}{_scope(r)}{'' if r['complete'] else ' (budget hit)'} | "
+            f"{r['mutants']} | "
             f"{r['killed']} | {len(r['survivors'])} | {len(r['equivalent'])} | "  # type: ignore[arg-type]
             f"{', '.join(f'{s} {n}' for s, n in sorted(other.items())) or '-'} | "
             f"{'-' if rate is None else f'{rate:.1%}'} |"
@@ -191,6 +210,11 @@ def markdown(results: list[dict[str, object]]) -> str:
         for name, why in equivalent.items():
             lines.append(f"- equivalent `{name}`: {why}")
     return "\n".join(lines) + "\n"
+
+
+def _scope(result: dict[str, object]) -> str:
+    functions = result.get("functions") or []
+    return f" ({', '.join(functions)} only)" if functions else ""  # type: ignore[arg-type]
 
 
 def rescore(result: dict[str, object], equivalent: dict[str, str]) -> dict[str, object]:
@@ -232,6 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-s", type=float, default=1800.0, help="per module")
     parser.add_argument("--children", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     parser.add_argument(
+        "--function",
+        action="append",
+        help="only this top-level function's mutants (repeatable; with one --module)",
+    )
+    parser.add_argument(
         "--rescore",
         action="store_true",
         help="run nothing: re-apply mutation_equivalent.json to the report's results",
@@ -246,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     base: dict[str, object] = tool["mutmut"]  # type: ignore[assignment]
     tests_of: dict[str, list[str]] = tool["studybench-mutation"]["tests"]  # type: ignore[index]
     modules = args.module or list(base["only_mutate"])  # type: ignore[call-overload]
+    if args.function and len(modules) != 1:
+        parser.error("--function needs exactly one --module")
     results = []
     if args.rescore:
         equivalent = json.loads(EQUIVALENT.read_text()) if EQUIVALENT.exists() else {}
@@ -259,7 +290,9 @@ def main(argv: list[str] | None = None) -> int:
         if module not in tests_of:
             parser.error(f"{module}: no tests listed in [tool.studybench-mutation.tests]")
         print(f"mutating {module} ...", flush=True)
-        result = run_module(module, tests_of[module], base, args.budget_s, args.children)
+        result = run_module(
+            module, tests_of[module], base, args.budget_s, args.children, args.function
+        )
         rate = result["kill_rate"]
         print(
             f"  {result['mutants']} mutants, {result['killed']} killed, "
