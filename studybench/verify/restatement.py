@@ -97,7 +97,9 @@ _LINE_STATEMENT = re.compile(
 )
 # "In km/h this is about 104.", "In kelvin, that is 303": a value in the unit named before it
 _IN_UNIT_STATEMENT = re.compile(
-    r"(?:^|(?<=[.!?\n]))\s*in\s+(?P<unit>\$[^$]{1,24}\$|[^\s,$]{1,12})\s*,?\s*(?:this|that|it)"
+    r"(?:^|(?<=[.!?\n]))\s*in\s+(?!(?:summary|short|sum|brief|the|other|fact|total|words"
+    r"|particular|general|practice|theory|principle|conclusion)\b)"
+    r"(?P<unit>\$[^$]{1,24}\$|[^\s,$]{1,12})\s*,?\s*(?:this|that|it)"
     r"\s+(?:is|'s|’s|equals|comes\s+to|would\s+be)\s+(?:(?:about|approximately|roughly"
     r"|around|nearly)\s+)?\$?(?P<value>[-+−]?\d[\d.,]*(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
     r"\$?(?=[.,;!]?\s|[.,;!]?$)",

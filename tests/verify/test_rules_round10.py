@@ -500,3 +500,17 @@ def test_other_alternatives_at_their_edges(after: str, values: list[str]) -> Non
 def test_frames_are_read_through_at_any_depth() -> None:
     text = "\\underline{\\underline{\\underline{h = 1.63}}}"
     assert unframed(text).strip() == "h = 1.63"
+
+
+@pytest.mark.parametrize(
+    ("after", "values"),
+    [
+        ("$$\n\nIn short, this is 12 J.", [(None, "12 J")]),
+        ("$$\n\nIn summary this is 12kg.", [(None, "12kg")]),
+        ("$$\n\nIn J, this is 12.", [(None, "12\\,J")]),
+    ],
+)
+def test_a_conclusion_word_after_in_is_no_unit(
+    after: str, values: list[tuple[str | None, str]]
+) -> None:
+    assert restated_values(after) == values
