@@ -13,9 +13,10 @@ A sentence about another quantity ("So a = 3.2 m/s², as expected") is left alon
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from studybench.verify.chains import label_key
-from studybench.verify.question import question_math
+from studybench.verify.question import asking_part, question_math
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
 # offers of ``visibility`` read the same labels before a second value)
@@ -128,7 +129,9 @@ _PROSE_WORD = re.compile(
 _RELATION = re.compile(r"\\approx|\\simeq|\\sim\b|≈|\\[lg]e?q?\b|[<>≤≥]|=")
 
 
-def restated_values(after: str, question: str | None = None) -> list[tuple[str | None, str]]:
+def restated_values(
+    after: str, question: str | None = None, asked: Callable[[str], bool] | None = None
+) -> list[tuple[str | None, str]]:
     """The (label, value) pairs the sentences after the final box conclude with; an option
     ("So option D.", "So D.") is a value too, with no label. A value ends where a remark, a
     comparison or a second form of it begins ("0.82 m (2 s.f.)", "60 cm > 0", "5.54 ks ≈
@@ -136,7 +139,10 @@ def restated_values(after: str, question: str | None = None) -> list[tuple[str |
     (:func:`unframed`): a line that states a labelled value counts without a word before it,
     and a value in a unit named before it ("In km/h this is about 104") takes that unit. A
     quantity named in words ("So the work is 1200 J") is about the question's quantity only
-    where the question uses that word (``question``; without one it is)."""
+    where the question asks with that word (``question``; without one it is). A bare line
+    says nothing of which quantity it is about but its label: with ``asked`` it is read only
+    where ``asked(label)`` (the label names an asked quantity), so a display of an
+    intermediate ("$$u = 30.0\\,\\mathrm{cm}$$") is working, not a second answer."""
     text = unframed(after[:_SCOPE])
     found: list[tuple[int, str | None, str]] = []
     spans: list[tuple[int, int]] = []  # a line that concludes is read once
@@ -150,7 +156,9 @@ def restated_values(after: str, question: str | None = None) -> list[tuple[str |
         spans.append(m.span())
     for m in _LINE_STATEMENT.finditer(text):
         value = m.group("line_value")
-        if value and all(m.end() <= start or end <= m.start() for start, end in spans):
+        if not value or (asked is not None and not asked(m.group("label"))):
+            continue
+        if all(m.end() <= start or end <= m.start() for start, end in spans):
             found.append((m.start(), m.group("label"), _with_unit(value, m.group("line_unit"))))
     for m in _IN_UNIT_STATEMENT.finditer(text):
         unit = m.group("unit").strip("$")
@@ -171,9 +179,12 @@ def _with_unit(value: str, unit: str | None) -> str:
 
 
 def _asks_about(noun: str, question: str) -> bool:
-    """Whether the question uses the last word of a quantity named in words ("the work")."""
+    """Whether the question asks with the last word of a quantity named in words ("the
+    work"): in its asking part (:func:`question.asking_part`), or anywhere where it has
+    none; "the incident wavelength" of its setup is data."""
     word = noun.split()[-1]
-    return re.search(rf"\b{re.escape(word)}", question, re.IGNORECASE) is not None
+    part = asking_part(question) or question
+    return re.search(rf"\b{re.escape(word)}", part, re.IGNORECASE) is not None
 
 
 # What only dresses a line after the box: code fences and backticks, display delimiters,
@@ -203,11 +214,16 @@ _DRESSING = (
 )
 
 
+def _framed(frame: re.Match[str]) -> str:
+    """A frame or highlight marks its content as the answer, as "Answer:" does."""
+    return "\nanswer: " + frame.group("content") + "\n"
+
+
 def unframed(text: str) -> str:
     """``text`` as a reader takes it in (see ``_FRAME``, ``_DRESSING``)."""
     previous = None
     while previous != text:  # \\underline{\\underline{…}}: until none is left
-        previous, text = text, _FRAME.sub(lambda m: "\n" + m.group("content") + "\n", text)
+        previous, text = text, _FRAME.sub(_framed, text)
     for pattern, plain in _DRESSING:
         text = pattern.sub(plain, text)
     return text
@@ -316,20 +332,21 @@ _GREEK = re.compile(
 
 
 # Another alternative named after the box: "(the other position, 70.0 cm, also works)", "By
-# symmetry the other position is $u = 70.0$ cm", "The second solution is $u' = 70.0$ cm", "and
-# again at $t = 4.0$ s". Where the question has alternatives (ALT), it is one more claimed, and
+# symmetry the other position is $u = 70.0$ cm", "The second solution is $u' = 70.0$ cm" ("also"
+# and "again" name other events as often: "The ball also lands at 4.0 s"). Where the question
+# has alternatives (ALT), it is one more claimed, and
 # must be one of them (the verifier judges those of the gold's kind of quantity); a root the
 # sentence sets aside ("the other root, -3.0 s, is unphysical") claims nothing.
 _OTHER_ALTERNATIVE = re.compile(
-    r"(?:\b(?:other|second|another|remaining)\s+(?:[a-z]+\s+)?(?:position|solution|root|time"
+    r"\b(?:other|second|another|remaining)\s+(?:[a-z]+\s+)?(?:position|solution|root|time"
     r"|value|answer|possibility|configuration|location|distance|instant|angle|speed|one)s?"
-    r"|\b(?:again|also|as\s+well)\b)(?P<clause>(?:[^.!?\n]|\.(?=\d)){0,100})",
+    r"(?P<clause>(?:[^.!?\n]|\.(?=\d)){0,100})",
     re.IGNORECASE,
 )
 _SET_ASIDE = re.compile(
     r"\b(?:unphysical|non-?physical|not\s+physical|reject\w*|discard\w*|extraneous|spurious"
     r"|invalid|impossible|not\s+(?:allowed|valid|possible|acceptable|relevant)|ignore\w*"
-    r"|does\s*n[o']t\s+(?:work|apply)|fails?)\b",
+    r"|does\s*n[o']t\s+(?:work|apply|count)|no\s+other|fails?)\b",
     re.IGNORECASE,
 )
 _CLAUSE_VALUE = re.compile(
@@ -340,6 +357,7 @@ _CLAUSE_VALUE = re.compile(
 
 
 _SENTENCE_BREAK = re.compile(r"[.!?\n](?!\d)")
+_CLAUSE_END = re.compile(r";|,?\s+(?:and|but|while|whereas|which|so)\s")
 
 
 def other_alternatives(after: str) -> list[str]:
@@ -348,7 +366,7 @@ def other_alternatives(after: str) -> list[str]:
     found = []
     text = unframed(after[:_SCOPE])
     for match in _OTHER_ALTERNATIVE.finditer(text):
-        clause = match.group("clause")
+        clause = _CLAUSE_END.split(match.group("clause"))[0]  # "…, and it lands at 4.0 s"
         opening = _SENTENCE_BREAK.split(text[max(0, match.start() - 80) : match.start()])[-1]
         if _SET_ASIDE.search(opening) or _SET_ASIDE.search(clause):  # "We discard the …"
             continue

@@ -17,6 +17,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -483,7 +484,8 @@ def _restated_problem(
 
     own = _own_labels(box, gold)
     offers: list[str] = []
-    for label, value in restated_values(after, question):
+    asked = partial(names_asked_quantity, own_labels=own, question=question)
+    for label, value in restated_values(after, question, asked):
         if value_kind(value) != _RESTATED_KINDS[kind]:
             continue  # a letter restates a choice, a truth value a statement, a number a value
         if kind is not AnswerType.NV:
@@ -626,12 +628,19 @@ def _restated_element(
     and whose label (if any) the question asks for or an element carries, is judged in that
     place. A value no unit places is left alone (it may be about anything)."""
     from studybench.verify.numeric import unit_place
-    from studybench.verify.restatement import given_in_question, restated_values, value_kind
+    from studybench.verify.restatement import (
+        given_in_question,
+        names_asked_quantity,
+        restated_values,
+        value_kind,
+    )
     from studybench.verify.rules import normalize_all
 
     kinds = sequence if len(sequence) == len(elements) else (AnswerType.TUP,) * len(elements)
     offers: list[str] = []
-    for label, value in restated_values(after, question):
+    own = _own_labels(*elements, *gold_boxes)
+    asked = partial(names_asked_quantity, own_labels=own, question=question)
+    for label, value in restated_values(after, question, asked):
         if value_kind(value) != "value":
             continue
         if label is not None and given_in_question(label, question):

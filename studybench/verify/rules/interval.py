@@ -355,8 +355,10 @@ def _other_quantity(variable: str | None, question: str) -> bool:
         return False
     math = question_math(question)
     asked = _ratios(math)
-    own = _ratios(variable.strip()) if not is_label(variable) else []
-    if own and len(own) == 1 and _WRITTEN_RATIO.fullmatch(variable.strip()):
+    # a ratio written whole is one pair (a name holds no top-level "/" nor \frac); a ratio of
+    # marked names (\Delta x/\Delta t) is no pair the pattern reads, only its "x/\Delta"
+    own = _ratios(variable.strip())
+    if own and _WRITTEN_RATIO.fullmatch(variable.strip()):
         return own[0] not in asked
     if is_label(variable):
         name = label_key(variable)
