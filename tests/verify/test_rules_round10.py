@@ -519,3 +519,36 @@ def test_a_conclusion_word_after_in_is_no_unit(
     after: str, values: list[tuple[str | None, str]]
 ) -> None:
     assert restated_values(after) == values
+
+
+SETUP_Q = (
+    "Light of wavelength 250 nm falls on a metal surface of work function 2.30 eV. "
+    "Find the largest momentum of the emitted electrons."
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "question", "asked", "values"),
+    [
+        # a bare line under a label that names no asked quantity is working
+        ("$$\n\n$$u = 30.0\\,\\mathrm{cm}$$", None, lambda label: False, []),
+        (
+            "$$\n\n$$u = 30.0\\,\\mathrm{cm}$$\n$$v = 60.0\\,\\mathrm{cm}$$",
+            None,
+            "v",
+            [("v", "60.0\\,\\mathrm{cm}")],
+        ),
+        ("$$\n\n$$v = 60.0\\,\\mathrm{cm}$$", None, "v", [("v", "60.0\\,\\mathrm{cm}")]),
+        # a word of the question's setup names data, one of its asking part the answer
+        ("\n\nSo the wavelength is 250 nm.", SETUP_Q, None, []),
+        ("\n\nSo the momentum is 3.1 kg m/s.", SETUP_Q, None, [(None, "3.1 kg m/s")]),
+    ],
+)
+def test_bare_lines_and_words_name_the_asked_quantity(
+    after: str,
+    question: str | None,
+    asked: object,
+    values: list[tuple[str | None, str]],
+) -> None:
+    check = (lambda label: label == asked) if isinstance(asked, str) else asked
+    assert restated_values(after, question, check) == values  # type: ignore[arg-type]
