@@ -291,8 +291,7 @@ def names_asked_quantity(
         return False
     math = question_math(question)  # symbols are in its math
     named = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}(?![A-Za-z])", math)
-    given = re.search(rf"(?<![A-Za-z\\]){re.escape(label.strip())}\s*=", math)
-    return named is not None and (given is None or given_counts)
+    return named is not None and (given_counts or not given_in_question(label, question))
 
 
 def given_in_question(label: str, question: str | None) -> bool:
