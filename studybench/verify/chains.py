@@ -80,8 +80,14 @@ def transformed_quantity(side: str) -> bool:
 
 
 def label_key(text: str) -> str:
-    """A label as text, without what does not change the name: ``E_{\\rm k}`` = ``E_k``."""
-    return _LABEL_NOISE.sub("", text)
+    """A label as text, without what does not change the name: ``E_{\\rm k}`` = ``E_k``,
+    and ``h_{\\min}`` = ``h_{\\rm min}`` (an operator's name in a subscript is its word)."""
+    return _LABEL_NOISE.sub("", _OPERATOR_WORD.sub(r"\1", text))
+
+
+_OPERATOR_WORD = re.compile(
+    r"(?<=_)\s*\{?\s*\\(min|max|sup|inf|lim|exp|log|ln|det|arg|deg)(?![a-zA-Z])"
+)
 
 
 def ratio_label(text: str) -> bool:

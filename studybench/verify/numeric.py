@@ -446,9 +446,19 @@ _AFTER_LEAD = re.compile(  # also emphasis and "{\\rm" round the unit
 _PART_LABEL = re.compile(r"^\s*(?:[a-hA-H]|[ivxIVX]{1,4}|\d+)\s*$")  # "(b)", "(ii)", "(2)"
 # a unit in brackets on the box's line: "\\boxed{14.5} (km/h)", "[km/h]", "(in keV)"; the
 # bracket holds nothing else, so "(b) The time …" is a part's label, not barns
+# the words that name the unit of the values in prose: "(all distances in millimetres)",
+# ", both in millimetres", " — both values in mm"
+_UNIT_WORDS = (
+    r"(?:(?:all|both|each)\s+)?(?:(?:the\s+)?(?:values?|distances?|lengths?|times?|answers?"
+    r"|results?)\s+)?(?:(?:are|given|expressed)\s+)?in[ \t]+"
+)
 _BRACKETED_UNIT = re.compile(
-    r"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:in[ \t]+)?"
+    rf"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:{_UNIT_WORDS})?"
     r"(?P<unit>[^()\[\]\n]{1,24})[)\]]"
+)
+_UNIT_PHRASE = re.compile(
+    rf"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*[,;:—–-]?[ \t]*{_UNIT_WORDS}"
+    r"(?P<unit>[^\s,.;()\[\]$]{1,16})"
 )
 # a power of ten written after a bare number's box belongs to the number
 _POWER_AFTER = re.compile(
@@ -495,6 +505,8 @@ def _after_box(after: str) -> str:
     bracketed = _BRACKETED_UNIT.match(after)
     if bracketed is not None and not _PART_LABEL.match(bracketed.group("unit")):
         after = bracketed.group("unit") + "\n"  # the unit, and nothing after it
+    elif (phrase := _UNIT_PHRASE.match(after)) is not None:
+        after = phrase.group("unit") + "\n"
     return _AFTER_LEAD.sub("", after, count=1)
 
 
@@ -523,11 +535,16 @@ def with_unit_after(box: str, after: str) -> str:
 # "t = 1.0,\\ 3.0", "x = 0.382 \\text{ or } x = 0.218"
 _LIST_NUMBER = r"[+\-−]?\s*(?:\d+(?:\.\d*)?|\.\d+)"
 _LIST_LABEL = r"(?:\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\w))?\s*=\s*)?"
-_LIST_JOIN = r"\s*(?:,|;|\\text\s*\{\s*(?:or|and)\s*\}|\b(?:or|and)\b|\\[,;:! ]|~|\\q?quad)+\s*"
-_LISTED_NUMBERS = re.compile(
-    rf"^\s*{_LIST_LABEL}{_LIST_NUMBER}(?:{_LIST_JOIN}{_LIST_LABEL}{_LIST_NUMBER})+\s*$"
+_LIST_JOIN = (
+    r"\s*(?:,|;|\\text\s*\{\s*(?:or|and)\s*\}|\b(?:or|and)\b|\\[,;:! ]|~|\\q?quad"
+    r"|\\(?:lor|vee)(?![A-Za-z])|∨|\\&|&)+\s*"
 )
-_LISTED_NUMBER = re.compile(rf"(?<![\w.{{^])({_LIST_NUMBER})(?![\w.])")
+# as a set too: "\{30.0,\ 60.0\}"
+_LISTED_NUMBERS = re.compile(
+    rf"^\s*(?:\\left)?(?:\\\{{)?\s*{_LIST_LABEL}{_LIST_NUMBER}(?:{_LIST_JOIN}{_LIST_LABEL}{_LIST_NUMBER})+"
+    r"\s*(?:\\right)?(?:\\\})?\s*$"
+)
+_LISTED_NUMBER = re.compile(rf"(?:(?<=\\\{{)|(?<![\w.{{^]))({_LIST_NUMBER})(?![\w.])")
 
 
 def alternatives_with_unit_after(box: str, after: str) -> str:

@@ -27,21 +27,29 @@ CONCLUSION_LABELS = (
 # a conclusion that states a labelled value: "So v = 29.0 m/s", "Therefore \\eta = 0.308",
 # "Hence, finally, v = …", "I think v = …", "Re-checking the arithmetic gives 29 m/s"
 _FILLERS = r"\s*(?:\*\*|__)?\s*(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*)?"
-_OPENING = r"(?:^|(?<=[.!?\n:;]))" + _FILLERS
+_OPENING = r"(?:^|(?<=[.!?\n:;。！？：]))" + _FILLERS
 # an expression may be restated in a clause too: "$I = \\boxed{…}$, so $I = BLv/(2R)$"
-_CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,]))" + _FILLERS
+_CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,。！？：，]))" + _FILLERS
 # words that take the box back or state the answer again: after them a value needs no label
 _ANSWER_WORDS = (
     rf"actually|corrected|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
-    r"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*:)"
+    r"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*:)|(?:final|output)(?=\s*:)"
+    r"|without\s+rounding|more\s+(?:precisely|accurately|exactly)|to\s+be\s+(?:exact|precise)"
+    r"|re-?(?:comput|calculat)\w*(?:\s+with\s+[^.,;:\n]{0,40})?"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
     r"\s(?:gives|yields|shows)"
 )
 _CONNECTIVES = (
     r"so|therefore|thus|hence|finally|overall|altogether|in\s+the\s+end|all\s+in\s+all"
-    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have)|namely|equivalently|numerically"
-    r"|(?:this|that|which|it)\s+(?:is|'s|’s|equals|comes\s+to)(?:\s+(?:about|approximately"
+    r"|consequently|accordingly|ergo|as\s+a\s+result|in\s+conclusion|putting\s+it\s+(?:all\s+)?together"
+    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have|conclude(?:\s+that)?)|namely"
+    r"|equivalently|numerically|converted(?:\s+(?:to|into)\s+[^\s:,]{1,12})?"
+    r"|(?:this|that|which|it)(?:\s+is|'s|’s|\s+(?:equals|comes\s+to|corresponds\s+to|amounts\s+to"
+    r"|translates\s+to|works\s+out\s+(?:to|at)|gives|yields|makes|means))(?:\s+(?:about|approximately"
     r"|roughly|around|nearly|almost|just\s+(?:over|under)))?"
+    # the same words in the other languages models answer in
+    r"|donc|ainsi|also\s+ist|daher|somit|por\s+lo\s+tanto|entonces|portanto|quindi|dunque"
+    r"|所以|因此|故"
 )
 # words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
 _RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
@@ -51,16 +59,29 @@ _MARKERS = (
 )
 # a label: a letter or a command, maybe a change (\\Delta S) or a script face (\\mathcal{E}),
 # with one subscript (``v_0``, ``T_{eq}``, ``T_eq`` as code writes it)
-_LABEL = (
-    r"(?:\\(?:Delta|delta)\s*)?(?:\\math(?:cal|rm|bf|scr|it)\s*\{[A-Za-z]\}|\\[A-Za-z]+|[A-Za-z])"
-    r"(?:\s*_\s*(?:\{[^{}]{1,12}\}|\w+))?"
+_LABEL_CORE = (
+    r"(?:\\(?:Delta|delta)\s*)?(?:\\(?:math(?:cal|rm|bf|scr|it)|hat|tilde|check|bar|overline|vec)"
+    r"\s*\{\\?[A-Za-z]+\}|\\(?:hat|tilde|check|bar|vec)\s+[A-Za-z]|\\[A-Za-z]+|[A-Za-z])"
+    r"(?:\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\}){1,24}\}|\w+))?"
+    r"(?:\s*\^\s*(?:\{\s*(?:\\ast|\*|\\star|\\prime)\s*\}|\\ast|\*|\\prime)|'+)?"
+    # an evaluation bar: "v\big|_{\text{num}}"
+    r"(?:\s*(?:\\[bB]igg?)?\|\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\}){1,24}\}|\w+))?"
 )
+# as a magnitude or in parentheses too: "|v| = …", "(h) = …"
+_LABEL = rf"(?:\|\s*{_LABEL_CORE}\s*\||\(\s*{_LABEL_CORE}\s*\)|{_LABEL_CORE})"
 # what states a value for a label: "v = 29.0", "v \\approx 29", "t ≈ 0.115 s"
-_STATES = r"(?:=|≈|≃|\\approx(?![a-zA-Z])|\\simeq(?![a-zA-Z]))"
+_STATES = r"(?:=|≈|≃|≔|≅|\\(?:approx|simeq|coloneqq|cong)(?![a-zA-Z])|:=)"
 # a quantity named in words: "So the work is 1200 J", "Hence the speed comes to about 29 m/s"
 _NOUN_STATES = (
-    r"the\s+(?P<noun>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:is|equals|comes\s+(?:out\s+)?to"
-    r"|(?:would|will|must)\s+be)\s+(?:(?:about|approximately|roughly|around|exactly|just)\s+)?"
+    r"(?:an?|the)\s+(?P<noun_of>[a-z]+(?:\s+[a-z]+){0,2}?)\s+of\s+(?=[-+−]?\$?\d)|"
+    r"(?:the|its|their|our|your|this|the\s+answer['’]s|the\s+final)\s+"
+    r"(?P<noun>[a-z]+(?:\s+[a-z]+){0,4}?)\s+"
+    r"(?:(?:here|then|thus|therefore|hence|so|we\s+(?:need|want|seek)|required|needed|sought"
+    r"|in\s+question|of\s+interest)\s+)?"
+    r"(?:is|equals|comes\s+(?:out\s+)?to|works\s+out\s+(?:at|to)|turns\s+out\s+to\s+be"
+    r"|(?:is|was)\s+found\s+to\s+be|(?:would|will|must|should|has\s+to)\s+be)"
+    r"(?:\s+(?:thus|therefore|then|so|hence))?\s+"
+    r"(?:(?:about|approximately|roughly|around|exactly|just|nearly)\s+)?"
 )
 # a unit written after the math that holds the number: "So $v = 29.0$ m/s."
 _UNIT_AFTER_MATH = r"(?:(?<=\$)[ \t]*(?P<unit>[A-Za-zµμΩ°%][\w/^·\-]{0,12}))?"
@@ -70,7 +91,7 @@ _VALUE_TAIL = (
     r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
     + _UNIT_AFTER_MATH
-    + r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all)\b|[.,;!]\s|[.,;!]?\s*$|\n)"
+    + r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all)\b|[.,;!]\s|[.,;!。]?\s*$|\n|。)"
 )
 # a quantity named in words that concludes by itself: "The emf is therefore 16.0 V."
 _NOUN_CONCLUDES = (
@@ -90,9 +111,9 @@ _CONCLUSION = re.compile(
 # list item or a framed line after the box does ("$$h = 1.63\\,\\mathrm{m}$$",
 # "```\nh = 1.63  # m\n```", "Final answer: h = 1.63 m")
 _LINE_STATEMENT = re.compile(
-    r"(?:^|(?<=\n))[ \t]*(?:[-*•>]\s+|\d+[.)]\s+)?"
-    r"(?:(?:(?:final\s+)?(?:answer|result)|final)\s*:\s*)?"
-    + rf"\$?\s*(?P<label>{_LABEL})\s*{_STATES}\s*"
+    r"(?:^|(?<=\n))[ \t]*(?:[-*•>]\s+|\d+[.)]\s+|#{1,6}\s+)?"
+    r"(?:(?P<prefix>[A-Za-z][A-Za-z ()'-]{0,30}):\s*)?"  # "- temperature: $T = 50.0$ °C"
+    + rf"\$?\s*(?P<label>{_LABEL})\s*(?:{_STATES}|:)\s*"
     + _VALUE_TAIL.replace("(?P<", "(?P<line_"),
     re.IGNORECASE,
 )
@@ -101,10 +122,64 @@ _IN_UNIT_STATEMENT = re.compile(
     r"(?:^|(?<=[.!?\n]))\s*in\s+(?!(?:summary|short|sum|brief|the|other|fact|total|words"
     r"|particular|general|practice|theory|principle|conclusion)\b)"
     r"(?P<unit>\$[^$]{1,24}\$|[^\s,$]{1,12})\s*,?\s*(?:this|that|it)"
-    r"\s+(?:is|'s|’s|equals|comes\s+to|would\s+be)\s+(?:(?:about|approximately|roughly"
+    r"(?:\s+is|'s|’s|\s+equals|\s+comes\s+to|\s+would\s+be)\s+(?:(?:about|approximately|roughly"
     r"|around|nearly)\s+)?\$?(?P<value>[-+−]?\d[\d.,]*(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
     r"\$?(?=[.,;!]?\s|[.,;!]?$)",
     re.IGNORECASE,
+)
+# a line that names a quantity in words and gives its value: "- emf: 16.0 V", "potential: 4.96 V"
+_NOUN_LINE = re.compile(
+    r"(?:^|(?<=\n))[ \t]*(?:[-*•>]\s+|\d+[.)]\s+|\|[ \t]*)?(?P<noun>[A-Za-z][A-Za-z ]{1,30}?)"
+    r"[ \t]*(?:[:=≈→—|]|\bis\b)[ \t]*"
+    r"\$?(?P<value>[-+−]?\d[^\n$|]{0,40}?)\$?[ \t]*[.;,|]?[ \t]*(?=\n|$)"
+)
+# A statement of a labelled number anywhere in a clause that opens on a conclusion ("So the
+# image distance comes out as $v = 12.0$ cm", "Donc, après simplification, $V_s = 4.96$ V"):
+# read where its label names an asked quantity (the reader's ``asked``); not in a clause about
+# another case (``_WHAT_IF``), after a preposition ("So at $v = 20$ m/s the car slips"), or
+# after another value in the clause ("So on the Moon, with $g = 1.62$, $h = 4.94$ m").
+_NUMBER = (
+    r"[-+−]?\s*\d[\d.,]*(?<![.,])"
+    r"(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*(?:\{\s*[-+−]?\d+\s*\}|[-+−]?\d+))?"
+)
+_STATEMENT = re.compile(
+    rf"(?<![\w\\'|(])(?P<label>{_LABEL})\s*{_STATES}\s*(?P<number>{_NUMBER})"
+    r"(?P<unit>(?:\\[,;:! ]|[^$\n.,;:!?=<>+*/^]|\.(?=\d)|/|\^){0,40}?)"
+    r"(?P<end>\$|\\\)|[.,;:!?。)]?(?=\s|$)|\n|$)"
+)
+# a command no unit is written with ("\\times", "\\sqrt", "\\pi")
+_NOT_UNIT = re.compile(
+    r"\\(?!(?:mathrm|text|textrm|rm|mbox|operatorname|unit|circ|mu|Omega|AA|degree|micro|ohm)"
+    r"(?![A-Za-z]))[A-Za-z]+"
+)
+_AFTER_CLOSE = re.compile(r"[ \t]*(?P<unit>[A-Za-zµμΩ°%][\w/^·\-]{0,12})")
+_WHAT_IF = re.compile(
+    r"\b(?:if|were|would|could|might|suppose[sd]?|supposing|assum\w*|without|instead|compar\w*"
+    r"|unless|limit\w*|whereas|hypothetical\w*|for\s+(?:a|an)|say|reduces?|recover\w*|becomes?"
+    r"|tends?|approach\w*|si|wenn|falls|se|aurait|serait|hätte|wäre|sería|seria|sarebbe)\b"
+    r"|如果|若|假如"
+    # a condition on another quantity: "for $\\mu = 0$ …", "at $t = 0$ this gives …",
+    # "as $x \\to 0$"
+    r"|\b(?:for|at|when)\s+\$|\\to(?![A-Za-z])|→",
+    re.IGNORECASE,
+)
+_PREPOSITION_BEFORE = re.compile(
+    r"\b(?:at|for|when|with|if|below|above|beyond|from|between|than|until|unless|where|once"
+    r"|after|before|near|over|under|like|say|e\.g\.|vs\.?|versus)[\s$,(]*$",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"[^.!?\n。;；]*(?:\.(?=\d)[^.!?\n。;；]*)*")
+_OPENS_CONCLUSION = re.compile(_FILLERS + rf"\s*(?:{_MARKERS})", re.IGNORECASE)
+# a value before the statement in its clause: the clause is about that case
+_VALUE_BEFORE = re.compile(
+    r"\d\s*(?:\$\s*)?(?:\\[,;:! ]|\s)*(?:\\mathrm|\\text|[A-Za-zµΩ°%])|=\s*-?\d"
+)
+# subscripts and wrappers that mark a label as the answer's, not another quantity's:
+# "v_{\text{final}}", "T_{\mathrm{ans}}", "E_{\text{num}}", "v\big|_{\text{num}}", "|r|", "(h)"
+_ANSWER_MARK = re.compile(
+    r"\s*(?:(?:\\[bB]igg?)?\|)?\s*_\s*\{?\s*(?:\\(?:text|mathrm|rm|textrm|mathit)\s*\{?)?\s*"
+    r"(?:final|fin|ans|answer|num|numeric(?:al)?|result|res|value|val|sol|solution|calc|computed"
+    r"|out|exact)\s*\}?\s*\}?\s*$"
 )
 _SCOPE = 600  # characters after the box that are read
 # an expression stated again (EX answers): "Correction: x = d/3.", "Actually, it's d/3.",
@@ -147,7 +222,7 @@ def restated_values(
     found: list[tuple[int, str | None, str]] = []
     spans: list[tuple[int, int]] = []  # a line that concludes is read once
     for m in _CONCLUSION.finditer(text):
-        noun = m.group("noun") or m.group("concluding")
+        noun = m.group("noun") or m.group("noun_of") or m.group("concluding")
         if noun and question and not _asks_about(noun, question):
             continue  # "So the time to the top is 1.5 s": another quantity than the asked one
         value = m.group("value") or m.group("letter") or m.group("bare") or m.group("truth")
@@ -160,31 +235,120 @@ def restated_values(
             continue
         if all(m.end() <= start or end <= m.start() for start, end in spans):
             found.append((m.start(), m.group("label"), _with_unit(value, m.group("line_unit"))))
+            spans.append(m.span())
     for m in _IN_UNIT_STATEMENT.finditer(text):
         unit = m.group("unit").strip("$")
         found.append((m.start(), None, f"{m.group('value').rstrip('.,')}\\,{unit}"))
+    if asked is not None:
+        found += _asked_statements(text, asked, question, spans)
     # prose writes a power of ten without braces ("7.35 × 10^26 W"): the whole exponent
     return [
         (label, _PROSE_POWER.sub(r"^{\1}", value)) for _, label, value in sorted(found, key=_first)
     ]
 
 
+def _asked_statements(
+    text: str,
+    asked: Callable[[str], bool],
+    question: str | None,
+    spans: list[tuple[int, int]],
+) -> list[tuple[int, str | None, str]]:
+    """The labelled numbers stated anywhere in ``text`` for an asked quantity (see
+    ``_STATEMENT``), and the values of lines that name one in words ("- emf: 16.0 V");
+    those inside ``spans`` are read already."""
+    found: list[tuple[int, str | None, str]] = []
+    for m in _STATEMENT.finditer(text):
+        if any(start <= m.start() < end for start, end in spans):
+            continue
+        label = m.group("label")
+        if not (asked(label) or asked(answer_base(label))):
+            continue
+        start, sentence = _sentence_at(text, m.start())
+        if not _OPENS_CONCLUSION.match(sentence) or _WHAT_IF.search(sentence):
+            continue  # "Halfway up, $h = 0.408$ m", "So if the bank were 30°, $v = 21$ m/s"
+        if _PREPOSITION_BEFORE.search(text[: m.start()][-40:]):
+            continue  # "So at $v = 20$ m/s the car slips"
+        if _VALUE_BEFORE.search(text[start : m.start()]):
+            continue  # "So on the Moon, with $g = 1.62$ m/s², …"
+        unit = m.group("unit").strip()
+        if _NOT_UNIT.search(unit):
+            continue  # "v = 2\\sqrt{gh}": an expression with a number in it
+        if not unit and m.group("end") in ("$", "\\)"):
+            close = _AFTER_CLOSE.match(text, m.end())
+            unit = close.group("unit") if close is not None else ""
+        found.append((m.start(), label, _with_unit(m.group("number"), unit or None)))
+    for m in _NOUN_LINE.finditer(text):
+        noun = m.group("noun").strip()
+        if question and _asks_about(noun, question) and not _ANSWER_WORD_ONLY.match(noun):
+            found.append((m.start(), None, _with_unit(m.group("value"), None)))
+    return found
+
+
+_ANSWER_WORD_ONLY = re.compile(r"^(?:final\s+)?(?:answer|result|output)$", re.IGNORECASE)
+
+
+def _sentence_at(text: str, at: int) -> tuple[int, str]:
+    """Where the clause of ``text`` that holds position ``at`` starts, and the clause (a
+    sentence, or its part up to a semicolon; a decimal point ends none)."""
+    for m in _SENTENCE.finditer(text):
+        if m.start() <= at <= m.end():
+            return m.start(), m.group()
+    return at, ""
+
+
+def answer_base(label: str) -> str:
+    """``label`` without the marks that say it is the answer's (``_ANSWER_MARK``): ``v`` of
+    ``v_{\\text{final}}``, ``|v|`` and ``(v)``."""
+    label = label.strip()
+    for wrapped in (re.match(r"^\|\s*(.+?)\s*\|$", label), re.match(r"^\(\s*(.+?)\s*\)$", label)):
+        if wrapped is not None:
+            label = wrapped.group(1)
+    return _ANSWER_MARK.sub("", label) or label
+
+
 def _first(item: tuple[int, str | None, str]) -> int:
     return item[0]
 
 
+# words that end a value read up to the sentence's end: "29.0 m/s here", "6.00 cm is the result"
+_AFTER_VALUE = re.compile(
+    r"\s+(?:is|are|was|here|there|then|now|too|also|which|that|for|in|at|as|and|but|so)\b.*$",
+    re.DOTALL,
+)
+
+
 def _with_unit(value: str, unit: str | None) -> str:
-    value = value.strip()
+    value = _AFTER_VALUE.sub("", value.strip())
     return f"{value} {unit}" if unit else value
 
 
+# what ends a quantity's name in words: a preposition or a clause after it
+_HEAD_END = re.compile(
+    r"\s+(?:of|to|for|at|in|on|from|with|we|that|which|here|then|needed|required|sought)\b"
+)
+# words in a quantity's name that say it is the asked one, not which one it is
+_GENERIC_WORDS = frozenset(
+    "the a an its this required needed desired sought asked final resulting answer's answer’s"
+    " system problem question setup value".split()
+)
+
+
 def _asks_about(noun: str, question: str) -> bool:
-    """Whether the question asks with the last word of a quantity named in words ("the
-    work"): in its asking part (:func:`question.asking_part`), or anywhere where it has
-    none; "the incident wavelength" of its setup is data."""
-    word = noun.split()[-1]
+    """Whether the question asks for the quantity named in words ("the work", "the period
+    of interest"): its head word ("period") is in the question's asking part
+    (:func:`question.asking_part`, or the whole question where it has none), and so is every
+    word that says which one it is ("the *incident* wavelength", "the temperature *of the
+    star*"): those name the setup's data or another body."""
     part = asking_part(question) or question
-    return re.search(rf"\b{re.escape(word)}", part, re.IGNORECASE) is not None
+    head, *rest = _HEAD_END.split(noun, maxsplit=1)
+    *modifiers, word = head.split()
+    qualifiers = [
+        w for w in (*modifiers, *" ".join(rest).split()) if w.lower() not in _GENERIC_WORDS
+    ]
+    return all(
+        re.search(rf"\b{re.escape(w)}", part, re.IGNORECASE) is not None
+        for w in (word, *qualifiers)
+    )
 
 
 # What only dresses a line after the box: code fences and backticks, display delimiters,
@@ -193,10 +357,50 @@ def _asks_about(noun: str, question: str) -> bool:
 _FRAME = re.compile(
     r"\\(?:fcolorbox\s*\{[^{}]*\}\s*\{[^{}]*\}|colorbox\s*\{[^{}]*\}|bbox\s*(?:\[[^\]]*\])?"
     r"|tcbox\s*(?:\[[^\]]*\])?|[oO]valbox|shadowbox|doublebox|underline|uline|uuline"
-    r"|mathbf|textbf|boldsymbol|bm|highlight|hl)\s*\{(?P<content>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
+    r"|mathbf|textbf|boldsymbol|bm|highlight|hl|emph|textcolor\s*\{[^{}]*\}|color\s*\{[^{}]*\})\s*\{(?P<content>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
 )
 _SPACING = r"(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z]))*"
 _DRESSING = (
+    # an answer tag, a JSON object with an answer (and its unit), a REPL's echo, a printed
+    # name with its value in a comment: each states the value
+    (re.compile(r"<answer>\s*([^<>\n]{1,80}?)\s*</answer>", re.IGNORECASE), "\nanswer: \\1\n"),
+    (
+        re.compile(
+            r'\{[^{}\n]{0,80}?"(?:final_?)?answer"\s*:\s*"?([^",{}\n]{1,40}?)"?\s*'
+            r'(?:,\s*"unit"\s*:\s*"([^"\n]{1,12})"\s*)?[,}]',
+            re.IGNORECASE,
+        ),
+        "\nanswer: \\1 \\2\n",
+    ),
+    (re.compile(r"(?m)^[ \t]*>>>[ \t]*([A-Za-z]\w{0,12})[ \t]*\n[ \t]*([-+−]?\d)"), "\\1 = \\2"),
+    (re.compile(r"(?m)^[ \t]*print\(\s*([A-Za-z]\w{0,12})\s*\)[ \t]*#[ \t]*"), "\\1 = "),
+    (
+        re.compile(r"(?m)(=[ \t]*)['\"]([^'\"\n]{1,40})['\"][ \t]*$"),
+        "\\1\\2",
+    ),  # answer = '29.0 m/s'
+    (
+        re.compile(r"(?m)^[ \t]*(?:final_?)?(?:answer|result|ans|res|output)[ \t]*=[ \t]*"),
+        "answer: ",
+    ),
+    (
+        re.compile(
+            r'(?m)^[ \t]*\{?[ \t]*"([A-Za-z][\w ]{0,30})"[ \t]*:[ \t]*"([^"\n]{1,40})"'
+            r"[ \t]*,?\}?[ \t]*$"
+        ),
+        "\\1: \\2",
+    ),
+    (re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+"), "answer: "),  # a heading after the box frames its line
+    (re.compile(r"\\\(|\\\)"), "$"),
+    (re.compile(r"\\!"), ""),  # "V_s\\!=\\!4.96"
+    (re.compile(r"\\SI\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), "\\1\\,\\2"),  # siunitx: "\\SI{4.96}{V}"
+    # a label in its own math before the sign: "$V_s$ = 4.96 V", "- $V_s$: 4.96 V"
+    (re.compile(r"\$([^$\n]{1,24})\$(?=[ \t]*(?:=|≈|:(?!=)|\bequals\b))"), "\\1"),
+    (re.compile(r"(=\s*)\((\s*[-+−]?\d[\d.,]*\s*)\)"), "\\1\\2"),  # "h = (1.63) m"
+    (re.compile(r"(=\s*)\{\s*([-+−]?\d[\d.,]*)\s*\}"), "\\1\\2"),  # "T = {290}"
+    (
+        re.compile(r"(?<![$\w])([A-Za-z](?:_\w+)?\s*=\s*)\$(?=\s*[-+−]?\d)"),
+        "\\1",
+    ),  # "T = $50.0$ °C"
     (re.compile(r"```[\w+-]*|\$\$|\\\[|\\\]|^[ \t]*\$"), "\n"),
     # a unit in a code comment at the line's end: "h = 1.63  # m"
     (re.compile(r"[ \t]+#[ \t]*([A-Za-zµ°%][\w/^·\-]{0,12})[ \t]*$", re.MULTILINE), r" \1"),
@@ -204,10 +408,14 @@ _DRESSING = (
         re.compile(r'\{?\s*"(?:final_?)?answer"\s*:\s*"([^"\n]{1,60})"\s*\}?', re.IGNORECASE),
         "\nanswer: \\1\n",
     ),
-    (re.compile(r"`|\*\*|__|</?[A-Za-z][^<>\n]{0,40}>|[✅✔☑]\ufe0f?"), ""),
+    (re.compile(r"`|\*\*|__|</?[A-Za-z][^<>\n]{0,40}>|[✅✔☑✓]\ufe0f?"), ""),
     (re.compile(rf"(?:\\therefore(?![A-Za-z])|∴){_SPACING}"), "\ntherefore "),
     (
-        re.compile(rf"(?:\\(?:Rightarrow|implies|Longrightarrow)(?![A-Za-z])|⇒|⟹){_SPACING}"),
+        re.compile(
+            rf"(?:\\(?:Rightarrow|implies|Longrightarrow|longrightarrow)(?![A-Za-z])|⇒|⟹|⟶|👉|➡\ufe0f?"
+            r"|(?<![^\n])[ \t]*(?:=>|->|→))"
+            rf"{_SPACING}"
+        ),
         "\nso ",
     ),
     (re.compile(r"\bi\.\s*e\.,?"), "that is"),
@@ -245,15 +453,11 @@ def restated_expressions(
     (``question``; see :func:`restated_values`)."""
     found: list[tuple[str | None, str, bool]] = []
     for match in _EXPRESSION_CONCLUSION.finditer(unframed(after[:_SCOPE])):
-        expression = match.group("expression")
-        for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
-            if stop is not None:
-                expression = expression[: stop.start()]
-        expression = expression.strip().rstrip(",.;:").strip()
+        expression = _trimmed(match.group("expression"))
         if not re.search(r"[A-Za-z]", expression):
             continue  # nothing symbolic: a number, or nothing left
         markers = match.group("markers")
-        noun = match.group("noun")
+        noun = match.group("noun") or match.group("noun_of")
         # a bare line ("$$h = kx^2/mg$$") is about the asked quantity where its label says so
         answered = (
             (not markers and match.group("line") is None)
@@ -262,6 +466,14 @@ def restated_expressions(
         )
         found.append((match.group("label"), expression, answered))
     return found
+
+
+def _trimmed(expression: str) -> str:
+    """An expression up to prose or a second form of it (see :func:`restated_expressions`)."""
+    for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
+        if stop is not None:
+            expression = expression[: stop.start()]
+    return expression.strip().rstrip(",.;:").strip()
 
 
 _LETTER = re.compile(r"^[A-H]$")
@@ -348,6 +560,46 @@ _SET_ASIDE = re.compile(
     r"|does\s*n[o']t\s+(?:work|apply|count)|no\s+other|fails?)\b",
     re.IGNORECASE,
 )
+# a set-aside word that is denied ("is not unphysical", "need not be discarded", "no root
+# needs to be rejected") sets nothing aside
+_DENIED = re.compile(r"\b(?:not|n[o']t|never|no|none|nothing)\s+(?:[\w-]+\s+){0,4}$", re.IGNORECASE)
+# a sentence that claims a value works as well: "The lens works equally well at 70.0 cm",
+# "Likewise $t = 2.0$ s satisfies the equation", "It passes the same height once more at
+# 4.0 s", "A third valid spot: 45.0 cm", "Both $t = 1.0$ s and $t = 4.0$ s."
+_ALSO_WORKS = re.compile(
+    r"\b(?:works?|valid|satisf(?:y|ies|ied|ying)|(?:is|are)\s+(?:also\s+)?(?:a\s+)?solutions?"
+    r"|acceptable|also\s+possible|(?:gives|has|have|yields)\s+the\s+same|the\s+same\s+(?:height"
+    r"|position|place|point|level|period|image|value|result|distance|condition)|once\s+more"
+    r"|likewise|equally)\b",
+    re.IGNORECASE,
+)
+# what in such a clause is no value claimed: a remark in parentheses, a reason or condition
+# ("…, since $t < 4.0$ s"), a bound ("satisfy $0 < t < 4.0$ s")
+_REMARK = re.compile(r"\([^()]*\)")
+_CONDITION = re.compile(
+    r"\b(?:since|because|as\s+long\s+as|when|provided|given|so\s+long\s+as)\b", re.IGNORECASE
+)
+_BOUNDED = re.compile(r"(?:[<>≤≥]|\\[lg]e?q?(?![A-Za-z]))[\s$]*[-+−]?$")
+_BOUNDS = re.compile(r"[^<>≤≥\n]{0,20}?(?:[<>≤≥]|\\[lg]e?q?(?![A-Za-z]))")
+# a value set off by commas is a remark on its noun ("The peak, at $t = 2.0$ s, gives the same
+# speed", "The midpoint of the two times, 2.0 s, is the apex time")
+_APPOSITIVE = re.compile(r",[^,;]{0,40}?\d[^,;]{0,30},")
+# a clause about the answer's own alternatives: what follows its colon or dash explains it
+_ABOUT_THESE = re.compile(
+    r"^\W*(?:both|all|each|they|these|the\s+two)\b[^:—–]*(?=[:—–])", re.IGNORECASE
+)
+_BOUND_SIGN = re.compile(r"[<>≤≥]|\\[lg]e?q?(?![A-Za-z])")
+
+
+def _in_bound(text: str, at: int) -> bool:
+    """Whether position ``at`` lies in inline math that states a bound ("$D \\ge 4f = 80.0$")."""
+    for math in re.finditer(r"\$[^$]*\$", text):
+        if math.start() < at < math.end():
+            return _BOUND_SIGN.search(math.group()) is not None
+    return False
+
+
+_BOTH = re.compile(r"^\W*both\s+\$?\s*(?:[A-Za-z]\w*\s*=\s*)?[-+−]?\d", re.IGNORECASE)
 _CLAUSE_VALUE = re.compile(
     r"(?P<number>[-+−]?\d+(?:\.\d+)?(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?)"
     r"(?![\d.])\s*\$?(?:\s|\\[,;:! ]|~)*"
@@ -357,6 +609,7 @@ _CLAUSE_VALUE = re.compile(
 
 _SENTENCE_BREAK = re.compile(r"[.!?\n](?!\d)")
 _CLAUSE_END = re.compile(r";|,?\s+(?:and|but|while|whereas|which|so)\s")
+_EVENT_END = re.compile(r";|,?\s+(?:and|but|while|whereas|so)\s")  # "…, which works too": the same
 
 
 def other_alternatives(after: str) -> list[str]:
@@ -367,12 +620,42 @@ def other_alternatives(after: str) -> list[str]:
     for match in _OTHER_ALTERNATIVE.finditer(text):
         clause = _CLAUSE_END.split(match.group("clause"))[0]  # "…, and it lands at 4.0 s"
         opening = _SENTENCE_BREAK.split(text[max(0, match.start() - 80) : match.start()])[-1]
-        if _SET_ASIDE.search(opening) or _SET_ASIDE.search(clause):  # "We discard the …"
+        if _set_aside(opening) or _set_aside(clause):  # "We discard the …"
             continue
         values = list(_CLAUSE_VALUE.finditer(clause))
         if values:
-            number, unit = values[-1].group("number", "unit")
-            if unit and not unit.startswith("\\"):
-                unit = f"\\mathrm{{{unit}}}"  # "m" a unit, not a mass, beside an equation's
-            found.append(f"{number}\\,{unit}" if unit else number)
+            found.append(_value_with_unit(values[-1]))
+    for sentence in _SENTENCE_BREAK.split(text):
+        if _OTHER_ALTERNATIVE.search(sentence):
+            continue  # read above
+        listed = _BOTH.match(sentence) is not None  # "Both $t = 1.0$ s and $t = 4.0$ s."
+        for clause in [sentence] if listed else _EVENT_END.split(sentence):
+            # "…, and the ball lands again at 4.0 s": another clause, another event
+            if (listed or _ALSO_WORKS.search(clause)) and not _set_aside(sentence):
+                claimed = _CONDITION.split(_APPOSITIVE.sub(" ", _REMARK.sub(" ", clause)))[0]
+                about = _ABOUT_THESE.match(claimed)
+                if about is not None:  # "Both are acceptable: each is before … 4.0 s"
+                    claimed = claimed[: about.end()]
+                found += [
+                    _value_with_unit(m)
+                    for m in _CLAUSE_VALUE.finditer(claimed)
+                    if not _BOUNDED.search(claimed[: m.start()][-12:])
+                    and not _BOUNDS.match(claimed, m.end())
+                    and not _in_bound(claimed, m.start())
+                ]
     return found
+
+
+def _value_with_unit(match: re.Match[str]) -> str:
+    number, unit = match.group("number", "unit")
+    if unit and not unit.startswith("\\"):
+        unit = f"\\mathrm{{{unit}}}"  # "m" a unit, not a mass, beside an equation's
+    return f"{number}\\,{unit}" if unit else number
+
+
+def _set_aside(text: str) -> bool:
+    """Whether ``text`` sets a value aside (``_SET_ASIDE``), not denying that it does."""
+    return any(
+        _DENIED.search(text[: m.start()]) is None or m.group().lower().startswith(("not", "no "))
+        for m in _SET_ASIDE.finditer(text)
+    )

@@ -197,7 +197,14 @@ from studybench.verify.visibility import (
 # another frame, in fenced code, "In km/h this is …"; an ALT answer's other alternative in
 # prose must be one; derived labels (Δ, dot, bar) are other quantities; an interval of a
 # name the question does not ask about; \fcolorbox hides by its background
-VERIFIER_VERSION = "1.17.0"
+# 1.18.0 (an eleventh red-team round: the vocabulary of 1.17.0's readers): a labelled number
+# for an asked quantity is read wherever it is stated after the box; more connectives (and
+# other languages), label forms, nouns and verbs, frames, headings, answer tags and code;
+# boxes in one math joined by signs, or under a check/method/precision/source label, are two
+# claims; an ALT answer's prose claiming another value works; a unit in prose after a list
+# box; a labelled offer takes the unit after its math ("That is $T = 92.4$ min"); a change
+# of a variant of the asked quantity is another quantity
+VERIFIER_VERSION = "1.18.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

@@ -2335,10 +2335,57 @@ _ANOTHER_ANSWER_LABEL = re.compile(
     r"|solutions?\s+manual|reference|key|source|instructor|simulation)"
     r"|(?:other|opposite|alternative|another|usual|standard)\s+(?:sign\s+)?convention"
     r"|in\s+(?:SI|cgs|gaussian|natural|imperial|US|other|different)(?:\s+units)?"
-    r"|for\s+the\s+(?:other|outer|inner|opposite|second|upper|lower|far|near)\s+\w+)"
+    r"|for\s+the\s+(?:other|outer|inner|opposite|second|upper|lower|far|near)\s+\w+"
+    # a check or another method: "Cross-check:", "Via kinematics:", "From the work-energy
+    # theorem:", "By dimensional analysis:"
+    r"|(?:cross|double)[-\s]?check|(?<![\w-])check(?:ing)?\b|verif(?:y|ied|ication)|sanity"
+    r"|^(?:via|by|using|from|with)\s+(?:the\s+|an?\s+)?[\w-]+"
+    # another precision or form: "Rounded:", "Exact:", "To 2 s.f.:", "Numerically:"
+    r"|exact(?:ly)?|rounded|unrounded|without\s+rounding|to\s+\d+\s+(?:s\.?\s?f|sig|significant"
+    r"|decimal|d\.?\s?p)|numeric(?:al(?:ly)?)?|simplified|approx(?:imately|imate|\.)?"
+    r"|more\s+precisely|precisely|in\s+full|symbolically"
+    # another source: "Answer key:", "Reference value:", "Expected:"
+    r"|answer\s+key|reference(?:\s+(?:value|answer))?|expected|literature|textbook\s+value)"
     r"[^:]{0,30}:$",
     re.IGNORECASE,
 )
+# Two boxes in one piece of math joined by a sign and no words ("\\boxed{a} ≜ \\boxed{b}",
+# "\\boxed{a} \\mid \\boxed{b}", "\\boxed{a} \\overset{!}{=} \\boxed{b}") relate the two as
+# values of one thing: both are claimed. A revision is written in words; boxes only spaced or
+# listed ("\\quad", ",", a table's "&") and an arrow (a step from an intermediate to the
+# answer: "\\boxed{E = 2.00 J} \\to \\boxed{h = 0.816 m}") keep the last-box rule. Words that
+# say the same ("i.e.", "equivalently", "alias", "resp.") join them so too.
+_JOINING_SPACE = re.compile(
+    r"\\(?:[,;:! ]|q?quad|[hv]space\*?\s*\{[^{}]*\}|enspace|thinspace)|[\s~{}]"
+)
+_STEP_ARROW = re.compile(
+    r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies|mapsto|leadsto)(?![A-Za-z])"
+    r"|[→⇒⟶⟹↦]"
+)
+_LIST_MARKS = re.compile(r"^(?:[,;.:，、；。：&]|\\\\)*$")  # a list, a table's cells and rows
+_SAME_VALUE_WORDS = re.compile(
+    r"^\W*(?:i\.\s?e\.|that\s+is|equivalently|alias|a\.k\.a\.|aka|namely|resp\.|respectively"
+    r"|or\s+equivalently|which\s+is|same\s+as)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _signs_only(gap: str) -> bool:
+    """Whether ``gap`` joins two boxes in the same math by signs alone (see above)."""
+    if re.search(r"\$|\\[\[\]()]|\n", gap):
+        return False  # not in one piece of math
+    if re.search(r"\\(?:text|mathrm|textrm|mbox|operatorname)(?![A-Za-z])", gap):
+        return False  # words in math
+    signs = _JOINING_SPACE.sub("", gap)
+    if _STEP_ARROW.search(signs):
+        return False  # "\\boxed{E = 2.00 J} \\to \\boxed{h = 0.816 m}": a step to the answer
+    return (
+        bool(signs)
+        and not _LIST_MARKS.match(signs)
+        and not re.search(r"[A-Za-z0-9]", re.sub(r"\\[A-Za-z]+", "", signs))
+    )
+
+
 _SLASH_ONLY = re.compile(r"^[/∕⁄／]\s*[(\[]?$")  # "\\boxed{a}/(\\boxed{b})"
 _QUESTIONED = re.compile(r"^\(\s*[^()]{0,20}\?\s*\)")
 _HEDGE_GAP_WORDS = 8  # a hedge word in a longer stretch of prose is part of the reasoning
@@ -2475,6 +2522,8 @@ def hedged(gap: str, before: str = "") -> bool:
         return True
     if _RELATION_ONLY.match(plain):  # \boxed{a} = \boxed{b}: a claim that both are the value
         return True
+    if _signs_only(gap) or _SAME_VALUE_WORDS.match(plain):
+        return True  # "\boxed{a} \coloneqq \boxed{b}", "\boxed{a} \text{ i.e. } \boxed{b}"
     if (
         len(plain.split()) <= _HEDGE_GAP_WORDS
         and _ANOTHER_ANSWER_LABEL.search(plain)
@@ -3348,6 +3397,8 @@ def _item_value(region: str, item: re.Match[str]) -> str:
     unit = _UNIT_AFTER_MATH.match(region, item.end())
     if (item.group("math") or item.group("paren")) and unit and _NUMBER_ONLY.match(value):
         value += " " + unit.group("unit")
+    elif item.group("math") and unit and _LABELLED_NUMBER.match(value):
+        value += " " + unit.group("unit")  # "That is $T = 92.4$ min": the unit is the number's
     if item.group("number") and _PER_CENT.match(region, item.end()):
         value += "%"  # "(i.e. 15.4 per cent)": the unit reader knows "%", not "per cent"
     return value
@@ -3358,6 +3409,11 @@ _PER_CENT = re.compile(r"\s*per\s+cent\b", re.IGNORECASE)
 
 _NUMBER_ONLY = re.compile(
     r"^[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?\s*$"
+)
+# a labelled bare number: "T = 92.4", "v \\approx 52" (its last side is the number)
+_LABELLED_NUMBER = re.compile(
+    r"^[^=<>$]{1,40}?(?:=|≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z]))\s*"
+    r"[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?\s*$"
 )
 # a unit written after an offered number's math: a short word that is no English one
 _UNIT_AFTER_MATH = re.compile(

@@ -17,7 +17,9 @@ from studybench.verify.chains import (
     contradicting_labels,
     derived_label,
     is_restatement,
+    quantity_key,
     same_label,
+    underlying_name,
 )
 from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.parsing import UnparseableError, exact_gold_tolerance
@@ -158,9 +160,21 @@ def _derived_pair(pred_label: str, gold_label: str) -> bool:
     is no answer for ``q(t) = ...``, nor ``q(t) = ...`` for ``\\dot q(t) = ...``, so neither
     renames the other. The parsed names hid it where a subscript or an argument follows the
     mark (``h_ddot_min``, ``q_dot_oft``: :func:`_may_rename` saw two quantities)."""
-    return derived_label(pred_label, gold_label, primes=True) or derived_label(
-        gold_label, pred_label, primes=True
+    return (
+        derived_label(pred_label, gold_label, primes=True)
+        or derived_label(gold_label, pred_label, primes=True)
+        or _derived_variant(pred_label, gold_label)
+        or _derived_variant(gold_label, pred_label)
     )
+
+
+def _derived_variant(label: str, other: str) -> bool:
+    """Whether ``label`` is a derivative, change or mean of a name of the same symbol as
+    ``other``'s (``\\Delta x_{\\rm opt}`` beside ``x``, ``\\Delta q_{\\rm C}(t)`` beside
+    ``q(t)``): a change of a variant of the asked quantity is none of its names, where a
+    derivative of another symbol may be (``\\dot v`` for ``a``)."""
+    under = underlying_name(label)
+    return under is not None and under.split("_")[0] == quantity_key(other).split("_")[0]
 
 
 # A plain name: a letter or Greek letter with a subscript, perhaps at arguments (x(0)).
