@@ -597,6 +597,46 @@ _BARE_INTERVAL = re.compile(
 )
 
 
+# A unit written on an interval's variable, as a table's column head writes it: "30 <
+# d/\\mathrm{cm} < 45", "d\\,[\\mathrm{cm}] \\in (30, 45)", "d\\ (\\text{cm})", "\\theta/{}^\\circ
+# \\in [20.4, 69.6]": the bare bounds are in that unit.
+_VARIABLE_UNIT = re.compile(
+    r"(?P<name>\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}]*\}|\w))?)\s*(?:"
+    r"/\s*(?P<slash>\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|(?:\{\s*\})?\s*\^\s*\{?\s*\\circ\s*\}?)"
+    r"|(?:\\[,;: !]|\s|~)*(?:\[\s*(?P<bracket>[^\[\]\d,]{1,16}?)\s*\]"
+    r"|\(\s*(?P<paren>\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|\^\s*\{?\s*\\circ\s*\}?)\s*\)))"
+)
+_DEGREE = re.compile(
+    r"^(?:\{\s*\})?\s*\^\s*\{?\s*\\circ\s*\}?$|^\\(?:mathrm|text|rm)\s*\{\s*deg\s*\}$"
+)
+
+
+def interval_unit_on_variable(box: str) -> str:
+    """An interval whose variable carries the unit (``_VARIABLE_UNIT``) with that unit on
+    each bare bound instead: ``30 < d/\\mathrm{cm} < 45`` is ``30\\,\\mathrm{cm} < d <
+    45\\,\\mathrm{cm}``, which the interval rule converts; other boxes are left as they are."""
+    matches = list(_VARIABLE_UNIT.finditer(box))
+    found = [m for m in matches if m.group("slash") or m.group("bracket") or m.group("paren")]
+    if len(found) != 1:
+        return box
+    match = found[0]
+    rest = box[match.end() :]
+    sep = "" if rest[:1].isspace() or not rest.startswith("\\") else " "  # "\\theta \\in"
+    plain = box[: match.start()] + match.group("name") + sep + rest
+    if not _BARE_INTERVAL.match(normalize_answer(plain)):
+        return box
+    unit = (match.group("slash") or match.group("bracket") or match.group("paren")).strip()
+    written = "^\\circ" if _DEGREE.match(unit) else f"\\,{unit}"
+    head = plain[: match.start()]
+    name_end = match.start() + len(match.group("name"))
+    bound = re.compile(rf"(?<![\w.^{{}}])({_LIST_NUMBER})(?![\w.])")
+    return (
+        bound.sub(lambda m: m.group(1) + written, head)
+        + plain[match.start() : name_end]
+        + bound.sub(lambda m: m.group(1) + written, plain[name_end:])
+    )
+
+
 def interval_with_unit_after(box: str, after: str) -> str:
     """An interval with bare-number ends and the unit written right after its box:
     ``\\boxed{(30, 45)}\\,\\mathrm{mm}`` is (30 mm, 45 mm), not (30, 45) in the gold's unit;

@@ -33,7 +33,7 @@ _CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,。！？：，]))" + _FILLERS
 # words that take the box back or state the answer again: after them a value needs no label
 _ANSWER_WORDS = (
     rf"actually|corrected|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
-    r"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*:)|(?:final|output)(?=\s*:)"
+    r"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*[:—–])|(?:final|output)(?=\s*:)"
     r"|without\s+rounding|more\s+(?:precisely|accurately|exactly)|to\s+be\s+(?:exact|precise)"
     r"|re-?(?:comput|calculat)\w*(?:\s+with\s+[^.,;:\n]{0,40})?"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
@@ -392,6 +392,8 @@ _DRESSING = (
     (re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+"), "answer: "),  # a heading after the box frames its line
     (re.compile(r"\\\(|\\\)"), "$"),
     (re.compile(r"\\!"), ""),  # "V_s\\!=\\!4.96"
+    # a quantity named in words in math: "$$\\text{temperature} = 290\\ \\text{K}$$"
+    (re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{([A-Za-z][A-Za-z ]{2,30})\}(?=\s*=)"), "\\1"),
     (re.compile(r"\\SI\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), "\\1\\,\\2"),  # siunitx: "\\SI{4.96}{V}"
     # a label in its own math before the sign: "$V_s$ = 4.96 V", "- $V_s$: 4.96 V"
     (re.compile(r"\$([^$\n]{1,24})\$(?=[ \t]*(?:=|≈|:(?!=)|\bequals\b))"), "\\1"),

@@ -264,6 +264,7 @@ def judge_inline(
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
     from studybench.verify.numeric import (
         alternatives_with_unit_after,
+        interval_unit_on_variable,
         interval_with_unit_after,
         label_bound,
         symbolic_only,
@@ -304,6 +305,8 @@ def judge_inline(
         boxes = tuple(map(read, boxes, extraction.after))
     if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
         boxes = tuple(map(with_unit_before, boxes, extraction.before))
+    if kind is AnswerType.IN:  # "30 < d/\\mathrm{cm} < 45": the bounds are in centimetres
+        boxes = tuple(map(interval_unit_on_variable, boxes))
     if kind is AnswerType.IN and len(extraction.after) == len(boxes):
         boxes = tuple(map(interval_with_unit_after, boxes, extraction.after))
     answers = tuple(split_unit_connectives(box) for box in boxes)

@@ -13,7 +13,11 @@ from __future__ import annotations
 import pytest
 
 from studybench.verify.chains import label_key
-from studybench.verify.numeric import alternatives_with_unit_after, with_unit_after
+from studybench.verify.numeric import (
+    alternatives_with_unit_after,
+    interval_unit_on_variable,
+    with_unit_after,
+)
 from studybench.verify.restatement import (
     answer_base,
     other_alternatives,
@@ -544,3 +548,44 @@ def test_lines_and_label_forms_after_the_box(after: str, correct: bool) -> None:
 )
 def test_prose_about_the_alternatives_claims_no_other(after: str) -> None:
     assert other_alternatives(after) == []
+
+
+# -- a unit written on an interval's variable ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("box", "read"),
+    [
+        ("30 < d/\\mathrm{cm} < 45", "30\\,\\mathrm{cm} < d < 45\\,\\mathrm{cm}"),
+        ("d\\,[\\mathrm{cm}] \\in (30, 45)", "d \\in (30\\,\\mathrm{cm}, 45\\,\\mathrm{cm})"),
+        ("d\\ (\\text{cm}) \\in (30,45)", "d \\in (30\\,\\text{cm},45\\,\\text{cm})"),
+        ("\\theta/{}^\\circ \\in [20.4, 69.6]", "\\theta \\in [20.4^\\circ, 69.6^\\circ]"),
+        ("\\theta\\,[^\\circ] \\in [20.4, 69.6]", "\\theta \\in [20.4^\\circ, 69.6^\\circ]"),
+        ("\\theta/\\mathrm{deg} \\in [20.4, 69.6]", "\\theta \\in [20.4^\\circ, 69.6^\\circ]"),
+        # controls: a ratio, a plain interval, bounds that are no bare numbers, a list
+        ("m_1/m_2 \\in (0, 1]", "m_1/m_2 \\in (0, 1]"),
+        ("d \\in (30, 45)", "d \\in (30, 45)"),
+        ("pV/R \\in [2T_0, 4T_0]", "pV/R \\in [2T_0, 4T_0]"),
+        ("x \\in [0, 2]", "x \\in [0, 2]"),
+    ],
+)
+def test_a_unit_on_an_intervals_variable_is_its_bounds(box: str, read: str) -> None:
+    assert interval_unit_on_variable(box) == read
+
+
+LENS2_Q = (
+    "Two lenses share an axis; lens 2 of focal length $15.0\\,\\mathrm{cm}$ is placed a distance "
+    "$d$ to the right of lens 1. For what range of $d$, in centimetres, is the final image "
+    "real and inverted?"
+)
+
+
+@pytest.mark.parametrize(
+    ("box", "correct"),
+    [
+        ("30 < d/\\mathrm{cm} < 45", True),
+        ("d\\,[\\mathrm{m}] \\in (0.30, 0.45)", True),
+        ("30 < d/\\mathrm{mm} < 45", False),
+        ("d\\,[\\mathrm{cm}] \\in (30, 60)", False),
+    ],
+)
+def test_intervals_with_a_unit_on_the_variable(box: str, correct: bool) -> None:
+    assert judged(f"$$\\boxed{{{box}}}$$", "\\boxed{(30, 45)}", "IN", LENS2_Q) is correct
