@@ -621,7 +621,7 @@ def interval_unit_on_variable(box: str) -> str:
         return box
     match = found[0]
     rest = box[match.end() :]
-    sep = "" if rest[:1].isspace() or not rest.startswith("\\") else " "  # "\\theta \\in"
+    sep = " " if rest.startswith("\\") else ""  # "\\theta \\in", not "\\theta\\in"
     plain = box[: match.start()] + match.group("name") + sep + rest
     if not _BARE_INTERVAL.match(normalize_answer(plain)):
         return box

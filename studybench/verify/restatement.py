@@ -239,6 +239,7 @@ def restated_values(
     for m in _IN_UNIT_STATEMENT.finditer(text):
         unit = m.group("unit").strip("$")
         found.append((m.start(), None, f"{m.group('value').rstrip('.,')}\\,{unit}"))
+        spans.append(m.span())
     if asked is not None:
         found += _asked_statements(text, asked, question, spans)
     # prose writes a power of ten without braces ("7.35 × 10^26 W"): the whole exponent
@@ -257,6 +258,7 @@ def _asked_statements(
     ``_STATEMENT``), and the values of lines that name one in words ("- emf: 16.0 V");
     those inside ``spans`` are read already."""
     found: list[tuple[int, str | None, str]] = []
+    read = list(spans)
     for m in _STATEMENT.finditer(text):
         if any(start <= m.start() < end for start, end in spans):
             continue
@@ -266,18 +268,21 @@ def _asked_statements(
         start, sentence = _sentence_at(text, m.start())
         if not _OPENS_CONCLUSION.match(sentence) or _WHAT_IF.search(sentence):
             continue  # "Halfway up, $h = 0.408$ m", "So if the bank were 30°, $v = 21$ m/s"
-        if _PREPOSITION_BEFORE.search(text[: m.start()][-40:]):
+        if _PREPOSITION_BEFORE.search(text, start, m.start()):
             continue  # "So at $v = 20$ m/s the car slips"
         if _VALUE_BEFORE.search(text[start : m.start()]):
             continue  # "So on the Moon, with $g = 1.62$ m/s², …"
         unit = m.group("unit").strip()
         if _NOT_UNIT.search(unit):
             continue  # "v = 2\\sqrt{gh}": an expression with a number in it
-        if not unit and m.group("end") in ("$", "\\)"):
+        if not unit and m.group("end") in ("$", "\\)", ""):  # "v = 29 m/s" in prose too
             close = _AFTER_CLOSE.match(text, m.end())
             unit = close.group("unit") if close is not None else ""
         found.append((m.start(), label, _with_unit(m.group("number"), unit or None)))
+        read.append(m.span())
     for m in _NOUN_LINE.finditer(text):
+        if any(m.start() < end and start < m.end() for start, end in read):
+            continue  # "Final: 0.313 m", read as a conclusion already
         noun = m.group("noun").strip()
         if question and _asks_about(noun, question) and not _ANSWER_WORD_ONLY.match(noun):
             found.append((m.start(), None, _with_unit(m.group("value"), None)))
@@ -329,7 +334,8 @@ _HEAD_END = re.compile(
 # words in a quantity's name that say it is the asked one, not which one it is
 _GENERIC_WORDS = frozenset(
     "the a an its this required needed desired sought asked final resulting answer's answer’s"
-    " system problem question setup value".split()
+    " system problem question setup value of to at in on from by we that which here then"
+    " need want seek interest".split()
 )
 
 
@@ -338,13 +344,16 @@ def _asks_about(noun: str, question: str) -> bool:
     of interest"): its head word ("period") is in the question's asking part
     (:func:`question.asking_part`, or the whole question where it has none), and so is every
     word that says which one it is ("the *incident* wavelength", "the temperature *of the
-    star*"): those name the setup's data or another body."""
+    star*", "the acceleration *with* friction"): those name the setup's data, another body
+    or another case. Words that only join a name ("of", "in", "the", "we need") are not
+    asked for."""
     part = asking_part(question) or question
-    head, *rest = _HEAD_END.split(noun, maxsplit=1)
-    *modifiers, word = head.split()
-    qualifiers = [
-        w for w in (*modifiers, *" ".join(rest).split()) if w.lower() not in _GENERIC_WORDS
-    ]
+    end = _HEAD_END.search(noun)
+    *modifiers, word = noun[: end.start() if end else None].split()
+    if len(word) < 3:
+        return False  # "So v": a connective and a symbol, no quantity named in words
+    after = noun[end.start() :].split() if end else []  # "with friction": "with" says which
+    qualifiers = [w for w in (*modifiers, *after) if w.lower() not in _GENERIC_WORDS]
     return all(
         re.search(rf"\b{re.escape(w)}", part, re.IGNORECASE) is not None
         for w in (word, *qualifiers)
@@ -641,7 +650,7 @@ def other_alternatives(after: str) -> list[str]:
                 found += [
                     _value_with_unit(m)
                     for m in _CLAUSE_VALUE.finditer(claimed)
-                    if not _BOUNDED.search(claimed[: m.start()][-12:])
+                    if not _BOUNDED.search(claimed, 0, m.start())
                     and not _BOUNDS.match(claimed, m.end())
                     and not _in_bound(claimed, m.start())
                 ]

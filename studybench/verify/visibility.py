@@ -2374,8 +2374,8 @@ def _signs_only(gap: str) -> bool:
     """Whether ``gap`` joins two boxes in the same math by signs alone (see above)."""
     if re.search(r"\$|\\[\[\]()]|\n", gap):
         return False  # not in one piece of math
-    if re.search(r"\\(?:text|mathrm|textrm|mbox|operatorname)(?![A-Za-z])", gap):
-        return False  # words in math
+    if re.search(r"\\(?:text|mathrm|textrm|mbox|operatorname)\s*\{", gap):
+        return False  # words in math, or a unit: "\\boxed{3}\\ \\mathrm{m} \\quad \\boxed{5}"
     signs = _JOINING_SPACE.sub("", gap)
     if _STEP_ARROW.search(signs):
         return False  # "\\boxed{E = 2.00 J} \\to \\boxed{h = 0.816 m}": a step to the answer

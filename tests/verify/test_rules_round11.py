@@ -19,14 +19,16 @@ from studybench.verify.numeric import (
     with_unit_after,
 )
 from studybench.verify.restatement import (
+    _asks_about,
     answer_base,
     other_alternatives,
     restated_expressions,
     restated_values,
     unframed,
 )
+from studybench.verify.rules.equation import _derived_pair
 from studybench.verify.verifier import judge_inline
-from studybench.verify.visibility import hedged
+from studybench.verify.visibility import _signs_only, hedged
 
 SPEED = "\\boxed{14.5\\,\\mathrm{m/s}}"
 PERIOD = "\\boxed{5.54\\times10^{3}\\,\\mathrm{s}}"
@@ -555,6 +557,8 @@ def test_prose_about_the_alternatives_claims_no_other(after: str) -> None:
     ("box", "read"),
     [
         ("30 < d/\\mathrm{cm} < 45", "30\\,\\mathrm{cm} < d < 45\\,\\mathrm{cm}"),
+        ("30<d/\\mathrm{cm}<45", "30\\,\\mathrm{cm}<d<45\\,\\mathrm{cm}"),
+        ("\\theta/{}^\\circ\\in [20.4, 69.6]", "\\theta \\in [20.4^\\circ, 69.6^\\circ]"),
         ("d\\,[\\mathrm{cm}] \\in (30, 45)", "d \\in (30\\,\\mathrm{cm}, 45\\,\\mathrm{cm})"),
         ("d\\ (\\text{cm}) \\in (30,45)", "d \\in (30\\,\\text{cm},45\\,\\text{cm})"),
         ("\\theta/{}^\\circ \\in [20.4, 69.6]", "\\theta \\in [20.4^\\circ, 69.6^\\circ]"),
@@ -589,3 +593,127 @@ LENS2_Q = (
 )
 def test_intervals_with_a_unit_on_the_variable(box: str, correct: bool) -> None:
     assert judged(f"$$\\boxed{{{box}}}$$", "\\boxed{(30, 45)}", "IN", LENS2_Q) is correct
+
+
+# -- the edges of the sign join (mutation review) --------------------------------------------------
+@pytest.mark.parametrize(
+    ("gap", "joined"),
+    [
+        (" \\Vert ", True),  # a command in capitals is a sign too
+        (" \\ \\mathrm{m} \\quad ", False),  # the first box's unit, then spacing
+        (" \\text{ vs } ", False),  # words (a hedge word is read elsewhere)
+        ("$$\n\n$$", False),  # two displays: not one piece of math
+        ("$ ≜ $", False),  # two pieces of inline math
+    ],
+)
+def test_the_edges_of_a_sign_join(gap: str, joined: bool) -> None:
+    assert _signs_only(gap) is joined
+
+
+@pytest.mark.parametrize(
+    ("gap", "joined"),
+    [
+        ("$$\n\nNow for the very last part, a cross-check: $$", True),  # eight words
+        ("$$\n\nNow for the very very last part, a cross-check: $$", False),  # nine: prose
+    ],
+)
+def test_a_check_label_is_short(gap: str, joined: bool) -> None:
+    assert hedged(gap) is joined
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "derived"),
+    [
+        ("q(t)", "q'(t)", True),  # the gold primed: the answer names another quantity
+        ("q'(t)", "q(t)", True),
+        ("\\Delta x", "x_{\\rm opt}", True),  # a change of x beside a variant of x
+        ("\\Delta x_{\\rm opt}", "x", True),
+        ("\\dot v", "a", False),  # a derivative of another symbol may rename
+        ("x_{\\rm opt}", "x", False),  # two plain names: judged elsewhere
+    ],
+)
+def test_derived_pairs_either_way_round(pred: str, gold: str, derived: bool) -> None:
+    assert _derived_pair(pred, gold) is derived
+
+
+# -- a helper's review of the readers (mutation round) ------------------------------------
+def test_a_statement_in_prose_keeps_its_unit() -> None:
+    asked = {"v"}.__contains__
+    assert restated_values("So, as computed, v = 29 m/s.", None, asked) == [("v", "29 m/s")]
+
+
+def test_a_preposition_is_read_in_the_clause_only() -> None:
+    asked = {"v"}.__contains__
+    text = "So, on the flat" + " " * 37 + "$v = 29$ m/s."
+    assert restated_values(text, None, asked) == [("v", "29 m/s")]
+
+
+@pytest.mark.parametrize(
+    ("after", "question", "expected"),
+    [
+        # a connective and a symbol name no quantity in words
+        ("So v: 29 m/s", "Solve for the speed.", 0),
+    ],
+)
+def test_nouns_and_their_joining_words(after: str, question: str, expected: int) -> None:
+    assert len([v for v in restated_values(after, question) if v[0] is None]) == expected
+
+
+@pytest.mark.parametrize(
+    ("noun", "question", "asked"),
+    [
+        # the words that only join a name ("of", "in", "at") need not be asked
+        ("temperature of the gas in the tank", "Find the temperature of the tank's gas.", True),
+        ("speed of the car at impact", "Find the car's speed on impact.", True),
+        # "with" and "for" say which case: they must be
+        ("acceleration with friction", "Find the acceleration if friction is neglected.", False),
+    ],
+)
+def test_the_joining_words_of_a_name(noun: str, question: str, asked: bool) -> None:
+    assert _asks_about(noun, question) is asked
+
+
+@pytest.mark.parametrize(
+    ("noun", "question", "asked"),
+    [
+        ("period of interest", "Find the period.", True),  # the head is the word before "of"
+        ("speed we need", "Find the speed.", True),
+        ("required energy of the system", "Find the energy of one photon.", True),
+    ],
+)
+def test_the_head_of_a_name(noun: str, question: str, asked: bool) -> None:
+    assert _asks_about(noun, question) is asked
+
+
+def test_a_bound_at_a_clauses_start_claims_nothing() -> None:
+    assert other_alternatives("≤ 4.0 s works too.") == []
+
+
+def test_a_line_read_as_a_conclusion_is_read_once() -> None:
+    question = "Find the final temperature of the water."
+    assert restated_values("Final: 50.0 °C", question, lambda _: False) == [(None, "50.0 °C")]
+
+
+@pytest.mark.parametrize(
+    ("after", "expected"),
+    [
+        # a conclusion on another line leaves a named line to be read
+        ("So $V = 8.00$ V.\n- current: 4.00 A", [("V", "8.00 V"), (None, "4.00 A")]),
+        # a conclusion that starts where the named line ends
+        ("- emf: 16.0 V.\nSo the current is 4.00 A.", [(None, "16.0 V"), (None, "4.00 A")]),
+        # a line read as a conclusion already, then a named line
+        ("Final: 16.0 V\n- current: 4.00 A", [(None, "16.0 V"), (None, "4.00 A")]),
+    ],
+)
+def test_named_lines_beside_conclusions(after: str, expected: list[tuple[str | None, str]]) -> None:
+    assert restated_values(after, COIL_Q, lambda _: False) == expected
+
+
+def test_a_connective_and_a_symbol_name_no_quantity() -> None:
+    assert _asks_about("So v", "Solve for v.") is False
+
+
+def test_a_value_in_a_named_unit_beside_a_labelled_statement() -> None:
+    after = "In km/h this is 104.\nSo, as computed, $v = 29$ m/s."
+    expected = [(None, "104\\,km/h"), ("v", "29 m/s")]
+    assert restated_values(after, None, {"v"}.__contains__) == expected
