@@ -606,6 +606,7 @@ _VARIABLE_UNIT = re.compile(
     r"|(?:\\[,;: !]|\s|~)*(?:\[\s*(?P<bracket>[^\[\]\d,]{1,16}?)\s*\]"
     r"|\(\s*(?P<paren>\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|\^\s*\{?\s*\\circ\s*\}?)\s*\)))"
 )
+_BOUND_NUMBER = re.compile(rf"(?<![\w.^{{}}])({_LIST_NUMBER})(?![\w.])")  # a bare bound
 _DEGREE = re.compile(
     r"^(?:\{\s*\})?\s*\^\s*\{?\s*\\circ\s*\}?$|^\\(?:mathrm|text|rm)\s*\{\s*deg\s*\}$"
 )
@@ -615,8 +616,7 @@ def interval_unit_on_variable(box: str) -> str:
     """An interval whose variable carries the unit (``_VARIABLE_UNIT``) with that unit on
     each bare bound instead: ``30 < d/\\mathrm{cm} < 45`` is ``30\\,\\mathrm{cm} < d <
     45\\,\\mathrm{cm}``, which the interval rule converts; other boxes are left as they are."""
-    matches = list(_VARIABLE_UNIT.finditer(box))
-    found = [m for m in matches if m.group("slash") or m.group("bracket") or m.group("paren")]
+    found = list(_VARIABLE_UNIT.finditer(box))  # each match carries a unit
     if len(found) != 1:
         return box
     match = found[0]
@@ -629,11 +629,10 @@ def interval_unit_on_variable(box: str) -> str:
     written = "^\\circ" if _DEGREE.match(unit) else f"\\,{unit}"
     head = plain[: match.start()]
     name_end = match.start() + len(match.group("name"))
-    bound = re.compile(rf"(?<![\w.^{{}}])({_LIST_NUMBER})(?![\w.])")
     return (
-        bound.sub(lambda m: m.group(1) + written, head)
+        _BOUND_NUMBER.sub(lambda m: m.group(1) + written, head)
         + plain[match.start() : name_end]
-        + bound.sub(lambda m: m.group(1) + written, plain[name_end:])
+        + _BOUND_NUMBER.sub(lambda m: m.group(1) + written, plain[name_end:])
     )
 
 

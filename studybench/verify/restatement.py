@@ -84,7 +84,8 @@ _NOUN_STATES = (
     r"(?:(?:about|approximately|roughly|around|exactly|just|nearly)\s+)?"
 )
 # a unit written after the math that holds the number: "So $v = 29.0$ m/s."
-_UNIT_AFTER_MATH = r"(?:(?<=\$)[ \t]*(?P<unit>[A-Za-zµμΩ°%][\w/^·\-]{0,12}))?"
+_UNIT_WORD = r"[A-Za-zµμΩ°%][\w/^·\-]{0,12}"
+_UNIT_AFTER_MATH = rf"(?:(?<=\$)[ \t]*(?P<unit>{_UNIT_WORD}))?"
 _VALUE_TAIL = (
     r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)(?:\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
@@ -152,7 +153,7 @@ _NOT_UNIT = re.compile(
     r"\\(?!(?:mathrm|text|textrm|rm|mbox|operatorname|unit|circ|mu|Omega|AA|degree|micro|ohm)"
     r"(?![A-Za-z]))[A-Za-z]+"
 )
-_AFTER_CLOSE = re.compile(r"[ \t]*(?P<unit>[A-Za-zµμΩ°%][\w/^·\-]{0,12})")
+_AFTER_CLOSE = re.compile(rf"[ \t]*(?P<unit>{_UNIT_WORD})")
 _WHAT_IF = re.compile(
     r"\b(?:if|were|would|could|might|suppose[sd]?|supposing|assum\w*|without|instead|compar\w*"
     r"|unless|limit\w*|whereas|hypothetical\w*|for\s+(?:a|an)|say|reduces?|recover\w*|becomes?"
@@ -464,7 +465,11 @@ def restated_expressions(
     (``question``; see :func:`restated_values`)."""
     found: list[tuple[str | None, str, bool]] = []
     for match in _EXPRESSION_CONCLUSION.finditer(unframed(after[:_SCOPE])):
-        expression = _trimmed(match.group("expression"))
+        expression = match.group("expression")
+        for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
+            if stop is not None:
+                expression = expression[: stop.start()]
+        expression = expression.strip().rstrip(",.;:").strip()
         if not re.search(r"[A-Za-z]", expression):
             continue  # nothing symbolic: a number, or nothing left
         markers = match.group("markers")
@@ -477,14 +482,6 @@ def restated_expressions(
         )
         found.append((match.group("label"), expression, answered))
     return found
-
-
-def _trimmed(expression: str) -> str:
-    """An expression up to prose or a second form of it (see :func:`restated_expressions`)."""
-    for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
-        if stop is not None:
-            expression = expression[: stop.start()]
-    return expression.strip().rstrip(",.;:").strip()
 
 
 _LETTER = re.compile(r"^[A-H]$")
@@ -590,8 +587,9 @@ _REMARK = re.compile(r"\([^()]*\)")
 _CONDITION = re.compile(
     r"\b(?:since|because|as\s+long\s+as|when|provided|given|so\s+long\s+as)\b", re.IGNORECASE
 )
-_BOUNDED = re.compile(r"(?:[<>≤≥]|\\[lg]e?q?(?![A-Za-z]))[\s$]*[-+−]?$")
-_BOUNDS = re.compile(r"[^<>≤≥\n]{0,20}?(?:[<>≤≥]|\\[lg]e?q?(?![A-Za-z]))")
+_SIGN = r"(?:[<>≤≥]|\\[lg]e?q?(?![A-Za-z]))"  # a bound's sign
+_BOUNDED = re.compile(rf"{_SIGN}[\s$]*[-+−]?$")
+_BOUNDS = re.compile(rf"[^<>≤≥\n]{{0,20}}?{_SIGN}")
 # a value set off by commas is a remark on its noun ("The peak, at $t = 2.0$ s, gives the same
 # speed", "The midpoint of the two times, 2.0 s, is the apex time")
 _APPOSITIVE = re.compile(r",[^,;]{0,40}?\d[^,;]{0,30},")
@@ -599,7 +597,7 @@ _APPOSITIVE = re.compile(r",[^,;]{0,40}?\d[^,;]{0,30},")
 _ABOUT_THESE = re.compile(
     r"^\W*(?:both|all|each|they|these|the\s+two)\b[^:—–]*(?=[:—–])", re.IGNORECASE
 )
-_BOUND_SIGN = re.compile(r"[<>≤≥]|\\[lg]e?q?(?![A-Za-z])")
+_BOUND_SIGN = re.compile(_SIGN)
 
 
 def _in_bound(text: str, at: int) -> bool:

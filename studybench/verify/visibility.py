@@ -3407,13 +3407,13 @@ def _item_value(region: str, item: re.Match[str]) -> str:
 _PER_CENT = re.compile(r"\s*per\s+cent\b", re.IGNORECASE)
 
 
-_NUMBER_ONLY = re.compile(
-    r"^[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?\s*$"
+_WRITTEN_NUMBER = (
+    r"[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?"
 )
+_NUMBER_ONLY = re.compile(rf"^{_WRITTEN_NUMBER}\s*$")
 # a labelled bare number: "T = 92.4", "v \\approx 52" (its last side is the number)
 _LABELLED_NUMBER = re.compile(
-    r"^[^=<>$]{1,40}?(?:=|≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z]))\s*"
-    r"[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?\s*$"
+    rf"^[^=<>$]{{1,40}}?(?:=|≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z]))\s*{_WRITTEN_NUMBER}\s*$"
 )
 # a unit written after an offered number's math: a short word that is no English one
 _UNIT_AFTER_MATH = re.compile(
