@@ -42,6 +42,7 @@ from studybench.verify.parsing import (
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
     convert,
+    has_offset,
     is_dimensionless,
     parse_unit,
     same_dimension,
@@ -165,14 +166,18 @@ def nv_single(
         if compound is None:
             return False, f"unparseable:{exc.reason}"
         pred_q = compound
-    if pred_q.value == 0.0 and gold_q.value == 0.0:
-        return True, "zero"  # zero is zero in every unit
+    units = (pred_q.unit, gold_q.unit)
+    if pred_q.value == 0.0 and gold_q.value == 0.0 and not any(map(has_offset, units)):
+        return True, "zero"  # zero is zero in every unit, but 0 °C is no 0 K nor 0 °F
     radians = _PI.search(pred) is not None
     preds, golds, reason = quantity_candidates(pred_q, gold_q, requested, radians)
     if not preds:
         return False, reason
     if _EXACT_GOLD.search(gold) and not has_decimal(gold):
-        tolerance = min(tolerance, written_precision(pred))
+        # a closed form with a decimal in it (e^{-0.4}, \\sqrt{0.45} for 2/3) writes no
+        # rounding of the gold: it must be the gold's value, not one within its digits
+        closed = _EXACT_GOLD.search(pred) is not None and has_decimal(pred)
+        tolerance = min(tolerance, _CLOSED_FORM_TOLERANCE if closed else written_precision(pred))
     if any(close(p, g, tolerance) for p in preds for g in golds):
         return True, reason
     return False, "wrong_value"
@@ -181,7 +186,11 @@ def nv_single(
 # A gold written exactly (a fraction, a root, pi, no decimals) is no rounded measurement: a
 # prediction agrees with it to the digits it writes, not to the 1 % tolerance, so
 # \\frac{101}{200} and 0.5049 are not 1/2, while 0.50 and 50 % are.
-_EXACT_GOLD = re.compile(r"\\[dt]?frac(?![a-zA-Z])|\\sqrt(?![a-zA-Z])|\\pi(?![a-zA-Z])|\d\s*/\s*\d")
+_EXACT_GOLD = re.compile(
+    r"\\(?:[dt]?frac|sqrt|pi|ln|log|exp|sin|cos|tan|sec|csc|cot|sinh|cosh|tanh|arcsin|arccos"
+    r"|arctan)(?![a-zA-Z])|\d\s*/\s*\d|(?<![A-Za-z\\])e\s*\^"
+)
+_CLOSED_FORM_TOLERANCE = 1e-9  # float arithmetic: \\frac{1}{1.5} is 2/3
 # A quantity in several units of one dimension: ``1 h 32 min``, ``1 m 50 cm``, ``2 h 5 min 30 s``
 _COMPOUND_PART = re.compile(r"\s*(?<![\d.])(\d++(?:\.\d++)?)\s*([A-Za-z]++)\s*")
 MAX_COMPOUND_PARTS = 4

@@ -54,7 +54,7 @@ _CONNECTIVES = (
 # words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
 _RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
 _MARKERS = (
-    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__)*)+"
+    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:→⟶⇒]|\*\*|__|[-=]>)*)+"
     rf"(?:(?:{_RESTATING})\b[\s,:]*)?"
 )
 # a label: a letter or a command, maybe a change (\\Delta S) or a script face (\\mathcal{E}),
@@ -70,7 +70,10 @@ _LABEL_CORE = (
 # as a magnitude or in parentheses too: "|v| = …", "(h) = …"
 _LABEL = rf"(?:\|\s*{_LABEL_CORE}\s*\||\(\s*{_LABEL_CORE}\s*\)|{_LABEL_CORE})"
 # what states a value for a label: "v = 29.0", "v \\approx 29", "t ≈ 0.115 s"
-_STATES = r"(?:=|≈|≃|≔|≅|\\(?:approx|simeq|coloneqq|cong)(?![a-zA-Z])|:=)"
+_STATES = r"(?:=|≈|≃|≔|≅|≡|\\(?:approx|simeq|coloneqq|cong|equiv)(?![a-zA-Z])|:=)"
+# "of the order of" states a value where it writes one to a decimal ("$h \\sim 1.63$ m"), not
+# an order of magnitude ("$\\lambda \\sim 10^{-10}$ m")
+_ROUGHLY = r"(?:\\sim(?![a-zA-Z])|∼)(?=\s*[-+−]?\d+\.\d)"
 # a quantity named in words: "So the work is 1200 J", "Hence the speed comes to about 29 m/s"
 _NOUN_STATES = (
     r"(?:an?|the)\s+(?P<noun_of>[a-z]+(?:\s+[a-z]+){0,2}?)\s+of\s+(?=[-+−]?\$?\d)|"
@@ -114,7 +117,7 @@ _CONCLUSION = re.compile(
 _LINE_STATEMENT = re.compile(
     r"(?:^|(?<=\n))[ \t]*(?:[-*•>]\s+|\d+[.)]\s+|#{1,6}\s+)?"
     r"(?:(?P<prefix>[A-Za-z][A-Za-z ()'-]{0,30}):\s*)?"  # "- temperature: $T = 50.0$ °C"
-    + rf"\$?\s*(?P<label>{_LABEL})\s*(?:{_STATES}|:)\s*"
+    + rf"\$?\s*(?P<label>{_LABEL})\s*(?:{_STATES}|{_ROUGHLY}|:)\s*"
     + _VALUE_TAIL.replace("(?P<", "(?P<line_"),
     re.IGNORECASE,
 )
@@ -186,11 +189,14 @@ _SCOPE = 600  # characters after the box that are read
 # an expression stated again (EX answers): "Correction: x = d/3.", "Actually, it's d/3.",
 # "Wait, it should be $d/3$.", "So $v = \\sqrt{2gh}$."; after a bare connective ("So",
 # "Therefore") only a labelled one, after words that state an answer any
+# "=" or the word for it after a label's math: "$x$ equals $d/3$", "$x$ is $d/3$"
+_SAYS_EQUAL = r"(?:=(?![=<>])|\$?\s+(?:equals|is(?:\s+equal\s+to)?)\s+\$)"
 _EXPRESSION_CONCLUSION = re.compile(
     _CLAUSE_OPENING
-    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b)|(?P<line>(?<![^\n])(?=\$?\s*{_LABEL}\s*=)))"
+    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b)"
+    + rf"|(?P<line>(?<![^\n])(?=\$?\s*{_LABEL}\s*{_SAYS_EQUAL})))"
     + r"(?:\$|\\\()?\s*(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)\s+)?(?:\$|\\\()?\s*"
-    + rf"(?:{_NOUN_STATES}(?:\$|\\\()?\s*)?(?:(?P<label>{_LABEL})\s*=(?![=<>])\s*)?"
+    + rf"(?:{_NOUN_STATES}(?:\$|\\\()?\s*)?(?:(?P<label>{_LABEL})\s*{_SAYS_EQUAL}\s*)?"
     + r"(?P<expression>[^\n$]{1,160}?)\s*(?:\$|\\\))?"
     + r"(?=\s+in\s+the\s+end\b|[.;!]\s|[.;!]?\s*$|(?<!\\),\s|\n|\s+\(|(?<=\$)\s)",
     re.IGNORECASE,
@@ -484,6 +490,36 @@ def restated_expressions(
     return found
 
 
+# the relation of an equation stated as a conclusion ("So $x/d = 1/3$", "Numerically $x
+# \\approx 0.333\\,d$"): one "=" or "≈", no other relation
+_EQUATION_RELATION = re.compile(r"\\approx(?![A-Za-z])|≈|=")
+
+
+def restated_equations(after: str) -> list[tuple[str, str]]:
+    """The equations, other than a label set equal to an expression (those are
+    :func:`restated_expressions`), that sentences after the final box conclude with ("So
+    $x/d = 1/3$.", "So $v^2 = 2gh$.", "Numerically $x \\approx 0.333\\,d$."), as their two
+    sides ("≈" holds within the tolerance that decimals get anyway). Each says which values
+    the asked quantity may take: the answer must be one of them."""
+    found = []
+    for match in _EXPRESSION_CONCLUSION.finditer(unframed(after[:_SCOPE])):
+        if match.group("label") is not None or not match.group("markers"):
+            continue
+        expression = match.group("expression")
+        prose = _PROSE_WORD.search(expression)
+        if prose is not None:
+            expression = expression[: prose.start()]
+        relations = list(_RELATION.finditer(expression))
+        if len(relations) != 1 or _EQUATION_RELATION.fullmatch(relations[0].group()) is None:
+            continue
+        at = relations[0]
+        lhs = expression[: at.start()].strip()
+        rhs = expression[at.end() :].strip().rstrip(",.;:").strip()
+        if lhs and rhs and re.search(r"[A-Za-z]", lhs + rhs):
+            found.append((lhs, rhs))
+    return found
+
+
 _LETTER = re.compile(r"^[A-H]$")
 _TRUTH = re.compile(r"^(?:true|false)$", re.IGNORECASE)
 
@@ -526,18 +562,19 @@ def given_in_question(label: str, question: str | None) -> bool:
 def shares_symbol(expression: str, gold: str) -> bool:
     """Whether an expression is written in at least one of the gold's symbols (a letter or a
     Greek command), so it can be a form of the gold and not a number for another case."""
-    return bool(_symbols(expression) & _symbols(gold))
+    return bool(symbols_of(expression) & symbols_of(gold))
 
 
 def written_in(expression: str, gold: str) -> bool:
     """Whether an expression is written in the gold's symbols only (at least one of them):
     a form of the gold, not working in other quantities (``\\frac{\\mathcal E}{R}`` beside
     ``\\frac{BLv}{R}``) nor a number for one case."""
-    symbols = _symbols(expression)
-    return bool(symbols) and symbols <= _symbols(gold)
+    symbols = symbols_of(expression)
+    return bool(symbols) and symbols <= symbols_of(gold)
 
 
-def _symbols(text: str) -> set[str]:
+def symbols_of(text: str) -> set[str]:
+    """The letters and Greek commands ``text`` writes as symbols (``2gh``: g and h)."""
     greek = set(_GREEK.findall(text))
     plain = re.sub(r"\\[A-Za-z]+", " ", text)  # a command is a function or a Greek letter
     return greek | set(re.findall(r"[A-Za-z]", plain))  # "2gh" is g times h
@@ -557,8 +594,9 @@ _GREEK = re.compile(
 # must be one of them (the verifier judges those of the gold's kind of quantity); a root the
 # sentence sets aside ("the other root, -3.0 s, is unphysical") claims nothing.
 _OTHER_ALTERNATIVE = re.compile(
-    r"\b(?:other|second|another|remaining)\s+(?:[a-z]+\s+)?(?:position|solution|root|time"
-    r"|value|answer|possibility|configuration|location|distance|instant|angle|speed|one)s?"
+    r"\b(?:other|second|third|fourth|another|remaining|further|additional|one\s+more)\s+"
+    r"(?:[a-z]+\s+)?(?:position|solution|root|time|value|answer|possibility|configuration"
+    r"|location|distance|instant|moment|angle|speed|crossing|one)s?"
     r"(?P<clause>(?:[^.!?\n]|\.(?=\d)){0,100})",
     re.IGNORECASE,
 )
@@ -578,7 +616,31 @@ _ALSO_WORKS = re.compile(
     r"\b(?:works?|valid|satisf(?:y|ies|ied|ying)|(?:is|are)\s+(?:also\s+)?(?:a\s+)?solutions?"
     r"|acceptable|also\s+possible|(?:gives|has|have|yields)\s+the\s+same|the\s+same\s+(?:height"
     r"|position|place|point|level|period|image|value|result|distance|condition)|once\s+more"
-    r"|likewise|equally)\b",
+    r"|likewise|equally\s+(?:well|valid|good|fine|acceptable|possible)|qualif(?:y|ies|ied)|fits?"
+    r"|(?:is|are)\s+(?:also\s+)?fine|admissible"
+    r"|permissible)\b",
+    re.IGNORECASE,
+)
+# "So does $t = 4.0$ s.", "As is 45.0 cm.": the sentence before, said of one more value
+_SAID_TOO = re.compile(
+    r"^\W*(?:and\s+)?(?:so|as)\s+(?:does|do|is|are|did|was|were)\b", re.IGNORECASE
+)
+# a labelled value that opens a sentence saying it does so too: "$u = 45.0$ cm also gives a
+# sharp image", "$t = 4.0$ s, too, is a crossing"
+_ADDED_SUBJECT = re.compile(
+    r"^\W*\$?\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*[-+−]?\d(?:[^.;:!?\n]|\.(?=\d)){0,30}?"
+    r"\b(?:also|too|as\s+well|likewise)\b",
+    re.IGNORECASE,
+)
+# a value alone after a word that adds it: "Also $t = 4.0$ s.", "Additionally: 4.0 s",
+# "Don't forget $t = 4.0$ s."; with a word after it the clause may say something else of it
+# ("Also, $t = 2.0$ s gives the apex")
+_ADDED_VALUE = re.compile(
+    r"^\W*(?:also|additionally|in\s+addition|plus|moreover|furthermore|and|do\s*n[o']?t\s+forget"
+    r"|not\s+to\s+forget)\b[\s,:]*\$?\s*(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?"
+    r"[-+−]?\d[\d.,]*(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?[-+−]?\d+\}?)?\s*\$?"
+    r"(?:\s|\\[,;:! ]|~)*(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|[A-Za-zµΩ°][\w/^·\-]{0,8})?"
+    r"\s*\$?(?:\s+(?:too|as\s+well))?\W*$",
     re.IGNORECASE,
 )
 # what in such a clause is no value claimed: a remark in parentheses, a reason or condition
@@ -638,6 +700,9 @@ def other_alternatives(after: str) -> list[str]:
         if _OTHER_ALTERNATIVE.search(sentence):
             continue  # read above
         listed = _BOTH.match(sentence) is not None  # "Both $t = 1.0$ s and $t = 4.0$ s."
+        listed = listed or _ADDED_VALUE.match(sentence) is not None
+        listed = listed or _SAID_TOO.match(sentence) is not None
+        listed = listed or _ADDED_SUBJECT.match(sentence) is not None
         for clause in [sentence] if listed else _EVENT_END.split(sentence):
             # "…, and the ball lands again at 4.0 s": another clause, another event
             if (listed or _ALSO_WORKS.search(clause)) and not _set_aside(sentence):
@@ -653,6 +718,73 @@ def other_alternatives(after: str) -> list[str]:
                     and not _in_bound(claimed, m.start())
                 ]
     return found
+
+
+# what joins the values of a list: "1.0 s, 3.0 s and 4.0 s", "\\{1.0, 3.0, 4.0\\}", "30 or 60"
+_LIST_JOIN = re.compile(
+    r"^(?:\s|\$|\\[,;:! ]|\\[{}]|~)*(?:,|;|&|\band\b|\bor\b|\\text\s*\{\s*(?:and|or)\s*\})"
+    r"(?:\s|\$|\\[,;:! ]|~)*(?:(?:and|or)\b)?(?:\s|\$|\\[,;:! ]|\\[{}]|~)*"
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?$",  # "$t = 1.0$ s, $t = 3.0$ s or $t = 4.0$ s"
+    re.IGNORECASE,
+)
+_LIST_UNIT = re.compile(
+    r"(?:\s|\\[,;:! ]|\\\}|~)*\$?(?:\s|\\[,;:! ]|~)*"
+    r"(?P<unit>\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|[A-Za-zµΩ°][\w/^·\-]{0,8})"
+)
+_NOT_LIST_UNIT = frozenset({"and", "or"})
+_LABELS_BEFORE = re.compile(r"[\s$]*(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?$")
+
+
+def listed_values(after: str) -> list[list[str]]:
+    """The lists of three or more values the sentences after the box write ("All the times:
+    1.0 s, 3.0 s and 4.0 s.", "$t \\in \\{1.0, 3.0, 4.0\\}$ s"), each value with its unit (a
+    unit written once, after the last, is every value's). Beside an ALT answer a list that
+    holds its alternatives states them all: a further value in it is one more claimed. A
+    table's row is no such list, nor a sentence that sets values aside."""
+    lists: list[list[str]] = []
+    for sentence in _SENTENCE_BREAK.split(unframed(after[:_SCOPE])):
+        if "|" in sentence or _set_aside(sentence):
+            continue
+        run: list[re.Match[str]] = []
+        for m in [*_CLAUSE_VALUE.finditer(sentence), None]:
+            joined = (
+                m is not None
+                and run
+                and _LIST_JOIN.match(sentence[_value_end(run[-1]) : m.start()]) is not None
+            )
+            if m is not None and (not run or joined):
+                run.append(m)
+                continue
+            if len(run) >= 3 and not _PREPOSITION_BEFORE.search(
+                _LABELS_BEFORE.sub("", sentence[: run[0].start()])
+            ):
+                lists.append(_listed(sentence, run))  # not "The heights at 1, 2 and 3 s are …"
+            run = [m] if m is not None else []
+    return lists
+
+
+def _value_end(match: re.Match[str]) -> int:
+    """Where a listed value ends: after its unit, or after its number where the "unit" read is
+    a joining word ("1.0 and 3.0")."""
+    unit = match.group("unit")
+    return match.end("number") if unit and unit.lower() in _NOT_LIST_UNIT else match.end()
+
+
+def _listed(sentence: str, run: list[re.Match[str]]) -> list[str]:
+    """The values of one list, each with its unit or the unit written after the last."""
+    units = [m.group("unit") for m in run]
+    units = [u if u and u.lower() not in _NOT_LIST_UNIT else None for u in units]
+    last = units[-1]
+    if last is None:
+        after = _LIST_UNIT.match(sentence, _value_end(run[-1]))
+        last = after.group("unit") if after is not None else None
+    values = []
+    for m, unit in zip(run, units, strict=True):
+        unit = unit or last
+        if unit and not unit.startswith("\\"):
+            unit = f"\\mathrm{{{unit}}}"
+        values.append(f"{m.group('number')}\\,{unit}" if unit else m.group("number"))
+    return values
 
 
 def _value_with_unit(match: re.Match[str]) -> str:

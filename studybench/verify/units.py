@@ -325,6 +325,11 @@ def si_factor(unit: Any) -> float | None:
         return None
 
 
+def has_offset(unit: Any) -> bool:
+    """Whether ``unit`` is a scale with an offset (°C, °F): its zero is no zero quantity."""
+    return unit is not None and _offset(unit)
+
+
 def _offset(unit: Any) -> bool:
     ureg = registry()
     try:

@@ -204,7 +204,15 @@ from studybench.verify.visibility import (
 # claims; an ALT answer's prose claiming another value works; a unit in prose after a list
 # box; a labelled offer takes the unit after its math ("That is $T = 92.4$ min"); a change
 # of a variant of the asked quantity is another quantity
-VERIFIER_VERSION = "1.18.0"
+# 1.19.0 (a thirteenth red-team round, on honest outputs and on the core comparison): an ALT
+# answer's prose adding one more value (so does, also, a third, a list holding the
+# alternatives) claims it; an EX conclusion written as an equation must hold at the box; two
+# boxes joined by "viz."/"same" are both claimed; \equiv and a decimal after \sim state a
+# value; exact NV golds written with ln/log/exp/trig functions hold values to their digits,
+# a closed form with a decimal to the gold's value; 0 °C is no 0 K. Recall: the next
+# paragraph's first word is no unit of the box, and a qualifier opening the next sentence
+# is a remark, not the box's
+VERIFIER_VERSION = "1.19.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -458,10 +466,18 @@ def _other_alternative_problem(
     alternative); beside an equation's alternatives a bare value takes the gold's label."""
     from studybench.verify.chains import gold_chain
     from studybench.verify.numeric import unit_place
-    from studybench.verify.restatement import other_alternatives
+    from studybench.verify.restatement import listed_values, other_alternatives
     from studybench.verify.rules import normalize_all
 
     label = gold_chain(gold).label
+    for listed in listed_values(after):
+        # a list that holds the answer's alternatives ("All the times: 1.0 s, 3.0 s and 4.0
+        # s") states them all: one more in it is claimed
+        verdicts = [judge((value,)) for value in listed]
+        right = sum(fine for fine, _, _ in verdicts)
+        wrong = [why for fine, why, _ in verdicts if not fine and not why.startswith("unparseable")]
+        if right >= 2 and wrong:
+            return f"other_alternative:listed:{wrong[0]}"
     for alternative in other_alternatives(after):
         offered, target = normalize_all((alternative, gold))
         if unit_place(offered, (target,)) != 0:
@@ -553,9 +569,35 @@ def _restated_expression(
         )
         if about and not judge((expression,))[1].startswith("unparseable"):
             offers.append(expression)
-    if not offers:
-        return None
-    return _offered_problem(tuple(offers), (box,), (AnswerType.EX,), judge, formula)
+    if offers:
+        return _offered_problem(tuple(offers), (box,), (AnswerType.EX,), judge, formula)
+    return _restated_equation_problem(after, box, gold, own, question)
+
+
+def _restated_equation_problem(
+    after: str, box: str, gold: str, own: set[str], question: str | None
+) -> str | None:
+    """Why an equation concluded after a right EX box ("So $x/d = 1/3$.", "So $v^2 =
+    2gh$.") makes it wrong, or None: written in the gold's symbols and one asked quantity's
+    (the box's or gold's label, or one the question names), it must hold with the asked
+    quantity set to the box. Another symbol in it (``mgh = \\tfrac12 mv^2 + \\tfrac12
+    I\\omega^2``) makes it working, not a claim."""
+    from studybench.verify.restatement import names_asked_quantity, restated_equations, symbols_of
+    from studybench.verify.rules import normalize_all
+    from studybench.verify.rules.equation import holds_at
+
+    known = symbols_of(gold)
+    for lhs, rhs in restated_equations(after):
+        outside = symbols_of(f"{lhs} {rhs}") - known
+        if len(outside) != 1:
+            continue
+        (name,) = outside
+        if not names_asked_quantity(name, own, question, given_counts=True):
+            continue
+        sides = normalize_all((lhs, rhs, box))
+        if holds_at((sides[0], sides[1]), name, sides[2], DEFAULT_TOLERANCE) is False:
+            return "restated_equation:wrong_equation"
+    return None
 
 
 _CHAINED_KINDS = frozenset({AnswerType.NV, AnswerType.EX})

@@ -2365,7 +2365,9 @@ _STEP_ARROW = re.compile(
 _LIST_MARKS = re.compile(r"^(?:[,;.:，、；。：&]|\\\\)*$")  # a list, a table's cells and rows
 _SAME_VALUE_WORDS = re.compile(
     r"^\W*(?:i\.\s?e\.|that\s+is|equivalently|alias|a\.k\.a\.|aka|namely|resp\.|respectively"
-    r"|or\s+equivalently|which\s+is|same\s+as)\W*$",
+    r"|or\s+equivalently|which\s+is|same\s+as|viz\.?|to\s+wit|(?:the\s+)?same|identically"
+    r"|in\s+other\s+words|(?:also|again)(?:\s+(?:written|stated|given))?(?:\s+as)?"
+    r"|(?:written|stated|put)\s+(?:also|again|differently|otherwise))\W*$",
     re.IGNORECASE,
 )
 
@@ -2564,7 +2566,10 @@ _SIGN_BEFORE = re.compile(r"(?:[-+−]|\\pm|\\mp)\s*$")
 # a unit-like word or group right after a box (the prompt asks for units outside the box);
 # a hedge word is never one
 _UNIT_AFTER_BOX = re.compile(
-    r"^(?:\s|\$|\\[,;: !]|~)*(?:\\[\])](?:[ \t]|\$|\\[,;: !]|~)*)?"  # a display's close: same line
+    # inside the math a line break may come before the unit, never a blank line; after the
+    # math's close the unit is on the same line ("$$\\boxed{…}$$\n\nYou could …": no unit)
+    r"^(?:[ \t]|\\[,;: !]|~)*(?:\n(?![ \t]*\n)(?:[ \t]|\\[,;: !]|~)*)?"
+    r"(?:(?:\$\$?|\\[\])])(?:[ \t]|\$|\\[,;: !]|~)*)?"
     r"(?:\\(?:mathrm|text|textrm|mbox|rm)\s*\{[^{}]{1,24}\}"
     rf"|(?!(?:{_OFFERING}))[A-Za-zµμΩ°%][\w/^{{}}·.\-]{{0,12}})\$?"
 )
@@ -2755,9 +2760,9 @@ def _other_rows(before: str, after: str) -> list[str]:
 # or a validity it restricts ("(valid only for small t)", "for $x \\gg L$ only", "(leading
 # order only)"). It offers a value the verifier cannot read (``""``): the box is rejected.
 _QUALIFIER = re.compile(
-    r"^[\s.,;:(\[]*(?:"
-    r"(?:\\pm|±|\+/-|\+-|\\mp|∓)\s*\(?\s*\d"
-    r"|[-+−]\s*(?:\\[lc]?dots|\\ldotp|…|\.\.\.|\\mathcal\s*O\s*\(?|O\s*\(|o\s*\()"
+    r"^(?P<lead>[\s.,;:(\[¶]*)(?:"
+    r"(?P<spread>(?:\\pm|±|\+/-|\+-|\\mp|∓)\s*\(?\s*\d"
+    r"|[-+−]\s*(?:\\[lc]?dots|\\ldotp|…|\.\.\.|\\mathcal\s*O\s*\(?|O\s*\(|o\s*\())"
     r"|(?:to\s+)?within\s+(?:about\s+|roughly\s+|some\s+)?(?:a\s+|an\s+|one\s+|two\s+|\d+(?:\.\d+)?"
     r"\s*)?(?:factor|orders?\s+of\s+magnitude|%|\\%|percent|per\s+cent)"
     r"|up\s+to\s+(?:an?\s+|the\s+|its\s+|one\s+|some\s+|overall\s+)?(?:(?:overall|constant|numerical"
@@ -2780,10 +2785,12 @@ def _qualified(after: str) -> bool:
     head = _decoded(after[: 2 * _WINDOW])
     texts = (head, _UNIT_AFTER_BOX.sub("", head, count=1))
     for text in texts:
-        plain = _plain(text)
+        plain = _plain(_PARAGRAPH_BREAK.sub(" ¶ ", text))
         match = _QUALIFIER.match(plain)
         if match is None:
             continue
+        if match.group("spread") is None and re.search(r"[.¶]", match.group("lead")):
+            continue  # "\boxed{…}.\n\nOrder of magnitude: fine.": a remark, not the box's
         # a restricting condition belongs to the box's own sentence ("for $t \le 0$ only");
         # "If the planet did not rotate and only …" in the next one is a what-if
         if match.group("condition") is None or not re.search(

@@ -29,6 +29,7 @@ from studybench.verify.rules.expression import (
     definition_problem,
     judge_ex,
     judge_ex_form,
+    parse_compared,
     parse_defined,
     positive_symbols,
     split_definitions,
@@ -152,6 +153,34 @@ def _judge_equation(
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
     return outcome
+
+
+def holds_at(sides: tuple[str, str], name: str, value: str, tolerance: float) -> bool | None:
+    """Whether the equation ``sides`` holds with the symbol ``name`` set to ``value`` (an
+    expression in the equation's other symbols), at every sampled point of them; None where
+    undecided (a side no parser reads, ``name`` not in it, too few points evaluate). An
+    equation stated after an answer ("So $x/d = 1/3$", "So $v^2 = 10gh/7$") says the asked
+    quantity is one of its solutions: it agrees with the answer exactly when the answer
+    satisfies it, whatever else satisfies it too (v = -\\sqrt{10gh/7} is no second claim)."""
+    try:
+        lhs, rhs, symbol, given = parse_compared(*sides, name, value)
+    except UnparseableError:
+        return None
+    if not symbol.is_Symbol:
+        return None
+    target = next(
+        (s for s in (lhs - rhs).free_symbols if canonical_name(s) == canonical_name(symbol)), None
+    )
+    if target is None or any(
+        canonical_name(s) == canonical_name(symbol) for s in given.free_symbols
+    ):
+        return None
+    lhs, rhs = lhs.xreplace({target: given}), rhs.xreplace({target: given})
+    lhs, rhs = positive_symbols(lhs, rhs)
+    if lhs == rhs:
+        return True
+    equal = numerically_equal(lhs, rhs, relative_tolerance(lhs, rhs, tolerance), sides[0] + name)
+    return equal
 
 
 def _derived_pair(pred_label: str, gold_label: str) -> bool:
