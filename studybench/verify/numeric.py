@@ -39,6 +39,7 @@ from studybench.verify.parsing import (
     split_values,
     written_precision,
 )
+from studybench.verify.question import asked_question, asks_temperature_change
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
     convert,
@@ -46,6 +47,7 @@ from studybench.verify.units import (
     is_dimensionless,
     parse_unit,
     same_dimension,
+    temperature_step,
     to_base_dimensionless,
     unit_readings,
 )
@@ -147,6 +149,25 @@ def _plus_minus(text: str) -> tuple[bool, str]:
     return False, stripped
 
 
+def _zero_of_a_scale(pred: str, pred_q: Quantity, gold_q: Quantity) -> tuple[bool, str]:
+    """A value in another unit against the zero of a scale with an offset (0 °C): right where
+    it is that point to the digits it writes (273 K, 273.15 K, 32 °F), since no tolerance
+    relative to zero exists."""
+    value = convert(pred_q.value, pred_q.unit, gold_q.unit)
+    half = written_precision(pred) * abs(pred_q.value)  # half a unit of the last digit
+    slack = convert(half, temperature_step(pred_q.unit), temperature_step(gold_q.unit))
+    if value is None or slack is None:
+        return False, "unit_mismatch"
+    if abs(value) <= slack * (1 + 1e-9):
+        return True, "unit_converted"
+    return False, "wrong_value"
+
+
+def _as_steps(quantity: Quantity) -> Quantity:
+    """``quantity`` with a temperature scale read as a step of it (:func:`temperature_step`)."""
+    return Quantity(quantity.value, temperature_step(quantity.unit), quantity.unit_text)
+
+
 def nv_single(
     pred: str, gold: str, tolerance: float, requested: tuple[Any, ...] = ()
 ) -> tuple[bool, str]:
@@ -166,6 +187,11 @@ def nv_single(
         if compound is None:
             return False, f"unparseable:{exc.reason}"
         pred_q = compound
+    if asks_temperature_change(asked_question()):  # a change: 25 °C is 25 K, not 298 K
+        pred_q, gold_q = _as_steps(pred_q), _as_steps(gold_q)
+        requested = tuple(map(temperature_step, requested))
+    if gold_q.value == 0.0 and has_offset(gold_q.unit) and pred_q.unit not in (None, gold_q.unit):
+        return _zero_of_a_scale(pred, pred_q, gold_q)
     units = (pred_q.unit, gold_q.unit)
     if pred_q.value == 0.0 and gold_q.value == 0.0 and not any(map(has_offset, units)):
         return True, "zero"  # zero is zero in every unit, but 0 °C is no 0 K nor 0 °F
@@ -176,7 +202,7 @@ def nv_single(
     if _EXACT_GOLD.search(gold) and not has_decimal(gold):
         # a closed form with a decimal in it (e^{-0.4}, \\sqrt{0.45} for 2/3) writes no
         # rounding of the gold: it must be the gold's value, not one within its digits
-        closed = _EXACT_GOLD.search(pred) is not None and has_decimal(pred)
+        closed = _CLOSED_FORM.search(pred) is not None and has_decimal(pred)
         tolerance = min(tolerance, _CLOSED_FORM_TOLERANCE if closed else written_precision(pred))
     if any(close(p, g, tolerance) for p in preds for g in golds):
         return True, reason
@@ -191,6 +217,9 @@ _EXACT_GOLD = re.compile(
     r"|arctan)(?![a-zA-Z])|\d\s*/\s*\d|(?<![A-Za-z\\])e\s*\^"
 )
 _CLOSED_FORM_TOLERANCE = 1e-9  # float arithmetic: \\frac{1}{1.5} is 2/3
+# a closed form as a prediction writes one: as an exact gold does, or a power with a decimal
+# in its exponent (0.49^{0.5})
+_CLOSED_FORM = re.compile(rf"{_EXACT_GOLD.pattern}|\^\s*\{{?\s*\(?\s*[-+−]?\d*\.\d")
 # A quantity in several units of one dimension: ``1 h 32 min``, ``1 m 50 cm``, ``2 h 5 min 30 s``
 _COMPOUND_PART = re.compile(r"\s*(?<![\d.])(\d++(?:\.\d++)?)\s*([A-Za-z]++)\s*")
 MAX_COMPOUND_PARTS = 4

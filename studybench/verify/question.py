@@ -11,7 +11,10 @@ of km/s", "[MeV]", "express ... in K"): a unit is never guessed from an arbitrar
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -371,3 +374,46 @@ def named_nouns(question: str, key: str) -> frozenset[str]:
         if before is not None:
             nouns.add(_stem(before.group(1)))
     return frozenset(nouns)
+
+
+_QUESTION: ContextVar[str | None] = ContextVar("studybench_verify_question", default=None)
+
+
+@contextlib.contextmanager
+def asked_in(question: str | None) -> Iterator[None]:
+    """Compare, within the block, as answers to ``question``: the rules that read the
+    question (a constant's letter, a temperature change) read it from here."""
+    token = _QUESTION.set(question.casefold() if question else None)
+    try:
+        yield
+    finally:
+        _QUESTION.reset(token)
+
+
+def asked_question() -> str | None:
+    """The question of the enclosing :func:`asked_in` block, case-folded, or None."""
+    return _QUESTION.get()
+
+
+# a question that asks how much a temperature changes: "By how much does the temperature
+# rise?", "Find the temperature change", "What is the increase in temperature", "Find
+# \\Delta T". Its answer is a step of a scale, so 25 °C is 25 K there, not 298 K.
+_TEMPERATURE_CHANGE = re.compile(
+    r"\btemperature\s+(?:rise|increase|drop|fall|decrease|change|difference|increment|jump)"
+    r"|\b(?:rise|increase|drop|fall|decrease|change|difference|increment)s?\s+(?:in|of)\s+"
+    r"(?:the\s+)?(?:[\w'’]+\s+){0,2}temperature"
+    r"|\bby\s+how\s+(?:much|many\s+degrees)\b[^.?!]{0,60}\b(?:temperature|warm|cool|heat|hotter"
+    r"|colder)"
+    r"|\b(?:temperature|it|the\s+\w+)\s+(?:rises|increases|drops|falls|decreases|changes)\s+by\b"
+    r"|\\Delta\s*T(?![A-Za-z])|Δ\s*T(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def asks_temperature_change(question: str | None) -> bool:
+    """Whether ``question`` asks for a change of temperature (see ``_TEMPERATURE_CHANGE``) in
+    a sentence that asks; data that mention one ("It is heated by 20 °C. Find its final
+    temperature.") do not."""
+    if not question:
+        return False
+    return any(_TEMPERATURE_CHANGE.search(s) for s in asking_sentences(question))

@@ -30,10 +30,12 @@ _FILLERS = r"\s*(?:\*\*|__)?\s*(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*)?"
 _OPENING = r"(?:^|(?<=[.!?\n:;。！？：]))" + _FILLERS
 # an expression may be restated in a clause too: "$I = \\boxed{…}$, so $I = BLv/(2R)$"
 _CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,。！？：，]))" + _FILLERS
+# an arrow from a label to its value: "Final → 29.0 m/s", "Answer $\\to$ 29.0 m/s"
+_ARROW = r"(?:[→⟶⇒]|->|=>|\$?\s*\\(?:to|rightarrow|Rightarrow|longrightarrow)(?![a-zA-Z])\s*\$?)"
 # words that take the box back or state the answer again: after them a value needs no label
 _ANSWER_WORDS = (
     rf"actually|corrected|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
-    r"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*[:—–])|(?:final|output)(?=\s*:)"
+    rf"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*(?:[:—–]|{_ARROW}))|(?:final|output)(?=\s*(?::|{_ARROW}))"
     r"|without\s+rounding|more\s+(?:precisely|accurately|exactly)|to\s+be\s+(?:exact|precise)"
     r"|re-?(?:comput|calculat)\w*(?:\s+with\s+[^.,;:\n]{0,40})?"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
@@ -54,7 +56,7 @@ _CONNECTIVES = (
 # words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
 _RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
 _MARKERS = (
-    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:→⟶⇒]|\*\*|__|[-=]>)*)+"
+    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__|{_ARROW})*)+"
     rf"(?:(?:{_RESTATING})\b[\s,:]*)?"
 )
 # a label: a letter or a command, maybe a change (\\Delta S) or a script face (\\mathcal{E}),
@@ -70,7 +72,9 @@ _LABEL_CORE = (
 # as a magnitude or in parentheses too: "|v| = …", "(h) = …"
 _LABEL = rf"(?:\|\s*{_LABEL_CORE}\s*\||\(\s*{_LABEL_CORE}\s*\)|{_LABEL_CORE})"
 # what states a value for a label: "v = 29.0", "v \\approx 29", "t ≈ 0.115 s"
-_STATES = r"(?:=|≈|≃|≔|≅|≡|\\(?:approx|simeq|coloneqq|cong|equiv)(?![a-zA-Z])|:=)"
+_STATES = (
+    r"(?:=|≈|≃|≔|≅|≡|≊|\\(?:approx|simeq|coloneqq|cong|equiv|approxeq|thickapprox)(?![a-zA-Z])|:=)"
+)
 # "of the order of" states a value where it writes one to a decimal ("$h \\sim 1.63$ m"), not
 # an order of magnitude ("$\\lambda \\sim 10^{-10}$ m")
 _ROUGHLY = r"(?:\\sim(?![a-zA-Z])|∼)(?=\s*[-+−]?\d+\.\d)"
@@ -105,7 +109,7 @@ _NOUN_CONCLUDES = (
 _CONCLUSION = re.compile(
     _OPENING
     + rf"(?:{_MARKERS}"
-    + rf"\$?\s*(?:(?P<label>{_LABEL})\s*{_STATES}\s*"
+    + rf"\$?\s*(?:(?P<label>{_LABEL})\s*(?:{_STATES}|{_ROUGHLY})\s*"
     + rf"|{_NOUN_STATES}(?:\$?\s*(?P<noun_label>{_LABEL})\s*{_STATES}\s*)?)?"
     + rf"|{_NOUN_CONCLUDES}\$?\s*)"
     + _VALUE_TAIL,
@@ -147,7 +151,7 @@ _NUMBER = (
     r"(?:\s*(?:\\times|×|\\cdot)\s*10\s*\^\s*(?:\{\s*[-+−]?\d+\s*\}|[-+−]?\d+))?"
 )
 _STATEMENT = re.compile(
-    rf"(?<![\w\\'|(])(?P<label>{_LABEL})\s*{_STATES}\s*(?P<number>{_NUMBER})"
+    rf"(?<![\w\\'|(])(?P<label>{_LABEL})\s*(?:{_STATES}|{_ROUGHLY})\s*(?P<number>{_NUMBER})"
     r"(?P<unit>(?:\\[,;:! ]|[^$\n.,;:!?=<>+*/^]|\.(?=\d)|/|\^){0,40}?)"
     r"(?P<end>\$|\\\)|[.,;:!?。)]?(?=\s|$)|\n|$)"
 )
@@ -208,7 +212,7 @@ _PROSE_WORD = re.compile(
     r"(?:^|(?<=\s))(?!(?:sin|cos|tan|cot|sec|csc|exp|log|ln|sqrt|sinh|cosh|tanh|arcsin|arccos"
     r"|arctan|max|min)\b)(?=[a-z]*[aeiouy])[a-z]{3,}(?![A-Za-z])"
 )
-_RELATION = re.compile(r"\\approx|\\simeq|\\sim\b|≈|\\[lg]e?q?\b|[<>≤≥]|=")
+_RELATION = re.compile(r"\\approx|\\simeq|\\sim\b|\\cong\b|\\equiv\b|[≈≃≅≡]|\\[lg]e?q?\b|[<>≤≥]|=")
 
 
 def restated_values(
@@ -376,6 +380,14 @@ _FRAME = re.compile(
     r"|mathbf|textbf|boldsymbol|bm|highlight|hl|emph|textcolor\s*\{[^{}]*\}|color\s*\{[^{}]*\})\s*\{(?P<content>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
 )
 _SPACING = r"(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z]))*"
+_ANSWER_TITLE = re.compile(r"\b(?:answers?|results?|solution|final)\b", re.IGNORECASE)
+
+
+def _heading(match: re.Match[str]) -> str:
+    """A heading of words only: "answer: " where its title names the answer, else nothing."""
+    return "answer: " if _ANSWER_TITLE.search(match.group("title")) else ""
+
+
 _DRESSING = (
     # an answer tag, a JSON object with an answer (and its unit), a REPL's echo, a printed
     # name with its value in a comment: each states the value
@@ -404,6 +416,12 @@ _DRESSING = (
             r"[ \t]*,?\}?[ \t]*$"
         ),
         "\\1: \\2",
+    ),
+    # a heading of words only is a section's title ("### Next", "## Discussion"): only an
+    # answer's title ("### Final Answer") says the line below states the answer
+    (
+        re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+(?P<title>[A-Za-z][A-Za-z \t'’&/()-]{0,60}?)[ \t:]*$"),
+        _heading,
     ),
     (re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+"), "answer: "),  # a heading after the box frames its line
     (re.compile(r"\\\(|\\\)"), "$"),
@@ -492,7 +510,7 @@ def restated_expressions(
 
 # the relation of an equation stated as a conclusion ("So $x/d = 1/3$", "Numerically $x
 # \\approx 0.333\\,d$"): one "=" or "≈", no other relation
-_EQUATION_RELATION = re.compile(r"\\approx(?![A-Za-z])|≈|=")
+_EQUATION_RELATION = re.compile(r"\\(?:approx|simeq|cong|equiv)(?![A-Za-z])|[≈≃≅≡=]")
 
 
 def restated_equations(after: str) -> list[tuple[str, str]]:
@@ -502,7 +520,8 @@ def restated_equations(after: str) -> list[tuple[str, str]]:
     sides ("≈" holds within the tolerance that decimals get anyway). Each says which values
     the asked quantity may take: the answer must be one of them."""
     found = []
-    for match in _EXPRESSION_CONCLUSION.finditer(unframed(after[:_SCOPE])):
+    text = unframed(after[:_SCOPE])
+    for match in _EXPRESSION_CONCLUSION.finditer(text):
         if match.group("label") is not None or not match.group("markers"):
             continue
         expression = match.group("expression")
@@ -512,6 +531,9 @@ def restated_equations(after: str) -> list[tuple[str, str]]:
         relations = list(_RELATION.finditer(expression))
         if len(relations) != 1 or _EQUATION_RELATION.fullmatch(relations[0].group()) is None:
             continue
+        _, sentence = _sentence_at(text, match.start("expression"))
+        if _WHAT_IF.search(sentence):
+            continue  # "So $v^2 = 2gh$ for a block sliding without friction": another case
         at = relations[0]
         lhs = expression[: at.start()].strip()
         rhs = expression[at.end() :].strip().rstrip(",.;:").strip()
@@ -594,7 +616,7 @@ _GREEK = re.compile(
 # must be one of them (the verifier judges those of the gold's kind of quantity); a root the
 # sentence sets aside ("the other root, -3.0 s, is unphysical") claims nothing.
 _OTHER_ALTERNATIVE = re.compile(
-    r"\b(?:other|second|third|fourth|another|remaining|further|additional|one\s+more)\s+"
+    r"\b(?:other|second|third|fourth|3rd|4th|another|remaining|further|additional|one\s+more)\s+"
     r"(?:[a-z]+\s+)?(?:position|solution|root|time|value|answer|possibility|configuration"
     r"|location|distance|instant|moment|angle|speed|crossing|one)s?"
     r"(?P<clause>(?:[^.!?\n]|\.(?=\d)){0,100})",
@@ -623,24 +645,38 @@ _ALSO_WORKS = re.compile(
 )
 # "So does $t = 4.0$ s.", "As is 45.0 cm.": the sentence before, said of one more value
 _SAID_TOO = re.compile(
-    r"^\W*(?:and\s+)?(?:so|as)\s+(?:does|do|is|are|did|was|were)\b", re.IGNORECASE
+    r"^\W*(?:and\s+)?(?:(?:so|as)(?:\s+too)?\s+(?:does|do|is|are|did|was|were)|same\s+(?:for|with)"
+    r"|ditto(?:\s+for)?|(?:the\s+)?same\s+(?:holds|goes)\s+(?:at|for))[\s,:]+"
+    # the value right after it: not "As is required, …"
+    r"(?=\$?\s*(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?[-+−]?\d)",
+    re.IGNORECASE,
 )
+_ADDS = re.compile(r"^\W*[A-Za-z]")  # a word before the value ("Also", "Equally", "Thirdly")
 # a labelled value that opens a sentence saying it does so too: "$u = 45.0$ cm also gives a
 # sharp image", "$t = 4.0$ s, too, is a crossing"
 _ADDED_SUBJECT = re.compile(
     r"^\W*\$?\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*[-+−]?\d(?:[^.;:!?\n]|\.(?=\d)){0,30}?"
-    r"\b(?:also|too|as\s+well|likewise)\b",
+    r"\b(?:also|too|as\s+well|likewise)\s+(?:works?|satisf\w*|solves?|gives|yields|puts"
+    r"|(?:is|are)\s+(?:a\s+)?(?:solution|root|valid|fine|possible)|qualif\w*|fits?|counts?|crosses"
+    r"|reaches|passes|forms|produces|meets|does)\b",
     re.IGNORECASE,
+)
+# one value as an added value writes it: a number, its power of ten, its unit
+_ADDED_ONE = (
+    r"[-+−]?\d[\d.,]*(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?[-+−]?\d+\}?)?\s*\$?"
+    r"(?:\s|\\[,;:! ]|~)*(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|[A-Za-zµΩ°][\w/^·\-]{0,8})?"
+    r"\s*\$?"
 )
 # a value alone after a word that adds it: "Also $t = 4.0$ s.", "Additionally: 4.0 s",
 # "Don't forget $t = 4.0$ s."; with a word after it the clause may say something else of it
 # ("Also, $t = 2.0$ s gives the apex")
 _ADDED_VALUE = re.compile(
-    r"^\W*(?:also|additionally|in\s+addition|plus|moreover|furthermore|and|do\s*n[o']?t\s+forget"
-    r"|not\s+to\s+forget)\b[\s,:]*\$?\s*(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?"
-    r"[-+−]?\d[\d.,]*(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?[-+−]?\d+\}?)?\s*\$?"
-    r"(?:\s|\\[,;:! ]|~)*(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,12}\}|[A-Za-zµΩ°][\w/^·\-]{0,8})?"
-    r"\s*\$?(?:\s+(?:too|as\s+well))?\W*$",
+    r"^\W*(?:(?:(?:and\s+)?also|additionally|in\s+addition|plus|moreover|furthermore|and"
+    r"|do\s*n[o']?t\s+forget|not\s+to\s+forget|equally|likewise|similarly|thirdly|another"
+    r"|and\s+another|plus\s+one\s+more|one\s+more)\b(?:\s+at\b)?[\s,:]*)?\$?\s*"
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?"
+    rf"{_ADDED_ONE}(?:\s*(?:,|and|&)\s*\$?\s*(?:[A-Za-z](?:_\{{?\w+\}}?)?\s*=\s*)?{_ADDED_ONE})*"
+    r"(?P<too>\s+(?:too|as\s+well|also))?\s*(?:\([^()]{0,20}\))?\W*$",
     re.IGNORECASE,
 )
 # what in such a clause is no value claimed: a remark in parentheses, a reason or condition
@@ -700,7 +736,8 @@ def other_alternatives(after: str) -> list[str]:
         if _OTHER_ALTERNATIVE.search(sentence):
             continue  # read above
         listed = _BOTH.match(sentence) is not None  # "Both $t = 1.0$ s and $t = 4.0$ s."
-        listed = listed or _ADDED_VALUE.match(sentence) is not None
+        added = _ADDED_VALUE.match(sentence)
+        listed = listed or (added is not None and bool(added.group("too") or _ADDS.match(sentence)))
         listed = listed or _SAID_TOO.match(sentence) is not None
         listed = listed or _ADDED_SUBJECT.match(sentence) is not None
         for clause in [sentence] if listed else _EVENT_END.split(sentence):
@@ -722,7 +759,7 @@ def other_alternatives(after: str) -> list[str]:
 
 # what joins the values of a list: "1.0 s, 3.0 s and 4.0 s", "\\{1.0, 3.0, 4.0\\}", "30 or 60"
 _LIST_JOIN = re.compile(
-    r"^(?:\s|\$|\\[,;:! ]|\\[{}]|~)*(?:,|;|&|\band\b|\bor\b|\\text\s*\{\s*(?:and|or)\s*\})"
+    r"^(?:\s|\$|\\[,;:! ]|\\[{}]|~)*(?:,|;|&|\s/\s|\band\b|\bor\b|\\text\s*\{\s*(?:and|or)\s*\})"
     r"(?:\s|\$|\\[,;:! ]|~)*(?:(?:and|or)\b)?(?:\s|\$|\\[,;:! ]|\\[{}]|~)*"
     r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?$",  # "$t = 1.0$ s, $t = 3.0$ s or $t = 4.0$ s"
     re.IGNORECASE,
@@ -743,8 +780,9 @@ def listed_values(after: str) -> list[list[str]]:
     table's row is no such list, nor a sentence that sets values aside."""
     lists: list[list[str]] = []
     for sentence in _SENTENCE_BREAK.split(unframed(after[:_SCOPE])):
-        if "|" in sentence or _set_aside(sentence):
-            continue
+        if "|" in sentence or _set_aside(sentence) or _CHECKS.match(sentence):
+            continue  # a table's row, values set aside, a check that lists what it tries
+        found: list[list[str]] = []
         run: list[re.Match[str]] = []
         for m in [*_CLAUSE_VALUE.finditer(sentence), None]:
             joined = (
@@ -755,12 +793,26 @@ def listed_values(after: str) -> list[list[str]]:
             if m is not None and (not run or joined):
                 run.append(m)
                 continue
-            if len(run) >= 3 and not _PREPOSITION_BEFORE.search(
-                _LABELS_BEFORE.sub("", sentence[: run[0].start()])
-            ):
-                lists.append(_listed(sentence, run))  # not "The heights at 1, 2 and 3 s are …"
+            if len(run) >= 3:
+                before = _LABELS_BEFORE.sub("", sentence[: run[0].start()])
+                # not "The heights at 1, 2 and 3 s are …"; but "The crossings are at 1, 3, 4 s"
+                if not _PREPOSITION_BEFORE.search(before) or _STATED_AT.search(before):
+                    found.append(_listed(sentence, run))
             run = [m] if m is not None else []
+        if len(found) > 1:
+            continue  # two lists in one sentence pair values up: "the times 1, 3 and 4 s give
+            # heights 15, 15 and 0 m" is a table written out
+        lists += found
     return lists
+
+
+_CHECKS = re.compile(
+    r"^\W*(?:check|checking|checked|verif\w*|sanity|test(?:ing|ed)?|plugging)\b", re.IGNORECASE
+)
+_STATED_AT = re.compile(
+    r"\b(?:is|are|was|were|occurs?|happens?|(?:can|could|may|might|must)\s+\w+)\s+at[\s$]*$",
+    re.IGNORECASE,
+)
 
 
 def _value_end(match: re.Match[str]) -> int:

@@ -14,17 +14,17 @@ the Lorentz factor) are substituted when one side uses the constant and the othe
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import random
 import re
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
+from collections.abc import Callable
 from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
 import sympy
+
+from studybench.verify.question import asked_question
 
 EXACT_DIGITS = 60
 # A private context: mpmath's global one works at 15 digits and is shared with the host.
@@ -97,23 +97,12 @@ _CUES = {
         ("c", r"light|relativ|electromagnetic|photon|permeab|permittiv|\\mu_0|epsilon_0"),
     )
 }
-_QUESTION: ContextVar[str | None] = ContextVar("studybench_verify_question", default=None)
-
-
-@contextlib.contextmanager
-def asked_in(question: str | None) -> Iterator[None]:
-    """Compare, within the block, as answers to ``question`` (see ``_CUES``)."""
-    token = _QUESTION.set(question.casefold() if question else None)
-    try:
-        yield
-    finally:
-        _QUESTION.reset(token)
 
 
 def _speaks_of(name: str, in_prediction: bool) -> bool:
     """Whether the definition of ``name``, which stands in the prediction or (not
     ``in_prediction``) in the gold, may be used in answer to the question (see ``_CUES``)."""
-    question = _QUESTION.get()
+    question = asked_question()
     cue = _CUES.get(name)
     if question is None or cue is None or in_prediction is (name != "hbar"):
         return True  # no question, or the gold's letter is not read as the constant

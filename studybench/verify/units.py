@@ -325,6 +325,17 @@ def si_factor(unit: Any) -> float | None:
         return None
 
 
+def temperature_step(unit: Any) -> Any:
+    """``unit`` as a step of its scale where it is a scale with an offset (°C: a step of one
+    kelvin; °F: 5/9 K), else itself: a temperature change is converted as a step."""
+    if unit is None or not _offset(unit):
+        return unit
+    try:
+        return registry().Unit(f"delta_{unit}")
+    except Exception:
+        return unit
+
+
 def has_offset(unit: Any) -> bool:
     """Whether ``unit`` is a scale with an offset (°C, °F): its zero is no zero quantity."""
     return unit is not None and _offset(unit)

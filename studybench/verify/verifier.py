@@ -204,14 +204,16 @@ from studybench.verify.visibility import (
 # claims; an ALT answer's prose claiming another value works; a unit in prose after a list
 # box; a labelled offer takes the unit after its math ("That is $T = 92.4$ min"); a change
 # of a variant of the asked quantity is another quantity
-# 1.19.0 (a thirteenth red-team round, on honest outputs and on the core comparison): an ALT
-# answer's prose adding one more value (so does, also, a third, a list holding the
-# alternatives) claims it; an EX conclusion written as an equation must hold at the box; two
-# boxes joined by "viz."/"same" are both claimed; \equiv and a decimal after \sim state a
-# value; exact NV golds written with ln/log/exp/trig functions hold values to their digits,
-# a closed form with a decimal to the gold's value; 0 °C is no 0 K. Recall: the next
-# paragraph's first word is no unit of the box, and a qualifier opening the next sentence
-# is a remark, not the box's
+# 1.19.0 (red-team rounds 13 and 14: honest and multi-part outputs, the core comparison,
+# attacks on the draft): an ALT answer's prose adding one more value (so does, also, a
+# third, a list holding the alternatives) claims it; an EX conclusion written as an equation
+# must hold at the box; decimals against an exact EX/EQ gold must round it; two boxes joined
+# by "viz."/"same" are both claimed; \equiv and a decimal after \sim state a value; exact
+# NV golds written with ln/log/exp/trig functions hold values to their digits, a closed form
+# with a decimal to the gold's value; a temperature change reads °C as a step; 0 °C is no
+# 0 K. Recall: the next paragraph's first word is no unit of the box; a qualifier opening the
+# next sentence with a remark of its own is not the box's; a heading of words is a title; a
+# summary of a problem's parts reads the last part's value
 VERIFIER_VERSION = "1.19.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
@@ -279,9 +281,8 @@ def judge_inline(
         with_unit_after,
         with_unit_before,
     )
-    from studybench.verify.question import asked_bound
+    from studybench.verify.question import asked_bound, asked_in
     from studybench.verify.rules import judge_answers, normalize_all
-    from studybench.verify.symbolic import asked_in
 
     start = time.perf_counter()
 
@@ -579,21 +580,26 @@ def _restated_equation_problem(
 ) -> str | None:
     """Why an equation concluded after a right EX box ("So $x/d = 1/3$.", "So $v^2 =
     2gh$.") makes it wrong, or None: written in the gold's symbols and one asked quantity's
-    (the box's or gold's label, or one the question names), it must hold with the asked
-    quantity set to the box. Another symbol in it (``mgh = \\tfrac12 mv^2 + \\tfrac12
-    I\\omega^2``) makes it working, not a claim."""
+    (the box's or gold's label, or one the question names) and otherwise only symbols the
+    question writes (the mass in ``mgh = \\tfrac12 mv^2``), it must hold with the asked
+    quantity set to the box at every sampled point. A symbol the question never writes
+    (``\\omega`` in ``mgh = \\tfrac12 mv^2 + \\tfrac12 I\\omega^2``) makes it working, not a
+    claim."""
+    from studybench.verify.question import asking_part, question_math
     from studybench.verify.restatement import names_asked_quantity, restated_equations, symbols_of
     from studybench.verify.rules import normalize_all
     from studybench.verify.rules.equation import holds_at
 
     known = symbols_of(gold)
+    data = symbols_of(question_math(question)) if question else set()
     for lhs, rhs in restated_equations(after):
         outside = symbols_of(f"{lhs} {rhs}") - known
-        if len(outside) != 1:
-            continue
-        (name,) = outside
-        if not names_asked_quantity(name, own, question, given_counts=True):
-            continue
+        asked = {n for n in outside if names_asked_quantity(n, own, question, given_counts=True)}
+        if len(asked) > 1:  # "of mass $m$ … Find the speed $v$": the asking part says which
+            asked &= symbols_of(question_math(asking_part(question))) if question else set()
+        if len(asked) != 1 or not outside - asked <= data:
+            continue  # no asked quantity, or a symbol the question never writes (working)
+        (name,) = asked
         sides = normalize_all((lhs, rhs, box))
         if holds_at((sides[0], sides[1]), name, sides[2], DEFAULT_TOLERANCE) is False:
             return "restated_equation:wrong_equation"

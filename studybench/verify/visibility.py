@@ -2366,7 +2366,8 @@ _LIST_MARKS = re.compile(r"^(?:[,;.:，、；。：&]|\\\\)*$")  # a list, a tab
 _SAME_VALUE_WORDS = re.compile(
     r"^\W*(?:i\.\s?e\.|that\s+is|equivalently|alias|a\.k\.a\.|aka|namely|resp\.|respectively"
     r"|or\s+equivalently|which\s+is|same\s+as|viz\.?|to\s+wit|(?:the\s+)?same|identically"
-    r"|in\s+other\s+words|(?:also|again)(?:\s+(?:written|stated|given))?(?:\s+as)?"
+    r"|in\s+other\s+words|(?:also|again)\s+(?:written|stated|given)(?:\s+as)?|that\s+is\s+to\s+say"
+    r"|id\s+est|in\s+short|which\s+equals|identical|restated|rewritten|put\s+another\s+way"
     r"|(?:written|stated|put)\s+(?:also|again|differently|otherwise))\W*$",
     re.IGNORECASE,
 )
@@ -2779,6 +2780,26 @@ _QUALIFIER = re.compile(
 )
 
 
+# What makes a qualifier that opens the next sentence a remark of its own, not one on the box:
+# a check it labels ("Order of magnitude: fine.", "Order-of-magnitude check: …", "An
+# order-of-magnitude estimate agrees"), a clause with its own subject ("Within 1% this agrees
+# with …", "Give or take rounding, the two parts nearly cancel"), the digits the box writes
+# ("Accurate only to three significant figures"), or a condition the problem sets ("Valid
+# only for small oscillations, as the problem assumes"). A sentence that is the qualifier
+# alone ("Give or take a factor of ten.", "Within 50%.", "Valid only for a dry road.")
+# qualifies the box before it.
+_REMARK_AFTER_QUALIFIER = re.compile(
+    r"(?:\s+(?!(?:if|for|when|unless|where|provided|in|at|on)\b)[\w%.\\]+){0,4}?(?:\s*:"
+    r"|\s*,?\s+(?:this|that|it|which|the(?:\s+[\w-]+){1,2})\s+(?:agrees?|match(?:es)?|is|equals"
+    r"|checks?|holds?|nearly|comes|gives|confirms?|fits?|cancel|lies|sits|works)\b"
+    r"|\s+(?:check|estimate|sanity)\b"
+    r"|\s+(?:significant\s+figures|s\.\s?f\.|sig\.?\s+figs?|decimal\s+places|digits)\b"
+    r"|[^.;]{0,60},\s*as\s+(?:the\s+(?:problem|question)\s+(?:assumes|states|says|specifies)"
+    r"|assumed|stated|given|required)\b)",
+    re.IGNORECASE,
+)
+
+
 def _qualified(after: str) -> bool:
     """Whether a qualifier (``_QUALIFIER``) follows the box, with or without its unit and the
     close of its math between them."""
@@ -2789,7 +2810,11 @@ def _qualified(after: str) -> bool:
         match = _QUALIFIER.match(plain)
         if match is None:
             continue
-        if match.group("spread") is None and re.search(r"[.¶]", match.group("lead")):
+        if (
+            match.group("spread") is None
+            and re.search(r"[.¶]", match.group("lead"))
+            and _REMARK_AFTER_QUALIFIER.match(plain, match.end())
+        ):
             continue  # "\boxed{…}.\n\nOrder of magnitude: fine.": a remark, not the box's
         # a restricting condition belongs to the box's own sentence ("for $t \le 0$ only");
         # "If the planet did not rotate and only …" in the next one is a what-if
@@ -3369,11 +3394,24 @@ _OFFER_START = re.compile(rf"{_OFFERING}|\bi\.\s*e\.|\bthat is\b|\bperhaps\b", r
 _LIST_JOIN = re.compile(r"^\s*(?:,|and\b|&)?\s*$", re.I)  # a number's comma may end it
 
 
+# a part's tag in a summary of a problem's parts: "(a)", "(ii)", "b)", "Part (c):"
+_PART_TAG = re.compile(
+    r"(?:(?<![\w(])part\s*)?(?:\(\s*(?P<part>[a-h]|[ivx]{1,4})\s*\)|(?<![\w(])(?P<bare>[a-h])\))"
+    r"(?=\s*[:.]?\s*[-+−$\d\\A-Za-z])",
+    re.IGNORECASE,
+)
+
+
 def _offered_after(region: str) -> list[str]:
     """The values a sentence after the box offers: the first value after the opening hedge
     word and after each later hedge word or restatement ("i.e."), and the values listed right
     after one ("or perhaps 15 m/s, 29 m/s"). Other numbers in the sentence ("which is fast for
     a 2 kg ball") are no offers."""
+    tags = list(_PART_TAG.finditer(region))
+    if len({(tag.group("part") or tag.group("bare")).lower() for tag in tags}) >= 2:
+        # a summary of a problem's parts ("Summary: (a) 60.0 cm, (b) -2.00."): each value
+        # answers its part, and the part asked now is the last one summed up
+        region = region[tags[-1].end() :]
     items = list(_OFFER_ITEM.finditer(region))
     starts = [0, *(m.end() for m in _OFFER_START.finditer(region))]
     found: list[str] = []

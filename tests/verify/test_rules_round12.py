@@ -237,7 +237,9 @@ def test_holds_at(sides: tuple[str, str], name: str, value: str, holds: bool | N
         ("\\text{ viz. }", False),
         ("\\text{ (same) }", False),
         ("\\text{ also written }", False),
-        ("\\text{ again }", False),
+        ("\\text{ again written as }", False),
+        ("\\text{ that is to say }", False),
+        ("\\text{ (identical) }", False),
         ("\\text{ in other words }", False),
         ("\\text{ to wit }", False),
     ],
@@ -284,7 +286,7 @@ def test_relations_that_state_a_value(after: str, correct: bool) -> None:
         ),
         ("$BOX$", "Within 1% this agrees with the textbook's 92 min.", PERIOD, PERIOD_Q),
         ("$BOX$.", "Accurate only to three significant figures.", PERIOD, PERIOD_Q),
-        ("$BOX$", "More or less 1.5 hours, a typical low orbit.", PERIOD, PERIOD_Q),
+        ("$BOX$", "Give or take rounding, that is about 1.5 hours.", PERIOD, PERIOD_Q),
         (
             "$BOX$",
             "If the planet did not rotate and only the day side radiated, it would be hotter.",
@@ -356,3 +358,260 @@ def test_exact_golds_hold_values_to_their_digits(pred: str, gold: str, correct: 
 )
 def test_zero_on_a_scale_with_an_offset(pred: str, gold: str, correct: bool) -> None:
     assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "NV", None) is correct
+
+
+# -- an exact EX/EQ gold: decimals must round it ------------------------------------------------
+@pytest.mark.parametrize(
+    ("pred", "gold", "kind", "correct"),
+    [
+        ("6.49 p_0 V_0", "\\frac{13}{2} p_0 V_0", "EX", False),
+        ("6.50 p_0 V_0", "\\frac{13}{2} p_0 V_0", "EX", True),
+        ("\\frac{13}{2}p_0V_0 + 0.01p_0V_0", "\\frac{13}{2} p_0 V_0", "EX", False),
+        ("\\frac{2d}{3}+0.005d", "\\frac{2d}{3}", "EX", False),
+        ("0.66d", "\\frac{2d}{3}", "EX", False),  # truncated: 0.67 rounds it
+        ("0.67d", "\\frac{2d}{3}", "EX", True),
+        ("0.667d", "\\frac{2d}{3}", "EX", True),
+        ("0.428mg", "\\frac{3}{7}mg", "EX", False),
+        ("0.429mg", "\\frac{3}{7}mg", "EX", True),
+        ("2^{-1.66}p_0", "2^{-5/3} p_0", "EX", False),
+        ("2^{-1.67}p_0", "2^{-5/3} p_0", "EX", True),
+        ("1.41\\sqrt{gh}", "\\sqrt{2gh}", "EX", True),
+        ("e^{-0.693t}", "e^{-t\\ln 2}", "EX", True),
+        ("0.5 m v^2", "\\frac{1}{2} m v^2", "EX", True),  # an exact decimal rounds itself
+        ("1.195\\sqrt{gh}", "\\sqrt{\\frac{10 g h}{7}}", "EX", True),
+        ("h_{\\min}=2.69R", "h_{\\min}=\\frac{27}{10}R", "EQ", False),
+        ("h_{\\min}=2.7R", "h_{\\min}=\\frac{27}{10}R", "EQ", True),
+        ("x=0.288L", "x=\\frac{L}{2\\sqrt{3}}", "EQ", False),
+        ("x=0.289L", "x=\\frac{L}{2\\sqrt{3}}", "EQ", True),
+        ("x=\\frac{L}{\\sqrt{12.1}}", "x=\\frac{L}{2\\sqrt{3}}", "EQ", False),
+        ("a = 0.714 g", "a = \\frac{5}{7} g", "EQ", True),
+        ("a = 0.71 g", "a = \\frac{5}{7} g", "EQ", True),
+        ("v = 14.5", "v = 14.49", "EQ", True),  # a rounded gold keeps its tolerance
+    ],
+)
+def test_decimals_against_an_exact_gold_must_round_it(
+    pred: str, gold: str, kind: str, correct: bool
+) -> None:
+    assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", kind, None) is correct
+
+
+@pytest.mark.parametrize(
+    ("pred", "decimals", "result"),
+    [
+        ("6.49 p_0", "13/2", False),
+        ("6.50 p_0", "13/2", True),
+        ("p_0", "13/2", None),  # no decimal: nothing to round
+        ("1.1 + 2.2 + 3.3 + 4.4", "11", None),  # more decimals than are read
+    ],
+)
+def test_rounds_gold(pred: str, decimals: str, result: bool | None) -> None:
+    import sympy
+
+    from studybench.verify.rules.expression import rounds_gold
+
+    gold = sympy.Rational(decimals) * (sympy.Symbol("p_0") if "p_0" in pred else 1)
+    assert rounds_gold(pred, gold, (), "seed") is result
+
+
+# -- a question that asks a temperature change reads the scales as steps -----------------------
+RISE_Q = "A kettle heats 1.00 kg of water. By how much does the temperature rise?"
+CHANGE_Q = "Find the temperature change of the gas during the compression."
+FINAL_Q = "The water is heated by 20.0 °C. Find the final temperature of the water."
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "question", "correct"),
+    [
+        ("25.0\\,^\\circ\\mathrm{C}", "25.0\\,\\mathrm{K}", RISE_Q, True),
+        ("25.0\\,\\mathrm{K}", "25.0\\,^\\circ\\mathrm{C}", RISE_Q, True),
+        ("45.0\\,^\\circ\\mathrm{F}", "25.0\\,\\mathrm{K}", CHANGE_Q, True),
+        ("298\\,\\mathrm{K}", "25.0\\,^\\circ\\mathrm{C}", RISE_Q, False),
+        ("-248.15\\,^\\circ\\mathrm{C}", "25.0\\,\\mathrm{K}", CHANGE_Q, False),
+        # a final temperature is a point of the scale, whatever the data say of a rise
+        ("298\\,\\mathrm{K}", "25.0\\,^\\circ\\mathrm{C}", FINAL_Q, True),
+        ("25.0\\,\\mathrm{K}", "25.0\\,^\\circ\\mathrm{C}", FINAL_Q, False),
+    ],
+)
+def test_a_temperature_change_is_a_step(pred: str, gold: str, question: str, correct: bool) -> None:
+    assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "NV", question) is correct
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        (RISE_Q, True),
+        (CHANGE_Q, True),
+        ("What is the increase in the water's temperature?", True),
+        ("Find $\\Delta T$ for the process.", True),
+        ("The temperature rises by how much when the gas is compressed?", True),
+        (FINAL_Q, False),
+        ("Find the temperature of the star.", False),
+        (None, False),
+    ],
+)
+def test_asks_temperature_change(question: str | None, asks: bool) -> None:
+    from studybench.verify.question import asks_temperature_change
+
+    assert asks_temperature_change(question) is asks
+
+
+# -- round 14 on 1.19.0's draft: what the draft opened or missed --------------------------------
+SPEED = "\\boxed{14.5\\,\\mathrm{m/s}}"
+SPEED_Q = (
+    "A curve of radius $80.0\\,\\mathrm{m}$ is banked at $15.0^\\circ$. At what speed can a car "
+    "round it with no friction? Use $g = 9.80\\,\\mathrm{m/s^2}$."
+)
+SPEED_V_Q = SPEED_Q.replace("At what speed", "At what speed $v$")
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        # a qualifier alone in the next sentence still qualifies the box
+        ("Give or take a factor of ten.", False),
+        ("Within 50%.", False),
+        ("Order of magnitude only.", False),
+        ("(Up to a factor of 2.)", False),
+        ("Valid only for a dry road.", False),
+        ("Valid only if the road is banked at exactly 15°; otherwise 29 m/s.", False),
+        ("More or less 29 m/s.", False),
+        # a remark of its own
+        ("Within 1% this agrees with a direct numerical check.", True),
+        ("Order of magnitude: fine.", True),
+        ("Give or take rounding, that is 52 km/h.", True),
+        ("Accurate only to three significant figures, since g is.", True),
+        ("Valid only for a banked curve, as the problem assumes.", True),
+        ("An order-of-magnitude estimate agrees: $\\sqrt{200} \\approx 14$.", True),
+    ],
+)
+def test_a_qualifier_alone_in_the_next_sentence_qualifies(after: str, correct: bool) -> None:
+    pred = f"Working.\n\n**Final Answer**\n\\[{SPEED}\\]\n\n{after}"
+    assert judged(pred, SPEED, "NV", SPEED_Q) is correct
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("Equally, $t = 4.0$ s.", False),
+        ("Same goes for $t = 4.0$ s.", False),
+        ("Ditto for 4.0 s.", False),
+        ("Also $t = 4.0$ s and $t = 5.0$ s.", False),
+        ("Plus one more: $t = 4.0$ s.", False),
+        ("Also $t = 4.0\\,\\mathrm{s}$ (check).", False),
+        ("4.0 s as well.", False),
+        ("A 3rd crossing: $t = 4.0$ s.", False),
+        ("Times: 1.0 s / 3.0 s / 4.0 s.", False),
+        ("The ball is at 15 m at 1.0 s, 3.0 s and 4.0 s.", True),  # after "at": conditions
+        ("The crossings are at 1.0 s, 3.0 s and 4.0 s.", False),
+        # controls
+        ("Check: the times 0.0 s, 1.0 s, 3.0 s and 4.0 s give heights 0, 15, 15 and 0 m.", True),
+        ("Times checked: 0.0 s, 1.0 s, 3.0 s, 4.0 s — heights 0, 15, 15, 0 m.", True),
+        ("$t = 4.0$ s also marks the landing.", True),
+        ("As is expected, $t = 2.0$ s is the apex, halfway between.", True),
+        ("Same goes for the speeds: both are 10 m/s.", True),
+    ],
+)
+def test_more_ways_to_add_an_alternative(after: str, correct: bool) -> None:
+    assert alt(after) is correct
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("The lens can sit at 30.0 cm, 45.0 cm or 60.0 cm.", False),
+        ("The lens can sit at 30.0 cm or 60.0 cm.", True),
+        ("As is required, $D = 90.0$ cm exceeds $4f = 80.0$ cm.", True),
+    ],
+)
+def test_more_ways_to_add_a_lens_position(after: str, correct: bool) -> None:
+    assert alt(after, LENS, LENS_Q) is correct
+
+
+ROLL_M_Q = ROLL_Q.replace("A solid sphere", "A solid sphere of mass $m$")
+
+
+@pytest.mark.parametrize(
+    ("after", "question", "correct"),
+    [
+        ("So $x/d \\simeq 0.5$.", NULL_Q, False),
+        ("So $x/d \\cong 1/2$.", NULL_Q, False),
+        ("So $x/d \\equiv 1/2$.", NULL_Q, False),
+        ("Thus $mgh = \\tfrac12 mv^2$.", ROLL_M_Q, False),  # m is the question's: a claim
+        ("Thus $mgh = \\tfrac{7}{10} mv^2$.", ROLL_M_Q, True),
+        ("So $v^2 = 2gh$ for a block sliding without friction.", ROLL_Q, True),
+        ("So $x/d \\simeq 0.667$.", NULL_Q, True),
+    ],
+)
+def test_more_equations_concluded_after_the_box(after: str, question: str, correct: bool) -> None:
+    gold = ROLL if "sphere" in question else NULL_POINT
+    pred = f"Working.\n\n**Final Answer**\n$${gold}$$\n\n{after}"
+    assert judged(pred, gold, "EX", question) is correct
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("So $v \\sim 29.0$ m/s.", False),
+        ("So $v \\approxeq 29.0$ m/s.", False),
+        ("So $v \\thickapprox 29.0$ m/s.", False),
+        ("Final → 29.0 m/s.", False),
+        ("Answer $\\to$ 29.0 m/s.", False),
+        ("Final → 14.5 m/s.", True),
+        ("So $v \\sim 10$ m/s, as expected for a road.", True),
+    ],
+)
+def test_more_relations_that_state_a_value(after: str, correct: bool) -> None:
+    pred = f"Working.\n\n**Final Answer**\n${SPEED}$\n\n{after}"
+    assert judged(pred, SPEED, "NV", SPEED_V_Q) is correct
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct"),
+    [
+        ("273\\,\\mathrm{K}", "0\\,^\\circ\\mathrm{C}", True),
+        ("273.15\\,\\mathrm{K}", "0\\,^\\circ\\mathrm{C}", True),
+        ("32\\,^\\circ\\mathrm{F}", "0\\,^\\circ\\mathrm{C}", True),
+        ("275\\,\\mathrm{K}", "0\\,^\\circ\\mathrm{C}", False),
+        ("272\\,\\mathrm{K}", "0\\,^\\circ\\mathrm{C}", False),
+        ("33\\,^\\circ\\mathrm{F}", "0\\,^\\circ\\mathrm{C}", False),
+        ("0.49^{0.5}", "\\ln 2", False),  # a closed form with a decimal power
+        ("(0.49)^{0.5}", "\\ln 2", False),
+    ],
+)
+def test_the_zero_of_a_scale_and_decimal_powers(pred: str, gold: str, correct: bool) -> None:
+    assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "NV", None) is correct
+
+
+ADIABAT = "\\boxed{2^{-5/3} p_0}"
+ADIABAT_Q = "If instead the expansion is adiabatic, what is the final pressure $p$?"
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("### Next", True),
+        ("## Discussion\nThe pressure drops more than in the isothermal case.", True),
+        ("### Looking ahead", True),
+        ("### Final Answer\n$p = 2^{-5/3}p_0$", True),
+        ("### Final Answer\n$p = 2^{-2/3}p_0$", False),
+        ("### Result\n$p = 2^{-2/3}p_0$", False),
+    ],
+)
+def test_a_heading_of_words_is_a_title(after: str, correct: bool) -> None:
+    pred = f"Working.\n\n$${ADIABAT}$$\n\n{after}"
+    assert judged(pred, ADIABAT, "EX", ADIABAT_Q) is correct
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("Summary: (a) 60.0 cm, (b) 14.5 m/s.", True),
+        ("Conclusion: (a) $v_1 = 30.0$ cm; (b) $v = 14.5$ m/s.", True),
+        ("TL;DR: (i) 0.82 m, (ii) 14.5 m/s", True),
+        ("Summary: (a) 60.0 cm, (b) 29.0 m/s.", False),  # the part asked now is the last
+        ("Summary: 14.5 m/s or 29.0 m/s.", False),
+    ],
+)
+def test_a_summary_of_the_parts(after: str, correct: bool) -> None:
+    pred = f"Working.\n\n**Final Answer**\n${SPEED}$\n\n{after}"
+    assert judged(pred, SPEED, "NV", SPEED_Q) is correct

@@ -22,7 +22,7 @@ from studybench.verify.chains import (
     underlying_name,
 )
 from studybench.verify.normalize import is_negated, split_top_level
-from studybench.verify.parsing import UnparseableError, exact_gold_tolerance
+from studybench.verify.parsing import UnparseableError, exact_gold_tolerance, has_decimal
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.expression import (
     Definitions,
@@ -32,6 +32,7 @@ from studybench.verify.rules.expression import (
     parse_compared,
     parse_defined,
     positive_symbols,
+    rounds_gold,
     split_definitions,
 )
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
@@ -120,7 +121,32 @@ def _judge_equation(
     definitions: Definitions = (),
 ) -> Outcome:
     """One predicted equation ``lhs = rhs`` against the gold's, the prediction's defined
-    symbols read as defined."""
+    symbols read as defined; where the gold is exact, a side with decimals that solves for the
+    gold's label must round the gold's side (:func:`expression.rounds_gold`)."""
+    outcome = _judge_sides(pred_sides, gold_sides, pred, gold, tolerance, definitions)
+    if not (outcome.correct and has_decimal(pred_sides[1]) and not has_decimal(gold)):
+        return outcome
+    if not same_label(pred_sides[0], gold_sides[0]):
+        return outcome
+    try:
+        (gold_side,) = parse_compared(gold_sides[1])
+    except UnparseableError:
+        return outcome
+    seed = pred + "\x00" + gold
+    if rounds_gold(pred_sides[1], gold_side, definitions, seed) is False:
+        return reject("wrong_value")  # h_{\min} = 2.69R is no rounding of \frac{27}{10}R
+    return outcome
+
+
+def _judge_sides(
+    pred_sides: tuple[str, str],
+    gold_sides: tuple[str, str],
+    pred: str,
+    gold: str,
+    tolerance: float,
+    definitions: Definitions = (),
+) -> Outcome:
+    """:func:`_judge_equation` before the check of an exact gold's roundings."""
     if same_label(pred_sides[1], gold_sides[0]) and same_label(pred_sides[0], gold_sides[0]):
         return reject("restated_question")
     if operator_order_differs(" = ".join(pred_sides), " = ".join(gold_sides), equation=True):

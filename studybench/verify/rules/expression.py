@@ -16,6 +16,7 @@ from studybench.verify.parsing import (
     UnparseableError,
     exact_gold_tolerance,
     fast_readable,
+    has_decimal,
     parse_expressions,
 )
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
@@ -321,14 +322,64 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
         return side_failure(exc, {1})
     seed = pred + "\x00" + gold
     outcome = _compare_expressions(pred_e, gold_e, tolerance, seed=seed)
-    written = exact_gold_tolerance(pred, gold, tolerance)
-    if outcome.correct and written < tolerance:
+    if outcome.correct and has_decimal(pred) and not has_decimal(gold):
         # an exact gold: the decimals agree to the digits they write (the whole, at the
         # sample points), not only to the tolerance meant for rounded golds
+        written = exact_gold_tolerance(pred, gold, tolerance)
         pred_p, gold_p = positive_symbols(pred_e, gold_e)
-        if agree_at_points(pred_p, gold_p, written, seed) is False:
+        if written < tolerance and agree_at_points(pred_p, gold_p, written, seed) is False:
+            return reject("wrong_value")
+        if rounds_gold(pred, gold_e, definitions, seed) is False:
             return reject("wrong_value")
     return outcome
+
+
+# a decimal as written: its digits after the point say how far it may be from what it rounds
+_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])")
+_MOST_DECIMALS = 3  # 2^3 readings; more are left to the tolerance alone
+
+
+def rounds_gold(pred: str, gold_e: Any, definitions: Definitions, seed: str) -> bool | None:
+    """Whether the decimals of ``pred`` are roundings of the numbers that make it the exact
+    gold: each decimal stands for any number within half a unit of its last digit, and the
+    gold must lie between the least and the greatest value ``pred`` takes over those (at
+    its corners: the ranges are so narrow that ``pred`` is monotone across them) at every
+    sampled point. ``6.49\\,p_0V_0`` is no rounding of ``\\frac{13}{2}p_0V_0`` (6.50 is), nor
+    ``\\frac{2d}{3} + 0.005d`` of ``\\frac{2d}{3}``, nor ``2^{-1.66}`` of ``2^{-5/3}``;
+    ``0.667d`` and ``1.41\\sqrt{gh}`` (for ``\\sqrt{2gh}``) are. Measuring each decimal's
+    own precision let a small added term or a digit off by one through. None: undecided
+    (no decimal, too many, a reading no parser reads, too few points evaluate)."""
+    import itertools
+
+    decimals = list(_DECIMAL.finditer(pred))
+    if not decimals or len(decimals) > _MOST_DECIMALS:
+        return None
+    readings = []
+    for signs in itertools.product((-1, 1), repeat=len(decimals)):
+        text = pred
+        for match, sign in sorted(zip(decimals, signs, strict=True), key=lambda m: -m[0].start()):
+            half = f"0.{'0' * len(match.group(2))}5"
+            shifted = f"({match.group()} {'+' if sign > 0 else '-'} {half})"
+            text = text[: match.start()] + shifted + text[match.end() :]
+        try:
+            (reading,) = parse_defined((text,), definitions, 0)
+        except UnparseableError:
+            return None
+        readings.append(reading)
+    *readings, gold_p = positive_symbols(*readings, gold_e)
+    symbols = sorted(set().union(*(r.free_symbols for r in (*readings, gold_p))), key=str)
+    checked = 0
+    for point in sample_points(symbols, seed):
+        target = evaluate(gold_p, point)
+        values = [v for r in readings if (v := evaluate(r, point)) is not None and not v.imag]
+        if target is None or target.imag or len(values) < len(readings):
+            continue  # undefined or complex there: no rounding to compare
+        low, high = min(v.real for v in values), max(v.real for v in values)
+        slack = 1e-12 * max(abs(low), abs(high), abs(target.real))
+        if not low - slack <= target.real <= high + slack:
+            return False
+        checked += 1
+    return None if checked < 2 else True
 
 
 def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> Outcome:
