@@ -151,21 +151,20 @@ def _plus_minus(text: str) -> tuple[bool, str]:
 
 def _zero_of_a_scale(pred: str, pred_q: Quantity, gold_q: Quantity) -> tuple[bool, str]:
     """A value in another unit against the zero of a scale with an offset (0 °C): right where
-    it is that point to the digits it writes (273 K, 273.15 K, 32 °F), since no tolerance
-    relative to zero exists."""
-    value = convert(pred_q.value, pred_q.unit, gold_q.unit)
-    half = written_precision(pred) * abs(pred_q.value)  # half a unit of the last digit
-    slack = convert(half, temperature_step(pred_q.unit), temperature_step(gold_q.unit))
-    if value is None or slack is None:
+    it is that point to the digits it writes (273 K, 273.15 K, 32 °F); no tolerance relative
+    to zero exists, so the point is read in the prediction's unit and held to its digits."""
+    point = convert(0.0, gold_q.unit, pred_q.unit)
+    if point is None:
         return False, "unit_mismatch"
-    if abs(value) <= slack * (1 + 1e-9):
+    if close(pred_q.value, point, written_precision(pred)):
         return True, "unit_converted"
     return False, "wrong_value"
 
 
 def _as_steps(quantity: Quantity) -> Quantity:
     """``quantity`` with a temperature scale read as a step of it (:func:`temperature_step`)."""
-    return Quantity(quantity.value, temperature_step(quantity.unit), quantity.unit_text)
+    step = temperature_step(quantity.unit)
+    return quantity if step is quantity.unit else Quantity(quantity.value, step)
 
 
 def nv_single(
