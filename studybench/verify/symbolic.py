@@ -594,7 +594,9 @@ def exactly_zero(diff: Any, seed: str) -> bool:
         {s: sympy.Rational(v) for s, v in point.items()}
         for point in sample_points(symbols, seed, count=1)
     ]
-    digits = EXACT_DIGITS + max(_written_magnitude(diff), _exponential_magnitude(diff, points))
+    # a written number and a power can shrink one term together ((g/40)^{300}: 40^{-300}
+    # times g^{300}), so their orders add up
+    digits = EXACT_DIGITS + _written_magnitude(diff) + _exponential_magnitude(diff, points)
     if digits > MAX_PROOF_DIGITS:
         return False  # a number too small (or large) to confirm: not proven equal
     terms = sympy.Add.make_args(diff)
@@ -612,14 +614,26 @@ def exactly_zero(diff: Any, seed: str) -> bool:
 
 def _exponential_magnitude(expr: Any, points: list[dict[Any, Any]]) -> int:
     """The largest number of decimal orders of a power with a symbol in its exponent
-    (``e^{-500h}``: 651 at h = 3) at ``points``. No number is written there, yet the term is
-    as tiny as ``10^{-651}``: ``\\sqrt{2h/g}(1 + e^{-500h})`` passed as ``\\sqrt{2h/g}``."""
+    (``e^{-500h}``: 651 at h = 3), of a power with a large numeric exponent (``x^{200}``) or
+    of a hyperbolic function's distance from its limit (``\\tanh(100\\theta)``) at ``points``.
+    No number is written there, yet the term is as tiny as ``10^{-651}``: ``\\sqrt{2h/g}(1 +
+    e^{-500h})`` passed as ``\\sqrt{2h/g}``."""
     worst = 0.0
     powers = [
         node
         for node in sympy.preorder_traversal(expr)
-        if (isinstance(node, sympy.exp) or (node.is_Pow and node.exp.free_symbols))
+        if (
+            isinstance(node, sympy.exp)
+            or (node.is_Pow and (node.exp.free_symbols or _large_exponent(node.exp)))
+        )
         and node.free_symbols
+    ]
+    # a hyperbolic function of a large argument differs from its limit by e^{-2|x|}
+    # (\\tanh(100\\theta) is 1 to 87 digits at theta = 1)
+    saturating = [
+        node.args[0]
+        for node in sympy.preorder_traversal(expr)
+        if isinstance(node, _HYPERBOLIC) and node.free_symbols
     ]
     for node in powers:
         for point in points:
@@ -629,7 +643,25 @@ def _exponential_magnitude(expr: Any, points: list[dict[Any, Any]]) -> int:
                     worst = max(worst, abs(float(sympy.log(value, 10).evalf(15))))
             except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
                 continue
-    return int(min(worst, MAX_PROOF_DIGITS)) + 1 if powers else 0
+    for argument in saturating:
+        for point in points:
+            try:
+                size = abs(argument.xreplace(point).evalf(15))
+                if size.is_Number:
+                    worst = max(worst, 2 * float(size) / math.log(10))
+            except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
+                continue
+    return int(min(worst, MAX_PROOF_DIGITS)) + 1 if powers or saturating else 0
+
+
+_HYPERBOLIC = (sympy.tanh, sympy.coth, sympy.sech, sympy.csch, sympy.sinh, sympy.cosh)
+_LARGE_EXPONENT = 20  # x^{200} is 10^{-105} at x = 0.3: as tiny as a term written so
+
+
+def _large_exponent(exponent: Any) -> bool:
+    """Whether a power's exponent is a number so large that the power, at the sample points
+    (0.3 to 3), is a term as tiny or as large as a written 10^{-100}: ``(v_0/10)^{200}``."""
+    return bool(exponent.is_Number and abs(exponent) >= _LARGE_EXPONENT)
 
 
 def _written_magnitude(expr: Any) -> int:

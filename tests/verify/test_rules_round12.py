@@ -615,3 +615,37 @@ def test_a_heading_of_words_is_a_title(after: str, correct: bool) -> None:
 def test_a_summary_of_the_parts(after: str, correct: bool) -> None:
     pred = f"Working.\n\n**Final Answer**\n${SPEED}$\n\n{after}"
     assert judged(pred, SPEED, "NV", SPEED_Q) is correct
+
+
+# -- a factor that is 1 where the points are sampled, and not elsewhere --------------------------
+RANGE = "\\frac{v_0^{2}\\sin 2\\theta}{g}"
+
+
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        (f"{RANGE}(1+(v_0/10)^{{200}})", False),  # a large numeric power: 10^{-200} there
+        (f"{RANGE}(1+(g/40)^{{300}})", False),  # with a written 40^{-300}: the orders add up
+        (f"{RANGE}(1+(g/9)^{{300}})", False),
+        (f"{RANGE}\\tanh(100\\theta)", False),  # 1 to 87 digits at theta = 1
+        (f"{RANGE}\\coth(50 v_0)", False),
+        (f"{RANGE}(1 + x^{{25}} - x^{{25}})", True),  # a power that cancels is no term
+        ("\\frac{2 v_0^2 \\sin\\theta\\cos\\theta}{g}", True),
+        (f"{RANGE}\\tanh(\\theta)\\coth(\\theta)", True),
+    ],
+)
+def test_a_factor_flat_on_the_sampled_range_is_checked(pred: str, correct: bool) -> None:
+    assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{RANGE}}}", "EX", None) is correct
+
+
+@pytest.mark.parametrize(
+    ("exponent", "large"),
+    [(20, True), (-20, True), (300, True), (19, False), (2, False), ("x", False)],
+)
+def test_large_exponent(exponent: int | str, large: bool) -> None:
+    import sympy
+
+    from studybench.verify.symbolic import _large_exponent
+
+    value = sympy.Symbol(exponent) if isinstance(exponent, str) else sympy.Integer(exponent)
+    assert _large_exponent(value) is large
