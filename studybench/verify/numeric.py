@@ -150,13 +150,14 @@ def _plus_minus(text: str) -> tuple[bool, str]:
 
 
 def _zero_of_a_scale(pred: str, pred_q: Quantity, gold_q: Quantity) -> tuple[bool, str]:
-    """A value in another unit against the zero of a scale with an offset (0 °C): right where
-    it is that point to the digits it writes (273 K, 273.15 K, 32 °F); no tolerance relative
-    to zero exists, so the point is read in the prediction's unit and held to its digits."""
+    """A value in another unit against a zero where one of the units is a scale with an
+    offset (0 °C against 273 K, 273.15 K, 32 °F; 0 K against -273.15 °C): right where it is
+    that point to the digits it writes. No tolerance relative to zero exists, so the point
+    is read in the prediction's unit and held to half a unit of its last digit."""
     point = convert(0.0, gold_q.unit, pred_q.unit)
     if point is None:
         return False, "unit_mismatch"
-    if close(pred_q.value, point, written_precision(pred)):
+    if close(point, pred_q.value, written_precision(pred)):  # to the prediction's digits
         return True, "unit_converted"
     return False, "wrong_value"
 
@@ -189,7 +190,8 @@ def nv_single(
     if asks_temperature_change(asked_question()):  # a change: 25 °C is 25 K, not 298 K
         pred_q, gold_q = _as_steps(pred_q), _as_steps(gold_q)
         requested = tuple(map(temperature_step, requested))
-    if gold_q.value == 0.0 and has_offset(gold_q.unit) and pred_q.unit not in (None, gold_q.unit):
+    offset = has_offset(gold_q.unit) or has_offset(pred_q.unit)
+    if gold_q.value == 0.0 and offset and pred_q.unit not in (None, gold_q.unit):
         return _zero_of_a_scale(pred, pred_q, gold_q)
     units = (pred_q.unit, gold_q.unit)
     if pred_q.value == 0.0 and gold_q.value == 0.0 and not any(map(has_offset, units)):

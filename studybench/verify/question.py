@@ -399,12 +399,15 @@ def asked_question() -> str | None:
 # rise?", "Find the temperature change", "What is the increase in temperature", "Find
 # \\Delta T". Its answer is a step of a scale, so 25 °C is 25 K there, not 298 K.
 _TEMPERATURE_CHANGE = re.compile(
-    r"\btemperature\s+(?:rise|increase|drop|fall|decrease|change|difference|increment|jump)"
+    r"\btemperature\s+(?:rise|increase|drop|fall|decrease|change|difference|increment|jump|climb)"
+    r"|\bhow\s+many\s+(?:kelvins?|degrees)\b"
     r"|\b(?:rise|increase|drop|fall|decrease|change|difference|increment)s?\s+(?:in|of)\s+"
     r"(?:the\s+)?(?:[\w'’]+\s+){0,2}temperature"
     r"|\bby\s+how\s+(?:much|many\s+degrees)\b[^.?!]{0,60}\b(?:temperature|warm|cool|heat|hotter"
     r"|colder)"
-    r"|\b(?:temperature|it|the\s+\w+)\s+(?:rises|increases|drops|falls|decreases|changes)\s+by\b"
+    r"|\b(?:temperature|it|the\s+\w+)\s+(?:rises|increases|drops|falls|decreases|changes|climbs)\s+by\b"
+    r"|\bhow\s+much\s+(?:warmer|cooler|hotter|colder)\b"
+    r"|\bhow\s+much\s+does\s+(?:its|the(?:\s+[\w'’]+){0,2})\s+temperature\s+(?:go|climb|rise|fall|drop)"
     r"|\\Delta\s*T(?![A-Za-z])|Δ\s*T(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -416,4 +419,24 @@ def asks_temperature_change(question: str | None) -> bool:
     temperature.") do not."""
     if not question:
         return False
-    return any(_TEMPERATURE_CHANGE.search(s) for s in asking_sentences(question))
+    asking = asking_sentences(question)
+    if not asking:
+        return False
+    # the part asked now is the last: "(a) By how much does it rise? (b) Find its final
+    # temperature." asks a point of the scale; a change named in a condition ("If its
+    # temperature rises by 25 K, what is its final temperature?") is data
+    sentence = _CONDITION_CLAUSE.sub(" ", asking[-1])
+    if _POINT_OF_SCALE.search(sentence):
+        return False
+    return _TEMPERATURE_CHANGE.search(sentence) is not None
+
+
+_POINT_OF_SCALE = re.compile(
+    r"\b(?:final|initial|equilibrium|resulting|new|common|steady[-\s]state|mixture|end|starting"
+    r"|highest|lowest|maximum|minimum|peak)\s+(?:[\w'’]+\s+)?temperature"
+    r"(?!\s+(?:rise|increase|drop|fall|decrease|change|difference|increment|jump|climb))",
+    re.IGNORECASE,
+)
+_CONDITION_CLAUSE = re.compile(
+    r"\b(?:if|given|after|when|once|since|because|with)\b[^,;?]*[,;]", re.IGNORECASE
+)

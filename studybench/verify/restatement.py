@@ -34,7 +34,7 @@ _CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,。！？：，]))" + _FILLERS
 _ARROW = r"(?:[→⟶⇒]|->|=>|\$?\s*\\(?:to|rightarrow|Rightarrow|longrightarrow)(?![a-zA-Z])\s*\$?)"
 # words that take the box back or state the answer again: after them a value needs no label
 _ANSWER_WORDS = (
-    rf"actually|corrected|on\s+second\s+(?:look|thought)|{CONCLUSION_LABELS}"
+    rf"actually|corrected|on\s+(?:second\s+(?:look|thought)|reflection)|{CONCLUSION_LABELS}"
     rf"|(?:final\s+)?answer(?=\s*(?:\*\*|__)?\s*(?:[:—–]|{_ARROW}))|(?:final|output)(?=\s*(?::|{_ARROW}))"
     r"|without\s+rounding|more\s+(?:precisely|accurately|exactly)|to\s+be\s+(?:exact|precise)"
     r"|re-?(?:comput|calculat)\w*(?:\s+with\s+[^.,;:\n]{0,40})?"
@@ -380,7 +380,11 @@ _FRAME = re.compile(
     r"|mathbf|textbf|boldsymbol|bm|highlight|hl|emph|textcolor\s*\{[^{}]*\}|color\s*\{[^{}]*\})\s*\{(?P<content>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
 )
 _SPACING = r"(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z]))*"
-_ANSWER_TITLE = re.compile(r"\b(?:answers?|results?|solution|final)\b", re.IGNORECASE)
+_ANSWER_TITLE = re.compile(
+    r"\b(?:answers?|results?|solution|final|correct\w*|revis\w*|updat\w*|errat\w*|amend\w*"
+    r"|second\s+thoughts?|actually|fix(?:ed)?|recomput\w*|recalculat\w*)\b",
+    re.IGNORECASE,
+)
 
 
 def _heading(match: re.Match[str]) -> str:

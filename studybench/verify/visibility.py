@@ -3396,10 +3396,15 @@ _LIST_JOIN = re.compile(r"^\s*(?:,|and\b|&)?\s*$", re.I)  # a number's comma may
 
 # a part's tag in a summary of a problem's parts: "(a)", "(ii)", "b)", "Part (c):"
 _PART_TAG = re.compile(
-    r"(?:(?<![\w(])part\s*)?(?:\(\s*(?P<part>[a-h]|[ivx]{1,4})\s*\)|(?<![\w(])(?P<bare>[a-h])\))"
+    r"(?:(?<![\w(])part\s*)?(?:(?<![\w)\]])\(\s*(?P<part>[a-h]|[ivx]{1,4})\s*\)"
+    r"|(?<![\w(])(?P<bare>[a-h])\))"
     r"(?=\s*[:.]?\s*[-+−$\d\\A-Za-z])",
     re.IGNORECASE,
 )
+
+
+_LETTER_PARTS = frozenset("abcdefgh")
+_ROMAN_PARTS = frozenset({"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"})
 
 
 def _offered_after(region: str) -> list[str]:
@@ -3408,10 +3413,12 @@ def _offered_after(region: str) -> list[str]:
     after one ("or perhaps 15 m/s, 29 m/s"). Other numbers in the sentence ("which is fast for
     a 2 kg ball") are no offers."""
     tags = list(_PART_TAG.finditer(region))
-    if len({(tag.group("part") or tag.group("bare")).lower() for tag in tags}) >= 2:
+    names = {(tag.group("part") or tag.group("bare")).lower() for tag in tags}
+    if len(names) >= 2 and (names <= _LETTER_PARTS or names <= _ROMAN_PARTS):
         # a summary of a problem's parts ("Summary: (a) 60.0 cm, (b) -2.00."): each value
-        # answers its part, and the part asked now is the last one summed up
-        region = region[tags[-1].end() :]
+        # answers its part, and the part asked now is the last one summed up; what stands
+        # before the first tag is read as ever ("Could be 29 m/s: (a) …, (b) …")
+        region = region[: tags[0].start()] + " " + region[tags[-1].end() :]
     items = list(_OFFER_ITEM.finditer(region))
     starts = [0, *(m.end() for m in _OFFER_START.finditer(region))]
     found: list[str] = []

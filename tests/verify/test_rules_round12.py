@@ -401,7 +401,12 @@ def test_decimals_against_an_exact_gold_must_round_it(
         ("6.49 p_0", "13/2", False),
         ("6.50 p_0", "13/2", True),
         ("p_0", "13/2", None),  # no decimal: nothing to round
-        ("1.1 + 2.2 + 3.3 + 4.4", "11", None),  # more decimals than are read
+        ("1.1 + 2.2 + 3.3 + 4.4", "11", True),  # four decimals: each moved alone
+        ("1.1 + 2.2 + 3.3 + 4.1", "11", False),  # 10.7 ± 0.2
+        ("+".join(["1.1"] * 9), "99/10", None),  # more decimals than are read
+        ("0.66 \\cdot 1.0 \\cdot 1.0 \\cdot p_0", "2/3", False),  # 1.0 is exact: no padding
+        (".667 p_0", "2/3", True),  # a decimal without its leading zero
+        (".66 p_0", "2/3", False),
     ],
 )
 def test_rounds_gold(pred: str, decimals: str, result: bool | None) -> None:
@@ -649,3 +654,67 @@ def test_large_exponent(exponent: int | str, large: bool) -> None:
 
     value = sympy.Symbol(exponent) if isinstance(exponent, str) else sympy.Integer(exponent)
     assert _large_exponent(value) is large
+
+
+# -- round 15 on 1.19.0: the edges of the new rules --------------------------------------------
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct"),
+    [
+        ("2.69R = h_{\\min}", "h_{\\min}=\\frac{27}{10}R", False),  # the label on the right
+        ("2.70R = h_{\\min}", "h_{\\min}=\\frac{27}{10}R", True),
+        ("0.666d = x", "x = \\frac{2d}{3}", False),
+    ],
+)
+def test_a_rounding_with_the_label_on_the_right(pred: str, gold: str, correct: bool) -> None:
+    assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "EQ", None) is correct
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("How much does its temperature go up?", True),
+        ("How much warmer does the block get?", True),
+        ("Find how many kelvins its temperature climbs.", True),
+        ("Find the resulting temperature increase of the block.", True),
+        ("If its temperature rises by 25.0 K, what is its final temperature?", False),
+        ("Given that the temperature rises by 25.0 K, find the final temperature.", False),
+        ("(a) By how much does it warm? (b) What is its final temperature?", False),
+        ("(a) Find its final temperature. (b) By how much did its temperature rise?", True),
+    ],
+)
+def test_asks_temperature_change_in_the_part_asked(question: str, asks: bool) -> None:
+    from studybench.verify.question import asks_temperature_change
+
+    assert asks_temperature_change(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct"),
+    [
+        ("-273.15\\,^\\circ\\mathrm{C}", "0\\,\\mathrm{K}", True),
+        ("-273\\,^\\circ\\mathrm{C}", "0\\,\\mathrm{K}", True),
+        ("-460\\,^\\circ\\mathrm{F}", "0\\,\\mathrm{K}", True),
+        ("-250\\,^\\circ\\mathrm{C}", "0\\,\\mathrm{K}", False),
+        ("273.2\\,\\mathrm{K}", "0\\,^\\circ\\mathrm{C}", True),  # on the half-unit bound
+    ],
+)
+def test_absolute_zero_and_the_bound(pred: str, gold: str, correct: bool) -> None:
+    assert judged(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "NV", None) is correct
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("Could be 29.0 m/s, see (i) 14.5 m/s, (ii) 14.5 m/s.", False),  # before the tags
+        ("It could also be 29.0 m/s. (a) 14.5 m/s (b) 14.5 m/s.", False),
+        ("Or $v(x) = 29.0$ m/s (v) 14.5 m/s.", False),  # f(x) is no part's tag
+        ("Summary: (a) 60.0 cm, (b) 14.5 m/s.", True),
+        ("### Corrected value\n$v = 29.0$ m/s", False),
+        ("### Erratum\n$v = 29.0$ m/s", False),
+        ("On reflection the speed is 29.0 m/s.", False),
+        ("### Next steps\n$v = 29.0$ m/s would be the speed on a steeper bank.", True),
+    ],
+)
+def test_tags_and_headings_hide_nothing(after: str, correct: bool) -> None:
+    pred = f"Working.\n\n**Final Answer**\n${SPEED}$\n\n{after}"
+    assert judged(pred, SPEED, "NV", SPEED_Q) is correct

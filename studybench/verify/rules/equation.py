@@ -124,8 +124,10 @@ def _judge_equation(
     symbols read as defined; where the gold is exact, a side with decimals that solves for the
     gold's label must round the gold's side (:func:`expression.rounds_gold`)."""
     outcome = _judge_sides(pred_sides, gold_sides, pred, gold, tolerance, definitions)
-    if not (outcome.correct and has_decimal(pred_sides[1]) and not has_decimal(gold)):
+    if not outcome.correct or has_decimal(gold) or not has_decimal(" ".join(pred_sides)):
         return outcome
+    if same_label(pred_sides[1], gold_sides[0]):  # "2.69R = h_{\min}": the label on the right
+        pred_sides = (pred_sides[1], pred_sides[0])
     if not same_label(pred_sides[0], gold_sides[0]):
         return outcome
     try:

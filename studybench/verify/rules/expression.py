@@ -335,34 +335,42 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
 
 
 # a decimal as written: its digits after the point say how far it may be from what it rounds
-_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])")
-_MOST_DECIMALS = 3  # 2^3 readings; more are left to the tolerance alone
+# ("1.0", "2.00": a whole number written with a point, read as exact, so padding an answer
+# with factors of 1.0 widens nothing)
+_DECIMAL = re.compile(r"(?<![\d.])(\d*)\.(\d*[1-9]\d*)(?![\d.])")
+_MOST_CORNERS = 3  # up to 2^3 readings at the corners; more decimals: one at a time
+_MOST_DECIMALS = 8
 
 
 def rounds_gold(pred: str, gold_e: Any, definitions: Definitions, seed: str) -> bool | None:
     """Whether the decimals of ``pred`` are roundings of the numbers that make it the exact
     gold: each decimal stands for any number within half a unit of its last digit, and the
-    gold must lie between the least and the greatest value ``pred`` takes over those (at
-    its corners: the ranges are so narrow that ``pred`` is monotone across them) at every
-    sampled point. ``6.49\\,p_0V_0`` is no rounding of ``\\frac{13}{2}p_0V_0`` (6.50 is), nor
-    ``\\frac{2d}{3} + 0.005d`` of ``\\frac{2d}{3}``, nor ``2^{-1.66}`` of ``2^{-5/3}``;
-    ``0.667d`` and ``1.41\\sqrt{gh}`` (for ``\\sqrt{2gh}``) are. Measuring each decimal's
-    own precision let a small added term or a digit off by one through. None: undecided
-    (no decimal, too many, a reading no parser reads, too few points evaluate)."""
+    gold must lie between the least and the greatest value ``pred`` takes over those at
+    every sampled point. Up to three decimals, the readings at the corners bound it (the
+    ranges are so narrow that ``pred`` is monotone across them); beyond, each decimal is
+    moved alone and the effects are added (to first order the same bound). ``6.49\\,p_0V_0``
+    is no rounding of ``\\frac{13}{2}p_0V_0`` (6.50 is), nor ``\\frac{2d}{3} + 0.005d`` of
+    ``\\frac{2d}{3}``, nor ``2^{-1.66}`` of ``2^{-5/3}``; ``0.667d`` and ``1.41\\sqrt{gh}``
+    (for ``\\sqrt{2gh}``) are. Measuring each decimal's own precision let a small added term
+    or a digit off by one through. None: undecided (no decimal, too many, a reading no
+    parser reads, too few points evaluate)."""
     import itertools
 
     decimals = list(_DECIMAL.finditer(pred))
     if not decimals or len(decimals) > _MOST_DECIMALS:
         return None
+    if len(decimals) <= _MOST_CORNERS:
+        shifts = list(itertools.product((-1, 1), repeat=len(decimals)))
+    else:  # the answer as written, then each decimal moved alone either way
+        shifts = [(0,) * len(decimals)] + [
+            tuple(sign if i == j else 0 for j in range(len(decimals)))
+            for i in range(len(decimals))
+            for sign in (-1, 1)
+        ]
     readings = []
-    for signs in itertools.product((-1, 1), repeat=len(decimals)):
-        text = pred
-        for match, sign in sorted(zip(decimals, signs, strict=True), key=lambda m: -m[0].start()):
-            half = f"0.{'0' * len(match.group(2))}5"
-            shifted = f"({match.group()} {'+' if sign > 0 else '-'} {half})"
-            text = text[: match.start()] + shifted + text[match.end() :]
+    for signs in shifts:
         try:
-            (reading,) = parse_defined((text,), definitions, 0)
+            (reading,) = parse_defined((_shifted(pred, decimals, signs),), definitions, 0)
         except UnparseableError:
             return None
         readings.append(reading)
@@ -374,12 +382,34 @@ def rounds_gold(pred: str, gold_e: Any, definitions: Definitions, seed: str) -> 
         values = [v for r in readings if (v := evaluate(r, point)) is not None and not v.imag]
         if target is None or target.imag or len(values) < len(readings):
             continue  # undefined or complex there: no rounding to compare
-        low, high = min(v.real for v in values), max(v.real for v in values)
+        if len(decimals) <= _MOST_CORNERS:
+            low, high = min(v.real for v in values), max(v.real for v in values)
+        else:
+            base = values[0].real
+            spread = sum(
+                max(abs(values[1 + 2 * i].real - base), abs(values[2 + 2 * i].real - base))
+                for i in range(len(decimals))
+            )
+            low, high = base - spread, base + spread
         slack = 1e-12 * max(abs(low), abs(high), abs(target.real))
         if not low - slack <= target.real <= high + slack:
             return False
         checked += 1
     return None if checked < 2 else True
+
+
+def _shifted(pred: str, decimals: list[re.Match[str]], signs: tuple[int, ...]) -> str:
+    """``pred`` with each decimal moved by half a unit of its last digit the way ``signs``
+    says (0: as written)."""
+    text = pred
+    for match, sign in sorted(zip(decimals, signs, strict=True), key=lambda m: -m[0].start()):
+        if sign == 0:
+            continue
+        half = f"0.{'0' * len(match.group(2))}5"
+        whole = match.group(1) or "0"
+        shifted = f"({whole}.{match.group(2)} {'+' if sign > 0 else '-'} {half})"
+        text = text[: match.start()] + shifted + text[match.end() :]
+    return text
 
 
 def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> Outcome:
