@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from studybench.verify.asked import asked_question
 from studybench.verify.chains import (
     Compare,
     chain,
@@ -39,7 +40,7 @@ from studybench.verify.parsing import (
     split_values,
     written_precision,
 )
-from studybench.verify.question import asked_question, asks_temperature_change
+from studybench.verify.question import asks_temperature_change
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
     convert,

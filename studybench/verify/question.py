@@ -11,10 +11,7 @@ of km/s", "[MeV]", "express ... in K"): a unit is never guessed from an arbitrar
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator
-from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -374,25 +371,6 @@ def named_nouns(question: str, key: str) -> frozenset[str]:
         if before is not None:
             nouns.add(_stem(before.group(1)))
     return frozenset(nouns)
-
-
-_QUESTION: ContextVar[str | None] = ContextVar("studybench_verify_question", default=None)
-
-
-@contextlib.contextmanager
-def asked_in(question: str | None) -> Iterator[None]:
-    """Compare, within the block, as answers to ``question``: the rules that read the
-    question (a constant's letter, a temperature change) read it from here."""
-    token = _QUESTION.set(question.casefold() if question else None)
-    try:
-        yield
-    finally:
-        _QUESTION.reset(token)
-
-
-def asked_question() -> str | None:
-    """The question of the enclosing :func:`asked_in` block, case-folded, or None."""
-    return _QUESTION.get()
 
 
 # a question that asks how much a temperature changes: "By how much does the temperature

@@ -24,7 +24,7 @@ from typing import Any
 import mpmath  # type: ignore[import-untyped]
 import sympy
 
-from studybench.verify.question import asked_question
+from studybench.verify.asked import asked_question
 
 EXACT_DIGITS = 60
 # A private context: mpmath's global one works at 15 digits and is shared with the host.

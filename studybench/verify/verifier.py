@@ -272,6 +272,7 @@ def judge_inline(
     # The rules (sympy, pint, the LaTeX parsers) are imported where comparisons run: in the
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
+    from studybench.verify.asked import asked_in
     from studybench.verify.numeric import (
         alternatives_with_unit_after,
         interval_unit_on_variable,
@@ -281,7 +282,7 @@ def judge_inline(
         with_unit_after,
         with_unit_before,
     )
-    from studybench.verify.question import asked_bound, asked_in
+    from studybench.verify.question import asked_bound
     from studybench.verify.rules import judge_answers, normalize_all
 
     start = time.perf_counter()
