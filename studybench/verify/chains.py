@@ -69,7 +69,8 @@ _SYMBOL = re.compile(
     r"\\(?!(?:ln|log|lg|exp|sin|cos|tan|sqrt|frac|dfrac|tfrac|pi|left|right|mathrm|text|rm"
     r"|cdot|times)(?![a-zA-Z]))[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
 )
-_SUBSCRIPT = re.compile(r"_\s*(?:\{[^{}]*\}|\\?\w+)")
+# a subscript: braced, one command, or one character (k_BT is k_B times T)
+_SUBSCRIPT = re.compile(r"_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|\w)")
 
 
 def transformed_quantity(side: str) -> bool:
@@ -424,6 +425,9 @@ def is_restatement(pred: str, gold: str) -> bool:
     return label is not None and not value_sides(pred, label)
 
 
+_ELLIPSIS = re.compile(r"\\(?:c|l)?dots(?![A-Za-z])|…|\.\.\.")
+
+
 def judge_chain(
     pred: str, gold: str, compare: Compare, uncheckable: Uncheckable | None = None
 ) -> tuple[bool, str]:
@@ -446,7 +450,11 @@ def judge_chain(
     chained = len(values) > 1  # a position is named when several sides state values
     matched: str | None = None
     skipped: list[tuple[int, str]] = []
+    last_position = values[-1][0]
     for position, side in values:
+        if chained and position != last_position and _ELLIPSIS.search(side):
+            continue  # 1 + \\frac19 + \\frac1{25} + \\dots = \\frac{\\pi^2}{8}: a series written
+            # out, no value of its own (its terms alone are a partial sum); the rest decides
         hit: str | None = None
         failures: list[str] = []
         checkable = False

@@ -14,6 +14,7 @@ from itertools import pairwise
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.enclosure import untrusted_boxes
+from studybench.verify.normalize import THOUSANDS
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
 from studybench.verify.visibility import (
     bounds,
@@ -34,7 +35,6 @@ _AFTER_CHARS = 60  # text read after a box for the unit of a bare number
 _TAIL_CHARS = 600  # text read after the last box for a value stated again
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
 _LEADING_AND = re.compile(r"^(?:\\text\s*\{\s*and\s*\}|\\text\s*\{\s*and\s+|and\s+)")
 
 
@@ -337,7 +337,7 @@ def select_answers(
         named = _named_tuple(boxes[-1], count)
         if named is not None:
             return named
-    if answer_type is AnswerType.TUP and count > 1 and not _THOUSANDS.fullmatch(boxes[-1]):
+    if answer_type is AnswerType.TUP and count > 1 and not THOUSANDS.fullmatch(boxes[-1]):
         # The final line may box the whole tuple even after boxing intermediate results.
         candidates = [boxes[-1]]
         if len(boxes) < count or _plain_elements(sequence, count):

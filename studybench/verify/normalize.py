@@ -59,6 +59,17 @@ _CHAR_MAP = {
     "\u00a0": " ",
     "\u2009": " ",
     "\u202f": " ",
+    # Greek letters typed as characters are the commands (θ in "20.4° ≤ θ ≤ 69.6°" is the
+    # question's \theta); μ and Ω stay, as in μm and kΩ they are units' letters
+    **{
+        letter: f"\\{name} "
+        for letter, name in zip(
+            "αβγδεζηθικλνξπρστυφχψωΓΔΘΛΞΠΣΦΨ",
+            "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda nu xi pi rho sigma"
+            " tau upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi".split(),
+            strict=True,
+        )
+    },
 }
 _CHAR_TABLE = str.maketrans(_CHAR_MAP)
 # Unicode superscripts: ``10³``, ``10⁻¹⁹``, ``m²`` are powers.
@@ -328,6 +339,11 @@ def last_side(text: str) -> str:
     """
     sides = split_top_level(text, "=")
     return sides[-1].strip() if sides else text
+
+
+# A number with thousands separators (``1,000``, ``12{,}500.5``). No group of thousands opens
+# with 0: ``0,816`` is a decimal comma or a list, never 816.
+THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
 
 
 def split_top_level(text: str, separator: str) -> list[str]:

@@ -31,6 +31,7 @@ from studybench.verify.chains import (
     transformed_quantity,
     value_sides,
 )
+from studybench.verify.given import contradicts_givens
 from studybench.verify.normalize import expand_siunitx, last_side, normalize_answer
 from studybench.verify.parsing import (
     Quantity,
@@ -194,8 +195,7 @@ def nv_single(
     offset = has_offset(gold_q.unit) or has_offset(pred_q.unit)
     if gold_q.value == 0.0 and offset and pred_q.unit not in (None, gold_q.unit):
         return _zero_of_a_scale(pred, pred_q, gold_q)
-    units = (pred_q.unit, gold_q.unit)
-    if pred_q.value == 0.0 and gold_q.value == 0.0 and not any(map(has_offset, units)):
+    if pred_q.value == 0.0 and gold_q.value == 0.0 and not offset:
         return True, "zero"  # zero is zero in every unit, but 0 °C is no 0 K nor 0 °F
     radians = _PI.search(pred) is not None
     preds, golds, reason = quantity_candidates(pred_q, gold_q, requested, radians)
@@ -378,6 +378,8 @@ def judge_nv_text(
                 correct, reason = retry
         if not correct and reason.startswith("gold_unparseable") and expression is not None:
             return expression(side, form)  # a symbolic form of the gold: T = 2\pi\sqrt{l/g}
+        if not correct and contradicts_givens(side, form, asked_question(folded=False) or ""):
+            return False, "wrong_value"  # h = kx^2/(mg) = 0.816 m, where k, x, m, g are given
         return correct, reason
 
     parts = chain(pred)
@@ -597,6 +599,29 @@ def alternatives_with_unit_after(box: str, after: str) -> str:
         return with_unit_after(box, after)
     unit = _unit_written(_after_box(after))
     return box if unit is None else _LISTED_NUMBER.sub(lambda m: f"{m.group(1)}\\,{unit}", box)
+
+
+# a bracketed list of bare numbers with one unit after it: "(-13.6, -3.40, -1.51)\,\text{eV}"
+_BRACKETED_LIST = re.compile(
+    rf"^\s*(?:\\left\s*)?[(\[]\s*(?P<list>{_LIST_NUMBER}(?:\s*,\s*{_LIST_NUMBER})+)\s*"
+    r"(?:\\right\s*)?[)\]](?P<rest>[^\d=]+)$"
+)
+
+
+def list_with_unit_inside(box: str) -> str:
+    """A tuple of bare numbers in brackets with one unit after the bracket, each number with
+    that unit: ``(-13.6, -3.40, -1.51)\\,\\text{eV}`` is -13.6 eV, -3.40 eV, -1.51 eV (read
+    apart, the unit stuck to the bracket and no element was a number). Other boxes are left
+    as they are."""
+    match = _BRACKETED_LIST.match(box)
+    if match is None:
+        return box
+    rest = _AFTER_LEAD.sub("", match.group("rest"), count=1)
+    unit = _unit_written(rest)
+    if unit is None or normalize_answer(rest).replace(" ", "") != unit.replace(" ", ""):
+        return box
+    numbers = (n.strip() for n in match.group("list").split(","))
+    return ", ".join(f"{number}\\,{unit}" for number in numbers)
 
 
 def _unit_written(rest: str) -> str | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from studybench.verify.normalize import split_top_level
+from studybench.verify.normalize import THOUSANDS, split_top_level
 from studybench.verify.units import parse_unit
 
 MAX_PARSE_CHARS = 2000
@@ -35,7 +35,6 @@ _NUMBER = re.compile(
     )""",
     re.VERBOSE,
 )
-_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")
 # A numeric power tower (10^{10^{10}}) would make sympy compute an astronomically large
 # integer; symbolic towers such as e^{-x^2} are fine.
 _POWER_TOWER = re.compile(r"\d\s*\^\s*\{?\s*[+-]?\s*\d+\s*\^")
@@ -44,6 +43,9 @@ _BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
 _SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
 _SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
 _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])")
+# \ell is the letter l in a script glyph (a length, a quantum number): one symbol, as the
+# variants of a Greek letter are
+_ELL = re.compile(r"\\ell(?![a-zA-Z])")
 # A prime after a number or a power of ten is a unit, feet or arcminutes (4.5', 30'',
 # 1.5\times10^{-10}'): both parsers dropped it,
 # so 4.5' was 4.5 in the gold's unit. Neither reading is taken: the number is refused.
@@ -179,6 +181,11 @@ _PARTIAL_SUB = re.compile(
     + r")"
     r"\s*(?:\^\s*\{?\s*(\d)\s*\}?)?\s*" + _BRACED_FUNCTION
 )
+# \partial_x(\rho v): the operator applied to an expression, written as the fraction the slow
+# parser reads as a derivative (:func:`_fields_differentiated`)
+_PARTIAL_APPLIED = re.compile(
+    r"\\partial\s*_\s*(\{\s*" + _VARIABLE + r"\s*\}|" + _VARIABLE + r")\s*(?=\(|\\left\s*\()"
+)
 _DENOMINATOR_VARIABLE = re.compile(
     r"(?:\\partial|(?<![A-Za-z\\])d)\s*(?:\{\s*(" + _VARIABLE + r")\s*\}|(" + _VARIABLE + r"))"
     r"(?:\s*\^\s*\{?\s*(\d)\s*\}?)?"
@@ -284,6 +291,7 @@ class _Derivatives:
                 text = _PARTIAL_SUB.sub(self.subscript, text)
                 if text == before:
                     break
+            text = _PARTIAL_APPLIED.sub(r"\\frac{\\partial}{\\partial \1}", text)
         if "d" in text:
             text = _BRACED_D.sub("d", text)  # {\rm d}x: {d}x
             for _ in range(3):
@@ -312,7 +320,8 @@ def single_variable_totals(text: str) -> str:
     if "partial" not in text:
         return text
     derivatives = _Derivatives()
-    derivatives.rewrite(text)
+    if "partial" in derivatives.rewrite(text):
+        return text  # a derivative of an expression (\\partial_x(\\rho v)): read as written
     functions = {function.replace(" ", "") for function, _, _ in derivatives.made.values()}
     variables = {v for _, _, used in derivatives.made.values() for v in used}
     totals = any(kind == "D" for _, kind, _ in derivatives.made.values()) or _DOTTED.search(text)
@@ -436,6 +445,7 @@ def _prepare(text: str) -> str:
         text = text.replace("_{" + command + "}", "_{" + name + "}")
         text = text.replace("_" + command, "_{" + name + "}")
     text = _GREEK_VARIANTS.sub(r"\\\1", text)
+    text = _ELL.sub("l", text)
     text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)
     text = _SUBSCRIPT_CHAR.sub(r"_{\1}", text)
     if "circ" in text:
@@ -556,7 +566,49 @@ def _slow_parse(prepared: str) -> Any:
         raise
     except Exception as exc:  # the parser raises bare Exception on syntax errors
         raise UnparseableError("syntax") from exc
-    return _letter_symbols_named(parsed)
+    return _fields_differentiated(_letter_symbols_named(parsed))
+
+
+def _fields_differentiated(parsed: Any) -> Any:
+    """A derivative of an expression (``\\frac{\\partial(\\rho v)}{\\partial x}``) with its
+    symbols read as fields of the variables: the slow parser's ``Derivative(rho*v, x)`` of
+    constant symbols vanished, so any factor or sign on it (``-2\\partial_x(\\rho v)``) was
+    accepted (issue 32). Differentiated by the product and chain rules, each field's own
+    derivative is named as :class:`_Derivatives` names a written one (``rho_{dx}``), so
+    ``v\\partial_x\\rho + \\rho\\partial_x v`` is the same; a derivative of the variables
+    alone (``\\partial_x x^2``) is computed. A derivative of a derivative is left as parsed."""
+    import sympy
+
+    if not hasattr(parsed, "atoms") or not parsed.atoms(sympy.Derivative):
+        return parsed
+
+    def differentiated(derivative: Any) -> Any:
+        variables = derivative.variables
+        if not all(isinstance(v, sympy.Symbol) for v in variables) or derivative.expr.has(
+            sympy.Derivative
+        ):
+            return derivative
+        held = sorted(set(variables), key=str)
+        fields = {
+            symbol: sympy.Function(f"field·{symbol.name}")(*held)
+            for symbol in derivative.expr.free_symbols - set(variables)
+        }
+        done = sympy.diff(derivative.expr.xreplace(fields), *derivative.variable_count)
+        named = {
+            d: sympy.Symbol(_field_derivative_name(d.expr.func.__name__[6:], d.variables))
+            for d in done.atoms(sympy.Derivative)
+        }
+        return done.xreplace(named).xreplace({f: s for s, f in fields.items()})
+
+    return parsed.replace(lambda e: isinstance(e, sympy.Derivative), differentiated)
+
+
+def _field_derivative_name(field: str, variables: tuple[Any, ...]) -> str:
+    """The name :class:`_Derivatives` gives a written partial derivative of ``field`` in
+    ``variables`` (with repeats for order), as the slow parser reads it back."""
+    base, _, subscript = field.partition("_")
+    letters = "".join(sorted(str(v) for v in variables))
+    return f"{base}_{{{_NAME_NOISE.sub('', subscript)}d{letters}}}"
 
 
 # latex2sympy2_extended reads the letter I as the imaginary unit and then drops its subscript
@@ -868,13 +920,13 @@ def parse_number(text: str) -> float:
     text = text.strip()
     if not text:
         raise UnparseableError("empty")
-    if _THOUSANDS.fullmatch(text):
+    if THOUSANDS.fullmatch(text):
         return float(text.replace("{,}", "").replace(",", ""))
     fast = _fast_number(text)
     if fast is not None and fast[1] == len(text):
         return fast[0]
     (expr,) = parse_expressions(text)
-    value = numeric_value(expr)
+    value = numeric_value(_euler_number(expr))
     if value is None:
         raise UnparseableError("not_a_number")
     if abs(value.imag) > 1e-12 * max(abs(value.real), 1.0):
@@ -883,6 +935,18 @@ def parse_number(text: str) -> float:
     if math.isinf(real):
         raise UnparseableError("too_large")
     return real
+
+
+def _euler_number(expr: Any) -> Any:
+    """A number's ``e`` read as Euler's number. The fast parser keeps a bare ``e`` a symbol
+    (the elementary charge of ``\\frac{q}{e}``); a number has no other symbol for it to be,
+    so ``\\frac{1}{e}`` and ``e^{\\pi/e}`` are values, as ``e^{-1}`` already was."""
+    import sympy
+
+    symbols = getattr(expr, "free_symbols", set())
+    if len(symbols) == 1 and str(next(iter(symbols))) == "e":
+        return expr.subs(next(iter(symbols)), sympy.E)
+    return expr
 
 
 def _unit_split_points(text: str) -> list[int]:
@@ -927,7 +991,7 @@ def parse_quantity(text: str) -> Quantity:
 
 def split_values(text: str) -> list[str]:
     """Top-level comma list of an answer, keeping thousands separators (``1,000``) whole."""
-    if _THOUSANDS.fullmatch(text.strip()):
+    if THOUSANDS.fullmatch(text.strip()):
         return [text.strip()]
     return [part.strip() for part in split_top_level(text, ",")]
 

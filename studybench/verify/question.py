@@ -31,6 +31,20 @@ def question_math(question: str) -> str:
     return " ".join(next(filter(None, m.groups()), "") for m in _MATH.finditer(question))
 
 
+def symbols_of(text: str) -> set[str]:
+    """The letters and Greek commands ``text`` writes as symbols (``2gh``: g and h)."""
+    greek = set(_GREEK_COMMAND.findall(text))
+    plain = re.sub(r"\\[A-Za-z]+", " ", text)  # a command is a function or a Greek letter
+    return greek | set(re.findall(r"[A-Za-z]", plain))  # "2gh" is g times h
+
+
+_GREEK_COMMAND = re.compile(
+    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa"
+    r"|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta"
+    r"|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)(?![A-Za-z])"
+)
+
+
 # A requested unit ends at punctuation, a closing bracket, "and"/"or", or the end.
 _END = r"(?=\s*(?:[.,;:?!)\]]|\s(?:and|or|with|to|rounded|accurate|using|assuming)\b|$))"
 _UNIT = r"(\$[^$]{1,40}\$|\\\([^)]{1,40}\\\)|[A-Za-z°µμΩÅ\\][\w°µμΩÅ\\/^{}.*\-\s]{0,30}?)"
@@ -287,17 +301,24 @@ def given_names(question: str) -> frozenset[str]:
     \\frac{3}{2}R$``, ``$m = -v/u$``. ``$t = 0$`` names an instant, no value of t."""
     from studybench.verify.chains import quantity_key
 
-    given = set()
+    return frozenset(quantity_key(math_names(name)[0]) for name, _ in given_assignments(question))
+
+
+@lru_cache(maxsize=1024)
+def given_assignments(question: str) -> tuple[tuple[str, str], ...]:
+    """Each ``name = value`` of ``question``'s math whose name is one written name, as written:
+    ``("v_0", "30.0\\,\\mathrm{m/s}")``. ``$t = 0$`` names an instant, no value of t."""
+    found = []
     text = question[:MAX_QUESTION_CHARS]
     spans = (next(filter(None, m.groups()), "") for m in _MATH.finditer(text))
     for piece in (p for span in spans for p in _PIECES.split(span)):
         match = _GIVEN.match(piece)
         if match is None or match.group("value").strip() in ("0", "0.0"):
             continue
-        names = math_names(match.group("name"))
-        if len(names) == 1 and WRITTEN_NAME.fullmatch(match.group("name").strip()):
-            given.add(quantity_key(names[0]))
-    return frozenset(given)
+        name = match.group("name").strip()
+        if len(math_names(name)) == 1 and WRITTEN_NAME.fullmatch(name):
+            found.append((name, match.group("value").strip()))
+    return tuple(found)
 
 
 @lru_cache(maxsize=1024)
@@ -418,3 +439,70 @@ _POINT_OF_SCALE = re.compile(
 _CONDITION_CLAUSE = re.compile(
     r"\b(?:if|given|after|when|once|since|because|with)\b[^,;?]*[,;]", re.IGNORECASE
 )
+
+
+# The quantity an asking sentence names, and the unit of its dimension: "Find the normal force
+# N", "What is the induced current?", "Derive an expression for the maximum height". A word
+# before it that changes the quantity (angular speed, surface tension, specific heat) or one
+# after it (energy density, time constant... heat capacity, speed ratio) names no such thing.
+_QUANTITY_UNITS = {
+    "force": "N", "tension": "N", "weight": "N", "thrust": "N",
+    "current": "A",
+    "speed": "m/s", "velocity": "m/s",
+    "acceleration": "m/s^2",
+    "position": "m", "distance": "m", "height": "m", "range": "m", "radius": "m",
+    "length": "m", "displacement": "m", "wavelength": "m", "separation": "m", "depth": "m",
+    "work": "J", "energy": "J", "heat": "J",
+    "pressure": "Pa",
+    "period": "s", "time": "s",
+    "voltage": "V", "emf": "V",
+    "power": "W",
+    "frequency": "Hz",
+    "mass": "kg",
+    "charge": "C",
+    "momentum": "kg*m/s",
+}  # fmt: skip
+_ASKED_QUANTITY = re.compile(
+    r"\b(?:find|determine|calculate|compute|derive|obtain|give|express|write(?:\s+down)?"
+    r"|what\s+(?:is|are|was|were|will\s+be))\s+"
+    r"(?:an?\s+(?:expression|formula)\s+for\s+)?(?:the\s+|its\s+)?"
+    r"(?:(?:magnitude|size|value)\s+of\s+(?:the\s+)?)?"
+    r"(?:(?!(?:of|per|and|to|in|for|the|a|an|ratio|fraction|angular|specific|surface|rate"
+    r"|change|latent|linear|relative|fractional|mean\s+free)\b)[a-z\-]+\s+){0,2}?"
+    rf"(?P<noun>{'|'.join(_QUANTITY_UNITS)})s?\b"
+    r"(?!\s*(?:-|density|densities|flux|per\b|rate|ratio|constant|gradient|coefficient"
+    r"|fraction|factor|capacity|capacities|scale|dilation|difference|derivative|squared))",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1024)
+def asked_dimension(question: str | None) -> Any | None:
+    """The unit of the dimension of the quantity the question's part asks for, by the noun
+    that names it (:data:`_QUANTITY_UNITS`); None where no asking sentence names one. A unit
+    written after a symbolic answer is then checked against it: ``\\frac{3}{7}mg\\,\\mathrm{kg}``
+    is no force, though the gold, a formula, has no unit to compare it with."""
+    if not question:
+        return None
+    sentences = asking_sentences(asking_part(question) or question)
+    for sentence in reversed(sentences):
+        match = _ASKED_QUANTITY.search(sentence)
+        if match is None:
+            continue
+        rest = _ASKED_CONDITION.split(sentence[match.end() :], maxsplit=1)[0]
+        named = {
+            m.group(1).lower() for m in _QUANTITY_NOUN.finditer(sentence[: match.end()] + rest)
+        }
+        if len(named) > 1:
+            return None  # "the emf and the current": one answer's unit is no guide to both
+        return parse_unit(_QUANTITY_UNITS[match.group("noun").lower()])
+    return None
+
+
+# where the asked quantity's name ends and a condition begins: "the current when the rod moves
+# with speed v" asks for one quantity
+_ASKED_CONDITION = re.compile(
+    r"\b(?:when|if|while|after|before|once|given|with|at|in\s+terms\s+of|as\s+a\s+function)\b",
+    re.IGNORECASE,
+)
+_QUANTITY_NOUN = re.compile(rf"(?<!-)\b({'|'.join(_QUANTITY_UNITS)})s?\b(?!-)", re.IGNORECASE)

@@ -99,7 +99,7 @@ _AXES = frozenset("xyz")
 _SHORT_WORDS = (
     frozenset(
         "up out off top far low net max due via all its old new end how way air sea gas ice hot car"
-        " rod arm rim hub dry wet red big".split()
+        " rod arm rim hub dry wet red big emf".split()
     )
     - _VALUE_WORDS
 )
@@ -354,7 +354,7 @@ def _scaled(side: _Side) -> str | None:
 
 
 def resolve_unit_annotations(
-    pred: str, gold: str, requested: tuple[Any, ...] = ()
+    pred: str, gold: str, requested: tuple[Any, ...] = (), asked: Any | None = None
 ) -> tuple[str, str] | str:
     """Compare the marked units of an EX/EQ prediction with the gold's; the two texts with
     every numeric side in the gold's unit and no marks left, or the reason they differ.
@@ -365,7 +365,10 @@ def resolve_unit_annotations(
     dimensionless unit such as ``%`` is applied); a bare number is read in the gold's unit.
     A unit after an expression scales it to SI (``\\mathrm{s}``: by one, ``\\%``: by 0.01), and
     must share the dimension of the gold's unit when the gold has one. A number with a unit
-    beside a purely symbolic gold is the data plugged in, left for the chain rule to judge."""
+    beside a purely symbolic gold is the data plugged in, left for the chain rule to judge.
+    Where the gold has no unit, a unit after an expression must share the dimension of the
+    quantity the question asks for (``asked``, :func:`~studybench.verify.question.
+    asked_dimension`): ``\\frac{3}{7}mg\\,\\mathrm{kg}`` is no force."""
     from studybench.verify.units import same_dimension, to_base_dimensionless
 
     if MARK_OPEN not in pred and MARK_OPEN not in gold:
@@ -394,6 +397,12 @@ def resolve_unit_annotations(
         if references and not fits:
             return "unit_mismatch"
         if side.number is None:
+            if (
+                not references
+                and asked is not None
+                and not any(same_dimension(u, asked) for u in side.units)
+            ):
+                return "unit_mismatch"
             scaled = _scaled(side)
             if scaled is None:
                 return "unparseable:unit"
@@ -817,10 +826,58 @@ def _table_cells(body: str, count: int) -> tuple[str, ...] | None:
     table = [[cell.strip(" ,") for cell in split_top(row, _CELL)] for row in rows]
     if len({len(row) for row in table}) != 1:
         return None
+    if len(table) * len(table[0]) != count:
+        table = _without_headings(table, count)
     cells = [cell for row in table for cell in row]
     if len(cells) != count or not all(cells) or any(_RELATION_START.match(c) for c in cells):
         return None
     return tuple(cells)
+
+
+# a column's heading: a name, maybe with the column's unit in brackets (``E_n\ (\text{eV})``)
+_HEADING = re.compile(
+    r"^(?P<name>[^\d()]+?)(?:\s|\\[,;: ]|~)*(?:\(\s*(?:\\(?:text|mathrm)\s*\{)?"
+    r"(?P<unit>[^\d(){}]+?)\}?\s*\))?\s*$"
+)
+
+
+def _without_headings(table: list[list[str]], count: int) -> list[list[str]]:
+    """A table with a heading row of names (``T_B & T_C & T_D \\\\ \\hline 2T_0 & ...``) and an
+    index column (``n``: 1, 2, 3) as its values alone, a unit in a heading given to its
+    column's bare numbers. Headings in names the question writes must follow the question's
+    order: a row of values under names in another order says they are other elements."""
+    headings = [_HEADING.match(cell) for cell in table[0]]
+    if len(table) < 2 or any(h is None or not is_label(h.group("name")) for h in headings):
+        return table
+    body = [list(row) for row in table[1:]]
+    units = [h.group("unit") if h is not None else None for h in headings]
+    if len(body[0]) > 1 and [row[0] for row in body] == [str(i + 1) for i in range(len(body))]:
+        body, units, names = [row[1:] for row in body], units[1:], headings[1:]
+    else:
+        names = headings
+    if len(body) * len(body[0]) != count or not _in_question_order(
+        [h.group("name") for h in names if h]
+    ):
+        return table
+    for row in body:
+        for column, unit in enumerate(units):
+            if unit and _BARE_CELL.match(row[column]):
+                row[column] = f"{row[column]}\\,\\mathrm{{{unit.strip()}}}"
+    return body
+
+
+_BARE_CELL = re.compile(
+    r"^\s*[+\-−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*\\times\s*10\^\{?-?\d+\}?)?\s*$"
+)
+
+
+def _in_question_order(names: list[str]) -> bool:
+    """Whether the names the question writes among ``names`` come in the question's order."""
+    from studybench.verify.asked import asked_question
+
+    question = asked_question(folded=False) or ""
+    found = [question.find(name) for name in names if name and name in question]
+    return found == sorted(found)
 
 
 def split_top(text: str, separator: re.Pattern[str]) -> list[str]:

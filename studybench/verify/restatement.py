@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from studybench.verify.chains import label_key
-from studybench.verify.question import asking_part, question_math
+from studybench.verify.question import asking_part, question_math, symbols_of
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
 # offers of ``visibility`` read the same labels before a second value)
@@ -599,20 +599,6 @@ def written_in(expression: str, gold: str) -> bool:
     return bool(symbols) and symbols <= symbols_of(gold)
 
 
-def symbols_of(text: str) -> set[str]:
-    """The letters and Greek commands ``text`` writes as symbols (``2gh``: g and h)."""
-    greek = set(_GREEK.findall(text))
-    plain = re.sub(r"\\[A-Za-z]+", " ", text)  # a command is a function or a Greek letter
-    return greek | set(re.findall(r"[A-Za-z]", plain))  # "2gh" is g times h
-
-
-_GREEK = re.compile(
-    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa"
-    r"|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta"
-    r"|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)(?![A-Za-z])"
-)
-
-
 # Another alternative named after the box: "(the other position, 70.0 cm, also works)", "By
 # symmetry the other position is $u = 70.0$ cm", "The second solution is $u' = 70.0$ cm" ("also"
 # and "again" name other events as often: "The ball also lands at 4.0 s"). Where the question
@@ -834,19 +820,18 @@ def _listed(sentence: str, run: list[re.Match[str]]) -> list[str]:
     if last is None:
         after = _LIST_UNIT.match(sentence, _value_end(run[-1]))
         last = after.group("unit") if after is not None else None
-    values = []
-    for m, unit in zip(run, units, strict=True):
-        unit = unit or last
-        if unit and not unit.startswith("\\"):
-            unit = f"\\mathrm{{{unit}}}"
-        values.append(f"{m.group('number')}\\,{unit}" if unit else m.group("number"))
-    return values
+    return [_upright(m.group("number"), unit or last) for m, unit in zip(run, units, strict=True)]
 
 
 def _value_with_unit(match: re.Match[str]) -> str:
-    number, unit = match.group("number", "unit")
+    return _upright(*match.group("number", "unit"))
+
+
+def _upright(number: str, unit: str | None) -> str:
+    """A number and its unit as one quantity; a bare unit is upright, so that "m" is a unit,
+    not a mass, beside an equation's symbols."""
     if unit and not unit.startswith("\\"):
-        unit = f"\\mathrm{{{unit}}}"  # "m" a unit, not a mass, beside an equation's
+        unit = f"\\mathrm{{{unit}}}"
     return f"{number}\\,{unit}" if unit else number
 
 

@@ -24,9 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
-from studybench.verify.normalize import expand_siunitx
+from studybench.verify.normalize import expand_siunitx, split_top_level
 from studybench.verify.pool import ProcessPool, Task, default_workers
-from studybench.verify.question import requested_units
+from studybench.verify.question import asking_part, requested_units
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     mark_unit_annotations,
@@ -214,7 +214,15 @@ from studybench.verify.visibility import (
 # 0 K. Recall: the next paragraph's first word is no unit of the box; a qualifier opening the
 # next sentence with a remark of its own is not the box's; a heading of words is a title; a
 # summary of a problem's parts reads the last part's value
-VERIFIER_VERSION = "1.19.0"
+# 1.20.0 (round 16: equivalent forms, real models' mistakes, slow inputs): a formula beside
+# the number in an NV answer must not contradict the gold at the values the question gives;
+# a unit after a symbolic answer must fit the quantity asked; a derivative of an expression
+# differentiates its symbols as fields (it vanished, so any factor passed); no thousands
+# group opens with 0. Recall: a step of the working in a symbol neither the gold nor the
+# question writes; a series written out; \ell is l; k_BT; a number's e is Euler's; the bare
+# name for an asked extreme; a unit after a bracketed tuple; a table's headings; remarks in
+# the question's words after each element; Greek letters as characters; a plain decimal comma
+VERIFIER_VERSION = "1.20.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -278,6 +286,7 @@ def judge_inline(
         interval_unit_on_variable,
         interval_with_unit_after,
         label_bound,
+        list_with_unit_inside,
         symbolic_only,
         with_unit_after,
         with_unit_before,
@@ -319,10 +328,22 @@ def judge_inline(
         boxes = tuple(map(interval_unit_on_variable, boxes))
     if kind is AnswerType.IN and len(extraction.after) == len(boxes):
         boxes = tuple(map(interval_with_unit_after, boxes, extraction.after))
+    if kind in (AnswerType.TUP, AnswerType.ALT):
+        boxes = tuple(map(list_with_unit_inside, boxes))
+    if kind is AnswerType.NV:
+        boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
     answers = tuple(split_unit_connectives(box) for box in boxes)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
+    if kind in (AnswerType.TUP, AnswerType.ALT) and question:
+        # an element's remark may name it as the question does: "8.00 V (emf), 2.00 A
+        # (current)" for "Find the induced emf and the current"
+        gold_words |= frozenset(w.casefold() for w in _WORDS.findall(asking_part(question)))
 
     def judge(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
+        with asked_in(question):  # the selection reads it too (a table's headings)
+            return judged(boxes)
+
+    def judged(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
         chosen = select_answers(boxes, kind, len(golds), sequence)
         selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=gold_words))
         shown = tuple(map(unmark, selected))
@@ -338,10 +359,9 @@ def judge_inline(
             and len(chosen) == len(selected)
         ):
             claims = (tuple(map(remark_claims, chosen)), tuple(map(remark_claims, gold_boxes)))
-        with asked_in(question):
-            outcome = judge_answers(
-                selected, golds, kind, sequence, tolerance, requested, question, claims
-            )
+        outcome = judge_answers(
+            selected, golds, kind, sequence, tolerance, requested, question, claims
+        )
         return outcome.correct, outcome.reason, shown
 
     requested = requested_units(question) if question else ()
@@ -586,8 +606,8 @@ def _restated_equation_problem(
     quantity set to the box at every sampled point. A symbol the question never writes
     (``\\omega`` in ``mgh = \\tfrac12 mv^2 + \\tfrac12 I\\omega^2``) makes it working, not a
     claim."""
-    from studybench.verify.question import asking_part, question_math
-    from studybench.verify.restatement import names_asked_quantity, restated_equations, symbols_of
+    from studybench.verify.question import question_math, symbols_of
+    from studybench.verify.restatement import names_asked_quantity, restated_equations
     from studybench.verify.rules import normalize_all
     from studybench.verify.rules.equation import holds_at
 
@@ -989,10 +1009,21 @@ def _without_remarks(
         kinds = tuple(AnswerType.NV if math else AnswerType.QL for _ in boxes)
     else:
         kinds = tuple(kind for _ in boxes)
+    if kind in (AnswerType.TUP, AnswerType.ALT) and not gold:
+        boxes = tuple(_elements_without_remarks(box, allowed) for box in boxes)
     return tuple(
         _clean(box, k, strict=not gold, allowed=allowed)
         for box, k in zip(boxes, kinds, strict=True)
     )
+
+
+def _elements_without_remarks(box: str, allowed: frozenset[str]) -> str:
+    """A box of several elements with a remark after each (``t = 1.0\\,s\\ (\\text{up}),\\ t =
+    3.0\\,s\\ (\\text{down})``): each element's remark dropped as a last one is."""
+    pieces = split_top_level(box, ",")
+    if len(pieces) < 2:
+        return box
+    return ", ".join(strip_remark(piece.strip(), True, allowed) for piece in pieces)
 
 
 # Digits grouped in threes by a thin space, a space or ``{,}`` (SI: ``5\,540``, ``1\,000\,000``,
@@ -1010,6 +1041,13 @@ _GAP = re.compile(_GROUP_GAP)
 # ``3{,}14159``). Read before the groups are joined.
 _DECIMAL_COMMA = re.compile(
     r"(?<![\w.^_{}\\])(0|\d+(?=\{,\}(?:\d{1,2}|\d{4,})(?![\d.]|\{,\})))\{,\}(\d+)(?![\d.]|\{,\})"
+)
+
+# A plain comma as a decimal comma, in one value (NV) only, where lists use commas elsewhere:
+# ``7,52 \\times 10^{-10}``, ``0,816\\ \\text{m}``, ``14,5`` (three digits after it group
+# thousands, ``1,000``; a space after it separates values).
+_PLAIN_DECIMAL_COMMA = re.compile(
+    r"(?<![\w.^_{}\\,])(0|\d+(?=,(?:\d{1,2}|\d{4,})(?![\d.,])))\,(\d+)(?![\d.,])"
 )
 
 

@@ -20,7 +20,7 @@ from studybench.verify.chains import (
 )
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError, single_variable_totals
-from studybench.verify.question import NAME, question_math
+from studybench.verify.question import NAME, asked_dimension, question_math
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,
@@ -73,7 +73,7 @@ def judge_atom(
         if answer_type not in (AnswerType.EX, AnswerType.EQ):
             pred, gold = unmark(pred), unmark(gold)
         else:
-            resolved = resolve_unit_annotations(pred, gold, requested)
+            resolved = resolve_unit_annotations(pred, gold, requested, asked_dimension(question))
             if isinstance(resolved, str):
                 return reject(resolved)
             pred, gold = resolved

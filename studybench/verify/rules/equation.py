@@ -171,8 +171,9 @@ def _judge_sides(
     if is_label(pred_sides[0]) and is_label(gold_sides[0]) and p_lhs != g_lhs:
         if contradicting_labels(pred_sides[0], gold_sides[0]):
             return reject("wrong_label")  # h_{\\max} = ... for h_{\\min} = ...
-        if not _derived_pair(pred_sides[0], gold_sides[0]) and _may_rename(
-            pred_sides[0], gold_sides[0], (p_lhs, p_rhs), (g_lhs, g_rhs)
+        if _extremum_named_bare(pred_sides[0], gold_sides[0]) or (
+            not _derived_pair(pred_sides[0], gold_sides[0])
+            and _may_rename(pred_sides[0], gold_sides[0], (p_lhs, p_rhs), (g_lhs, g_rhs))
         ):
             renamed = judge_ex_form(pred_sides[1], gold_sides[1], tolerance, definitions)
             if renamed.correct:
@@ -419,6 +420,21 @@ def _kinematic_rename(
         return None
     plain, compound = (pred_names[0], gold_names[0])[:: 1 if pred_plain else -1]
     return _kinematic_label(plain, compound, gold[1])
+
+
+# a label that marks an extreme of a quantity: h_{\min}, v_{\rm max}, T_{\text{max}}
+_EXTREMUM_LABEL = re.compile(
+    r"^\s*(?P<base>\\?[A-Za-z]+)\s*_\s*\{?\s*(?:\\(?:rm|mathrm|text|textrm)\s*\{?\s*|\\)?"
+    r"(?:min|max)\s*\}?\s*\}?\s*$"
+)
+
+
+def _extremum_named_bare(pred_label: str, gold_label: str) -> bool:
+    """``h = \\frac{27}{10}R`` for ``h_{\\min} = \\frac{27}{10}R``: the quantity's bare name
+    for its extreme, which the question asks for; the right sides must still agree (another
+    extreme, ``h_{\\max}``, is :func:`contradicting_labels`'s)."""
+    match = _EXTREMUM_LABEL.match(gold_label)
+    return match is not None and pred_label.strip() == match.group("base")
 
 
 def _may_rename(

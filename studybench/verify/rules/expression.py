@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from studybench.verify.asked import asked_question
 from studybench.verify.chains import chain, definition_conflict, gold_chain, judge_chain
 from studybench.verify.normalize import split_top_level
 from studybench.verify.parsing import (
@@ -19,6 +20,7 @@ from studybench.verify.parsing import (
     has_decimal,
     parse_expressions,
 )
+from studybench.verify.question import question_math, symbols_of
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
@@ -110,8 +112,26 @@ def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
         outcome = judge_ex_form(side, form, tolerance, definitions)
         return outcome.correct, outcome.reason
 
-    correct, reason = judge_chain(pred, gold, compare, _ex_uncheckable)
+    last = chain(pred)[-1]
+
+    def uncheckable(side: str, form: str, reason: str) -> bool:
+        return _ex_uncheckable(side, form, reason) or (side != last and _working(side, form))
+
+    correct, reason = judge_chain(pred, gold, compare, uncheckable)
     return Outcome(correct, reason)
+
+
+def _working(side: str, form: str) -> bool:
+    """A side before the last in a symbol that neither the gold nor the question writes (``I
+    = \\frac{\\mathcal E}{R} = \\frac{BLv}{R}``, ``W = nRT_0\\ln 2 = p_0V_0\\ln 2``): a
+    step of the working in a quantity the answer brought in, which the verifier cannot
+    relate to the gold. The last side is always checked, and so is a step in the gold's and
+    the question's symbols only (``F = ma + mg\\sin\\theta = ma`` is a hedge, issue 32)."""
+    question = asked_question(folded=False)
+    if not question:
+        return False
+    own = symbols_of(side) - symbols_of(form) - symbols_of(question_math(question))
+    return bool(own)
 
 
 Definitions = tuple[tuple[str, str], ...]
