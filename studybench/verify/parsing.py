@@ -46,6 +46,19 @@ _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])
 # \ell is the letter l in a script glyph (a length, a quantum number): one symbol, as the
 # variants of a Greek letter are
 _ELL = re.compile(r"\\ell(?![a-zA-Z])")
+# \frac1n, \frac1{n+1}, \frac{1}n: arguments of one character without braces, which the
+# slow parser could not read inside a sum (``\sum_{n=1}^{\infty}(\frac1n - \frac1{n+1})``)
+_BARE_FRAC_ARGUMENTS = re.compile(
+    r"\\([dt]?frac)\s*(?:([0-9A-Za-z])|(\{[^{}]*\}))\s*(?:([0-9A-Za-z])(?![A-Za-z])|(?=\{))"
+)
+
+
+def _braced_fraction(match: re.Match[str]) -> str:
+    numerator = match.group(3) or "{" + match.group(2) + "}"
+    denominator = "{" + match.group(4) + "}" if match.group(4) else ""
+    return f"\\{match.group(1)}{numerator}{denominator}"
+
+
 # A prime after a number or a power of ten is a unit, feet or arcminutes (4.5', 30'',
 # 1.5\times10^{-10}'): both parsers dropped it,
 # so 4.5' was 4.5 in the gold's unit. Neither reading is taken: the number is refused.
@@ -446,6 +459,8 @@ def _prepare(text: str) -> str:
         text = text.replace("_" + command, "_{" + name + "}")
     text = _GREEK_VARIANTS.sub(r"\\\1", text)
     text = _ELL.sub("l", text)
+    if "frac" in text:
+        text = _BARE_FRAC_ARGUMENTS.sub(_braced_fraction, text)
     text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)
     text = _SUBSCRIPT_CHAR.sub(r"_{\1}", text)
     if "circ" in text:

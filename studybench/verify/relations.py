@@ -264,6 +264,38 @@ def _side_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_NUMBER_TEXT = (
+    r"[+\-−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*\\times\s*10\s*\^\s*\{?\s*[+\-−]?\d+\s*\}?)?"
+)
+_UNIT_TEXT = r"\\(?:text|mathrm|rm)\s*\{[^{}]+\}"
+# a unit written inside a fraction's numerator at the end of a side, or before "/ denominator":
+# ``-\frac{13.6\ \text{eV}}{n^2}``, ``-13.6\ \text{eV}/n^2``
+_UNIT_IN_NUMERATOR = re.compile(
+    rf"\\[dt]?frac\s*\{{\s*(?P<num>{_NUMBER_TEXT})(?:\s|\\[,;: ]|~)*(?P<unit>{_UNIT_TEXT})\s*\}}"
+    r"\s*\{(?P<den>[^{}]+)\}\s*$"
+    rf"|(?<![\w.])(?P<num2>{_NUMBER_TEXT})(?:\s|\\[,;: ]|~)*(?P<unit2>{_UNIT_TEXT})\s*/\s*"
+    r"(?P<den2>[A-Za-z](?:\^\{?\d+\}?)?|\{[^{}]+\}|\([^()]+\))\s*$"
+)
+
+
+def unit_out_of_fraction(text: str) -> str:
+    """A unit inside the numerator that ends a side moved after the fraction, where
+    :func:`mark_unit_annotations` reads it: ``-\\frac{13.6\\ \\text{eV}}{n^2}`` is
+    ``-\\frac{13.6}{n^2}\\,\\text{eV}`` (the same quantity; read as symbols, e, V and the rest
+    made another expression)."""
+    from studybench.verify.units import parse_unit
+
+    def moved(match: re.Match[str]) -> str:
+        number = match.group("num") or match.group("num2")
+        unit = match.group("unit") or match.group("unit2")
+        denominator = match.group("den") or match.group("den2")
+        if parse_unit(normalize_answer(unit)) is None:
+            return match.group(0)
+        return f"\\frac{{{number}}}{{{denominator}}}\\,{unit}"
+
+    return "=".join(_UNIT_IN_NUMERATOR.sub(moved, side) for side in split_top_level(text, "="))
+
+
 def mark_unit_annotations(text: str) -> str:
     """Mark the unit set apart at the end of each side of an EX/EQ answer as ``⟦unit⟧``.
 

@@ -33,6 +33,7 @@ from studybench.verify.relations import (
     remark_claims,
     split_unit_connectives,
     strip_remark,
+    unit_out_of_fraction,
     unmark,
 )
 from studybench.verify.visibility import (
@@ -1118,7 +1119,9 @@ def _clean(
         return box
     box = _UNIT_FRACTION.sub(_unit_fraction, join_digit_groups(expand_siunitx(box)))
     box = strip_remark(box, strict, allowed)
-    return mark_unit_annotations(box) if kind in (AnswerType.EX, AnswerType.EQ) else box
+    if kind not in (AnswerType.EX, AnswerType.EQ):
+        return box
+    return mark_unit_annotations(unit_out_of_fraction(box))
 
 
 def warm_up() -> None:

@@ -472,3 +472,57 @@ def test_a_table_with_headings_is_its_values(
         f"So \\boxed{{{pred}}}", gold, "TUP", type_sequence=sequence, question=question
     )
     assert verdict.correct is correct, verdict.reason
+
+
+# A unit inside the numerator that ends a side is the fraction's unit.
+HYDROGEN_Q = "Find the energy $E_n$ of the level $n$ of hydrogen in electronvolts."
+HYDROGEN = "\\boxed{-\\frac{13.6}{n^{2}}\\,\\mathrm{eV}}"
+NUMERATOR_UNITS = [
+    ("-\\frac{13.6\\ \\text{eV}}{n^2}", True),
+    ("E_n = -13.6\\ \\text{eV}/n^2", True),
+    ("-\\frac{13.6}{n^2}\\ \\text{eV}", True),
+    ("-\\frac{13.6\\ \\text{meV}}{n^2}", False),
+    ("-\\frac{13.6\\ \\text{eV}}{n}", False),
+    ("E_n = -13.6\\ \\text{eV}/n", False),
+    ("-\\frac{13.6\\ \\text{eV}}{n^2} + 1", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "correct"), NUMERATOR_UNITS)
+def test_a_unit_in_the_numerator_is_the_fractions(pred: str, correct: bool) -> None:
+    verdict = judge_inline(f"So \\boxed{{{pred}}}", HYDROGEN, "EX", question=HYDROGEN_Q)
+    assert verdict.correct is correct, verdict.reason
+
+
+TELESCOPE_Q = "Find the sum $\\sum_{n=1}^{\\infty} \\frac{1}{n(n+1)}$."
+BARE_FRACTIONS = [
+    ("\\sum_{n=1}^{\\infty}\\left(\\frac1n - \\frac1{n+1}\\right) = 1", True),
+    ("\\sum_{n=1}^{\\infty}\\left(\\frac1n - \\frac1{n+1}\\right) = 2", False),
+    ("\\sum_{n=1}^{\\infty}\\left(\\frac1n - \\frac1{n+2}\\right) = 1", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "correct"), BARE_FRACTIONS)
+def test_fractions_without_braces_inside_a_sum(pred: str, correct: bool) -> None:
+    verdict = judge_inline(f"So \\boxed{{{pred}}}", "\\boxed{1}", "EX", question=TELESCOPE_Q)
+    assert verdict.correct is correct, verdict.reason
+
+
+# A bound on a magnitude is the set it bounds.
+SQUARE_Q = "For which values of $x$ is $x^2 > 1$?"
+MAGNITUDES = [
+    ("(-\\infty, -1) \\cup (1, \\infty)", "|x| > 1", True),
+    ("(-\\infty, -1) \\cup (1, \\infty)", "\\left|x\\right| > 1", True),
+    ("(-\\infty, -1) \\cup (1, \\infty)", "|x| \\ge 1", False),
+    ("(-\\infty, -1) \\cup (1, \\infty)", "|x| > 2", False),
+    ("(-\\infty, -1) \\cup (1, \\infty)", "|x| < 1", False),
+    ("[-2, 2]", "|x| \\le 2", True),
+    ("[-2, 2]", "|x| < 2", False),
+    ("[-2, 2]", "|x| \\le 3", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "correct"), MAGNITUDES)
+def test_a_bound_on_a_magnitude(gold: str, pred: str, correct: bool) -> None:
+    verdict = judge_inline(f"So \\boxed{{{pred}}}", f"\\boxed{{{gold}}}", "IN", question=SQUARE_Q)
+    assert verdict.correct is correct, verdict.reason

@@ -245,6 +245,9 @@ def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | Non
         if element and not is_label(element):
             return None  # \{x^2 : x < 3\} is a set of squares, not of x
         text = condition[-1].strip()
+    absolute = _ABSOLUTE.match(text)
+    if absolute is not None:
+        return _absolute(absolute)
     parts = [p.strip() for p in split_top(text, _OR)]
     if len(parts) > 1:
         either = _union(parts, hint)
@@ -273,6 +276,31 @@ def parse_intervals(text: str, hint: str | None = None) -> list[_Interval] | Non
             return None
         intervals.append(interval)
     return intervals
+
+
+# |x| > 1, |x| \le 2: a bound on a magnitude, by a plain positive number
+_ABSOLUTE = re.compile(
+    r"^(?:\\left\s*)?(?:\||\\lvert|\\vert)\s*(?P<variable>[^|<>]+?)\s*"
+    r"(?:\\right\s*)?(?:\||\\rvert|\\vert)\s*(?P<relation>" + _RELATION.pattern + r")\s*"
+    r"(?P<bound>\d+(?:\.\d*)?|\.\d+)\s*$"
+)
+
+
+def _absolute(match: re.Match[str]) -> list[_Interval] | None:
+    """``|x| > 1`` as (-∞, -1) ∪ (1, ∞), ``|x| \\le 2`` as [-2, 2]: the same set of x."""
+    variable, bound = match.group("variable").strip(), match.group("bound")
+    if not is_label(variable) or float(bound) <= 0:
+        return None
+    relation = match.group("relation").strip()
+    closed = relation not in _STRICT
+    if relation in _LESS or relation in (r"\le", r"\leq", r"\leqslant", r"\leqq", r"\lt"):
+        return [_Interval(f"-{bound}", bound, closed, closed, variable)]
+    if relation in (">", ">=", "\u2a7e", "\u2265", r"\ge", r"\geq", r"\geqslant", r"\geqq", r"\gt"):
+        return [
+            _Interval("-inf", f"-{bound}", False, closed, variable),
+            _Interval(bound, "+inf", closed, False, variable),
+        ]
+    return None  # \lesssim and its kin: no exact set
 
 
 def _union(parts: list[str], hint: str | None) -> list[_Interval] | None:
