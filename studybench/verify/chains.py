@@ -69,8 +69,9 @@ _SYMBOL = re.compile(
     r"\\(?!(?:ln|log|lg|exp|sin|cos|tan|sqrt|frac|dfrac|tfrac|pi|left|right|mathrm|text|rm"
     r"|cdot|times)(?![a-zA-Z]))[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
 )
-# a subscript: braced, one command, or one character (k_BT is k_B times T)
-_SUBSCRIPT = re.compile(r"_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|\w)")
+# a subscript: braced, one command, a capital before a capital (k_BT is k_B times T), or a
+# word (E_kin, v_max: a name, so 2E_kin and v_max^2 are functions of one quantity)
+_SUBSCRIPT = re.compile(r"_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Z](?=[A-Z])|\w+)")
 
 
 def transformed_quantity(side: str) -> bool:
@@ -425,7 +426,19 @@ def is_restatement(pred: str, gold: str) -> bool:
     return label is not None and not value_sides(pred, label)
 
 
-_ELLIPSIS = re.compile(r"\\(?:c|l)?dots(?![A-Za-z])|…|\.\.\.")
+_DOTS = r"(?:\\[lc]?dots(?![A-Za-z])|…|\.\.\.)"
+_SERIES_END = re.compile(r"[+\-−]\s*" + _DOTS)
+_BARE_DOTS = re.compile(r"^\s*" + _DOTS + r"\s*$")
+
+
+def _written_series(side: str) -> bool:
+    """Whether ``side`` writes a series out (two or more terms, then ``+ \\dots``) or is bare
+    dots: no value to check. ``\\frac{\\pi^2}{6} + \\dots`` (one term) and ``1.645\\ldots``
+    (digits) state values and are compared."""
+    end = _SERIES_END.search(side)
+    if end is not None:
+        return len(re.findall(r"[+\-−]", side[: end.start()])) >= 1
+    return _BARE_DOTS.match(side) is not None
 
 
 def judge_chain(
@@ -452,7 +465,7 @@ def judge_chain(
     skipped: list[tuple[int, str]] = []
     last_position = values[-1][0]
     for position, side in values:
-        if chained and position != last_position and _ELLIPSIS.search(side):
+        if chained and position != last_position and _written_series(side):
             continue  # 1 + \\frac19 + \\frac1{25} + \\dots = \\frac{\\pi^2}{8}: a series written
             # out, no value of its own (its terms alone are a partial sum); the rest decides
         hit: str | None = None

@@ -12,6 +12,7 @@ years and AU) is left as it was: skipped."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError, parse_expressions, parse_quantity
 from studybench.verify.question import given_assignments
-from studybench.verify.units import has_offset, registry
+from studybench.verify.units import has_offset, parse_unit, registry
 
 # How far a formula's value may lie from the gold before it contradicts it: the givens are
 # rounded, and a formula may use g = 9.8 where the gold used 9.80665.
@@ -35,7 +36,7 @@ def given_quantities(question: str) -> dict[str, Any]:
     ureg = registry()
     found: dict[str, Any] = {}
     twice: set[str] = set()
-    for name, value in given_assignments(question):
+    for name, value in given_assignments(_UNIT_AFTER_MATH.sub(_unit_inside, question)):
         try:
             (symbol,) = parse_expressions(name)
             quantity = parse_quantity(normalize_answer(value))
@@ -43,13 +44,34 @@ def given_quantities(question: str) -> dict[str, Any]:
             continue
         if not getattr(symbol, "is_Symbol", False):
             continue
-        if quantity.unit is not None and has_offset(quantity.unit):
-            continue  # 20 °C in a formula is no multiplicative quantity
+        if quantity.unit is not None and (has_offset(quantity.unit) or _turns(quantity.unit)):
+            continue  # 20 °C is no multiplicative quantity; 300 rpm is 2π rad or one cycle
         if symbol.name in found:
             twice.add(symbol.name)
         unit = quantity.unit if quantity.unit is not None else ureg.dimensionless
         found[symbol.name] = ureg.Quantity(quantity.value, unit)
     return {name: q for name, q in found.items() if name not in twice}
+
+
+# "$T = 300$ K": a value's unit written after its math closes
+_UNIT_AFTER_MATH = re.compile(
+    r"\$(?P<math>[^$]*?=\s*[-+]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?-?\d+\}?)?)\$"
+    r"\s*(?P<unit>[A-Za-zΩμ°][A-Za-zΩμ°/^0-9\-]*)"
+)
+_NOT_UNITS = frozenset("and or in at a an is to of for with as by on the".split())
+
+
+def _unit_inside(match: re.Match[str]) -> str:
+    unit = match.group("unit").rstrip(".,;:")
+    if unit.casefold() in _NOT_UNITS or parse_unit(unit) is None:
+        return match.group(0)
+    return f"${match.group('math')}\\,\\mathrm{{{unit}}}$"
+
+
+def _turns(unit: Any) -> bool:
+    """Whether ``unit`` counts turns (rpm, rev/s, cycles): pint reads a revolution as 2π
+    radians, a formula's f as cycles; which one a symbol means is not written."""
+    return any(word in str(unit) for word in ("rev", "turn", "cycle", "rpm"))
 
 
 def contradicts_givens(side: str, form: str, question: str) -> bool:

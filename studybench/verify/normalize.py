@@ -341,6 +341,18 @@ def last_side(text: str) -> str:
     return sides[-1].strip() if sides else text
 
 
+# A question's math, inline ($…$, \(…\)) or displayed (\[…\]): where its symbols are written.
+MATH_SPAN = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+# A name as a question writes one: a letter or command with one subscript and primes.
+NAME = re.compile(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*")
+
+
+def question_math(question: str) -> str:
+    """The math a question writes, its pieces joined by spaces: the names it asks about and
+    the values it gives are read there, never in its prose ("a" is an article there)."""
+    return " ".join(next(filter(None, m.groups()), "") for m in MATH_SPAN.finditer(question))
+
+
 # A number with thousands separators (``1,000``, ``12{,}500.5``). No group of thousands opens
 # with 0: ``0,816`` is a decimal comma or a list, never 816.
 THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?")

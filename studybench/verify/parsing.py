@@ -46,6 +46,7 @@ _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])
 # \ell is the letter l in a script glyph (a length, a quantum number): one symbol, as the
 # variants of a Greek letter are
 _ELL = re.compile(r"\\ell(?![a-zA-Z])")
+_BARE_L = re.compile(r"(?<![\\A-Za-z])l(?![A-Za-z])")
 # \frac1n, \frac1{n+1}, \frac{1}n: arguments of one character without braces, which the
 # slow parser could not read inside a sum (``\sum_{n=1}^{\infty}(\frac1n - \frac1{n+1})``)
 _BARE_FRAC_ARGUMENTS = re.compile(
@@ -458,7 +459,8 @@ def _prepare(text: str) -> str:
         text = text.replace("_{" + command + "}", "_{" + name + "}")
         text = text.replace("_" + command, "_{" + name + "}")
     text = _GREEK_VARIANTS.sub(r"\\\1", text)
-    text = _ELL.sub("l", text)
+    if "ell" in text:  # \\ell is l, unless the text writes an l of its own beside it
+        text = _ELL.sub("L_{ell}" if _BARE_L.search(text) else "l", text)
     if "frac" in text:
         text = _BARE_FRAC_ARGUMENTS.sub(_braced_fraction, text)
     text = _SUBSCRIPT_CMD.sub(r"_{\\\1}", text)

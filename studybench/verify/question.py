@@ -15,20 +15,11 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from studybench.verify.normalize import normalize_answer
+from studybench.verify.normalize import MATH_SPAN, normalize_answer
 from studybench.verify.units import parse_unit
 
 MAX_QUESTION_CHARS = 20_000
-# A question's math, inline ($…$, \(…\)) or displayed (\[…\]): where its symbols are written.
-_MATH = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
-# A name as a question writes one: a letter or command with one subscript and primes.
-NAME = re.compile(r"\\?[A-Za-z]+(?:_\s*(?:\{[^{}]*\}|\\?\w))?'*")
-
-
-def question_math(question: str) -> str:
-    """The math a question writes, its pieces joined by spaces: the names it asks about and
-    the values it gives are read there, never in its prose ("a" is an article there)."""
-    return " ".join(next(filter(None, m.groups()), "") for m in _MATH.finditer(question))
+_MATH = MATH_SPAN
 
 
 def symbols_of(text: str) -> set[str]:
@@ -468,8 +459,9 @@ _ASKED_QUANTITY = re.compile(
     r"(?:an?\s+(?:expression|formula)\s+for\s+)?(?:the\s+|its\s+)?"
     r"(?:(?:magnitude|size|value)\s+of\s+(?:the\s+)?)?"
     r"(?:(?!(?:of|per|and|to|in|for|the|a|an|ratio|fraction|angular|specific|surface|rate"
-    r"|change|latent|linear|relative|fractional|mean\s+free)\b)[a-z\-]+\s+){0,2}?"
+    r"|change|latent|linear|relative|fractional|mean\s+free|rotational|rotation|spin)\b)[a-z\-]+\s+){0,2}?"
     rf"(?P<noun>{'|'.join(_QUANTITY_UNITS)})s?\b"
+    r"(?!(?:\s+[a-z]+){0,3}\s+per\s+unit\b|\s+of\s+rotation\b|\s+flow\b|\s+transfer\b)"
     r"(?!\s*(?:-|density|densities|flux|per\b|rate|ratio|constant|gradient|coefficient"
     r"|fraction|factor|capacity|capacities|scale|dilation|difference|derivative|squared))",
     re.IGNORECASE,

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from studybench.data.boxes import closing_bracket
-from studybench.verify.normalize import SPACING, normalize_answer, split_top_level
+from studybench.verify.normalize import (
+    NAME,
+    SPACING,
+    normalize_answer,
+    question_math,
+    split_top_level,
+)
 
 # A label names the quantity: one letter or Greek letter, optionally accented, a vector,
 # with a subscript, primes, and the arguments of a function (F(t), v_x(t_1)).
@@ -904,12 +910,28 @@ _BARE_CELL = re.compile(
 
 
 def _in_question_order(names: list[str]) -> bool:
-    """Whether the names the question writes among ``names`` come in the question's order."""
+    """Whether the headings ``names`` that the question writes come in the question's order,
+    compared as names (``T_{C}`` is ``T_C``). A heading that shares its letter with the
+    question's names but is none of them (``T_A`` beside ``T_B, T_C``) names another element:
+    no reading as headings."""
     from studybench.verify.asked import asked_question
 
-    question = asked_question(folded=False) or ""
-    found = [question.find(name) for name in names if name and name in question]
-    return found == sorted(found)
+    def key(name: str) -> str:
+        return re.sub(r"[{}\s]|\\(?:mathrm|text|rm)", "", name)
+
+    written = [key(m.group(0)) for m in NAME.finditer(question_math(asked_question(False) or ""))]
+    letters = {name.split("_")[0] for name in written if "_" in name}
+    places = []
+    for name in map(key, names):
+        if name in written:
+            places.append(written.index(name))
+        elif (
+            "_" in name
+            and name.split("_")[0] in letters
+            and not re.fullmatch(r"[^_]+_[nijk]", name)
+        ):
+            return False
+    return places == sorted(places)
 
 
 def split_top(text: str, separator: re.Pattern[str]) -> list[str]:

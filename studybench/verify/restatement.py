@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable
 
 from studybench.verify.chains import label_key
-from studybench.verify.question import asking_part, question_math, symbols_of
+from studybench.verify.normalize import question_math
+from studybench.verify.question import asking_part, symbols_of
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
 # offers of ``visibility`` read the same labels before a second value)

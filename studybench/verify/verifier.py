@@ -26,7 +26,7 @@ from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.normalize import expand_siunitx, split_top_level
 from studybench.verify.pool import ProcessPool, Task, default_workers
-from studybench.verify.question import asking_part, requested_units
+from studybench.verify.question import requested_units
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     mark_unit_annotations,
@@ -335,10 +335,6 @@ def judge_inline(
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
     answers = tuple(split_unit_connectives(box) for box in boxes)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
-    if kind in (AnswerType.TUP, AnswerType.ALT) and question:
-        # an element's remark may name it as the question does: "8.00 V (emf), 2.00 A
-        # (current)" for "Find the induced emf and the current"
-        gold_words |= frozenset(w.casefold() for w in _WORDS.findall(asking_part(question)))
 
     def judge(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
         with asked_in(question):  # the selection reads it too (a table's headings)
@@ -607,7 +603,8 @@ def _restated_equation_problem(
     quantity set to the box at every sampled point. A symbol the question never writes
     (``\\omega`` in ``mgh = \\tfrac12 mv^2 + \\tfrac12 I\\omega^2``) makes it working, not a
     claim."""
-    from studybench.verify.question import question_math, symbols_of
+    from studybench.verify.normalize import question_math
+    from studybench.verify.question import asking_part, symbols_of
     from studybench.verify.restatement import names_asked_quantity, restated_equations
     from studybench.verify.rules import normalize_all
     from studybench.verify.rules.equation import holds_at

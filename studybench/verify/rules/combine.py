@@ -18,9 +18,9 @@ from studybench.verify.chains import (
     label_key,
     same_label,
 )
-from studybench.verify.normalize import normalize_answer
+from studybench.verify.normalize import NAME, normalize_answer, question_math
 from studybench.verify.parsing import UnparseableError, single_variable_totals
-from studybench.verify.question import NAME, asked_dimension, question_math
+from studybench.verify.question import asked_dimension
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,
@@ -69,6 +69,11 @@ def judge_atom(
         return reject(f"unsupported_type:{answer_type.value}")
     if pred == gold and answer_type is not AnswerType.TF:  # a TF gold must be a truth value
         return accept("equal")
+    if answer_type in (AnswerType.EX, AnswerType.EQ) and _WORDED_CHANGE.search(
+        _MARKED.sub(" ", pred)
+    ):
+        return reject("unparseable:words")  # "= 0 or 7", "= 0 at least": read as symbols,
+        # the words multiplied the zero away and the answer was the gold
     if MARK_OPEN in pred or MARK_OPEN in gold:  # units set apart after EX/EQ sides
         if answer_type not in (AnswerType.EX, AnswerType.EQ):
             pred, gold = unmark(pred), unmark(gold)
@@ -96,6 +101,12 @@ def judge_atom(
 
 
 _VALUE_TYPES = frozenset({AnswerType.NV, AnswerType.EX, AnswerType.EQ})
+# words left in a formula that offer another value, bound it or scale it: never symbols
+_WORDED_CHANGE = re.compile(
+    r"(?<![\\A-Za-z])(?:or|and|at\s+(?:least|most)|times|doubled|tripled|squared|cubed|halved"
+    r"|thousand|million|twice|thrice|half)(?![A-Za-z])"
+)
+_MARKED = re.compile("\u27e6[^\u27e7]*\u27e7")  # units set apart: "m per s" is a unit
 _OR = re.compile(r"\s+or\s+|\s*\\(?:lor|vee)\s*", re.IGNORECASE)
 # several values offered in one box: "1 s, 3 s", "1 s and 3 s", "1 s; 3 s", "\{1 s, 3 s\}"
 _LISTED = re.compile(r"\s+and\s+|,|;", re.IGNORECASE)

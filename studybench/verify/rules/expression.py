@@ -11,8 +11,14 @@ import re
 from typing import Any
 
 from studybench.verify.asked import asked_question
-from studybench.verify.chains import chain, definition_conflict, gold_chain, judge_chain
-from studybench.verify.normalize import split_top_level
+from studybench.verify.chains import (
+    chain,
+    definition_conflict,
+    gold_chain,
+    judge_chain,
+    value_sides,
+)
+from studybench.verify.normalize import question_math, split_top_level
 from studybench.verify.parsing import (
     UnparseableError,
     exact_gold_tolerance,
@@ -20,7 +26,7 @@ from studybench.verify.parsing import (
     has_decimal,
     parse_expressions,
 )
-from studybench.verify.question import question_math, symbols_of
+from studybench.verify.question import symbols_of
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
@@ -112,7 +118,8 @@ def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
         outcome = judge_ex_form(side, form, tolerance, definitions)
         return outcome.correct, outcome.reason
 
-    last = chain(pred)[-1]
+    values = value_sides(pred, gold_chain(gold).label)
+    last = values[-1][1] if values else chain(pred)[-1]  # the last value, not a label after it
 
     def uncheckable(side: str, form: str, reason: str) -> bool:
         return _ex_uncheckable(side, form, reason) or (side != last and _working(side, form))
@@ -130,8 +137,32 @@ def _working(side: str, form: str) -> bool:
     question = asked_question(folded=False)
     if not question:
         return False
-    own = symbols_of(side) - symbols_of(form) - symbols_of(question_math(question))
-    return bool(own)
+    known = _quantities(question_math(question)) | set(_PROSE_LETTER.findall(question.casefold()))
+    return bool(_quantities(side) - _quantities(form) - known)
+
+
+# a letter standing alone in the question's prose names a quantity too ("the emf E")
+_PROSE_LETTER = re.compile(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])")
+
+
+# what does not name a new quantity: text (``\\text{(approx.)}``), a subscript (``m_{\\rm
+# block}`` is the question's m), words in brackets
+_NOT_A_QUANTITY = re.compile(
+    r"\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{[^{}]*\}|_\s*(?:\{[^{}]*\}|\\[A-Za-z]+|\w)"
+    r"|\([A-Za-z.\s]*\)"
+)
+# spellings of one letter: a variant glyph, or a Greek letter a model writes for the Latin one
+_ELL = re.compile(r"\\ell(?![A-Za-z])")
+_SAME_LETTER = {"\\epsilon": "\\varepsilon", "\\vartheta": "\\theta", "\\varphi": "\\phi",
+                "\\kappa": "k"}  # fmt: skip
+
+
+def _quantities(text: str) -> set[str]:
+    """The letters ``text`` writes as quantities, read loosely so that a quantity is new only
+    when no spelling of it is written elsewhere: subscripts and text dropped, variant glyphs
+    one letter, case ignored (``M`` may be the question's ``m``)."""
+    letters = symbols_of(_ELL.sub("l", _NOT_A_QUANTITY.sub(" ", text)))
+    return {_SAME_LETTER.get(letter, letter).casefold() for letter in letters}
 
 
 Definitions = tuple[tuple[str, str], ...]

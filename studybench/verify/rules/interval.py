@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from studybench.verify.chains import label_key, quantity_key, same_label, underlying_name
-from studybench.verify.normalize import last_side, split_top_level
+from studybench.verify.normalize import NAME, last_side, question_math, split_top_level
 from studybench.verify.parsing import has_decimal, written_precision
 from studybench.verify.question import (
-    NAME,
     WRITTEN_NAME,
     asked_names,
     asked_nouns,
@@ -24,7 +23,6 @@ from studybench.verify.question import (
     given_names,
     math_names,
     named_nouns,
-    question_math,
 )
 from studybench.verify.relations import is_label, split_top
 from studybench.verify.rules.expression import judge_ex
