@@ -124,11 +124,11 @@ def _evaluated(side: str, question: str) -> Any | None:
 
 
 def _of_number(function: Callable[[float], float]) -> Callable[[Any], float]:
-    """``function`` of a dimensionless quantity (an angle in degrees is one, in radians)."""
+    """``function`` of a dimensionless quantity: pint's ``float`` gives an angle in degrees in
+    radians, and refuses a length (another dimension: no value, the formula is skipped)."""
 
     def applied(x: Any) -> float:
-        number = x.to("dimensionless").magnitude if hasattr(x, "to") else x
-        return function(float(number))
+        return function(float(x))
 
     return applied
 
