@@ -96,7 +96,7 @@ def contradicts_givens(side: str, form: str, question: str) -> bool:
         return False
     if isinstance(stated, complex) or not math.isfinite(stated):
         return False
-    return abs(stated - gold.value) > CONTRADICTION * abs(gold.value)
+    return bool(abs(stated - gold.value) > CONTRADICTION * abs(gold.value))
 
 
 def _evaluated(side: str, question: str) -> Any | None:

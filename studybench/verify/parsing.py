@@ -960,7 +960,7 @@ def _euler_number(expr: Any) -> Any:
     so ``\\frac{1}{e}`` and ``e^{\\pi/e}`` are values, as ``e^{-1}`` already was."""
     import sympy
 
-    symbols = getattr(expr, "free_symbols", set())
+    symbols: set[Any] = getattr(expr, "free_symbols", set())
     if len(symbols) == 1 and str(next(iter(symbols))) == "e":
         return expr.subs(next(iter(symbols)), sympy.E)
     return expr
