@@ -70,6 +70,54 @@ def matching_brace(text: str, start: int) -> int | None:
     return None
 
 
+def brace_partners(text: str) -> dict[int, int]:
+    """The index of the ``}`` that closes each ``{`` of ``text`` that is closed, read as
+    :func:`matching_brace` reads (a backslash escapes the next character).
+
+    One pass with a stack: callers that need the partner of many braces (every box of an
+    output, some never closed) pay the text's length once, not once per brace, which made
+    8,500 unclosed ``\\boxed{`` in 60 KB cost 11 s."""
+    partners: dict[int, int] = {}
+    opened: list[int] = []
+    i, length = 0, len(text)
+    while i < length:
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            opened.append(i)
+        elif char == "}" and opened:
+            partners[opened.pop()] = i
+        i += 1
+    return partners
+
+
+def delimited_spans(text: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, int]]:
+    """The spans of ``text`` between an opener and the first closer after it (each pair of
+    ``pairs``, tried in order where several open at one place), left to right and apart, as
+    a regex ``opener.*?closer|…`` with DOTALL finds them, in linear time: an opener never
+    closed is looked past once, where the regex read to the text's end from each of them
+    (15,000 unclosed ``\\[`` took 6 s)."""
+    opener = re.compile("|".join(re.escape(o) for o in dict.fromkeys(o for o, _ in pairs)))
+    spans: list[tuple[int, int]] = []
+    unclosed: set[tuple[str, str]] = set()  # no closer after some opener: none after a later
+    position = 0
+    while (found := opener.search(text, position)) is not None:
+        start, position = found.start(), found.start() + 1
+        for pair in pairs:
+            if pair in unclosed or not text.startswith(pair[0], start):
+                continue
+            end = text.find(pair[1], start + len(pair[0]))
+            if end < 0:
+                unclosed.add(pair)
+                continue
+            spans.append((start, end + len(pair[1])))
+            position = end + len(pair[1])
+            break
+    return spans
+
+
 _CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
 
 

@@ -24,7 +24,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 
-from studybench.data.boxes import matching_brace
+from studybench.data.boxes import brace_partners, delimited_spans, matching_brace
 from studybench.verify.lengths import points
 from studybench.verify.normalize import normalize_answer
 
@@ -338,12 +338,16 @@ def _hiding_classes(names: str) -> bool:
     )
 
 
+_BOX_REACH = 100  # "\\boxed [opt] {": how far a box's argument may open after its name
+
+
 def _box_spans(text: str) -> list[tuple[int, int]]:
     """Each box's start and the end of its argument (the text's end where it never closes)."""
     spans = []
+    partners = brace_partners(text) if "\\" in text else {}
     for box in _BOXED.finditer(text):
-        brace = text.find("{", box.end())
-        end = matching_brace(text, brace + 1) if brace >= 0 else None
+        brace = text.find("{", box.end(), box.end() + _BOX_REACH)
+        end = partners.get(brace) if brace >= 0 else None
         spans.append((box.start(), len(text) if end is None else end + 1))
     return spans
 
@@ -413,7 +417,7 @@ _LINE_BREAK = re.compile(
     r"\n[ \t]*\n|\\\\|\\(?:par|newline|linebreak|cr)(?![a-zA-Z])|\$\$|\\[\[\]]"
     r"|\\(?:begin|end)\s*\{|\n"
 )
-_DISPLAY = re.compile(r"\$\$.*?\$\$|\\\[.*?\\\]", re.DOTALL)  # a newline in one is a space
+_DISPLAY = (("$$", "$$"), ("\\[", "\\]"))  # a newline in one is a space
 _OVERLAP_POINTS = 10.0  # a move back of an em draws what follows over what precedes
 
 
@@ -448,7 +452,7 @@ def _move_points(move: re.Match[str]) -> tuple[float, bool]:
 def _line_ends(text: str) -> list[int]:
     """Where the lines of the page end (``_LINE_BREAK``), and the text: a newline ends one
     too, except inside a display, where it is a space."""
-    displays = [m.span() for m in _DISPLAY.finditer(text)] if "$$" in text or "\\[" in text else []
+    displays = delimited_spans(text, _DISPLAY) if "$$" in text or "\\[" in text else []
     starts = [start for start, _ in displays]
 
     def in_display(position: int) -> bool:

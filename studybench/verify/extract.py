@@ -14,7 +14,7 @@ from itertools import pairwise
 from studybench.data.answer_types import AnswerType
 from studybench.data.boxes import scan_boxes, split_top_level_commas
 from studybench.verify.enclosure import untrusted_boxes
-from studybench.verify.normalize import THOUSANDS
+from studybench.verify.normalize import THOUSANDS, collapse_whitespace
 from studybench.verify.relations import SPACING_ENDS, has_environment, is_label, split_elements
 from studybench.verify.visibility import (
     bounds,
@@ -112,13 +112,14 @@ def strip_think(text: str) -> tuple[str, bool]:
 
 
 def visible_text(text: str, *, strip_thinking: bool = True) -> tuple[str, bool]:
-    """The part of an output that may hold the final answer, capped to the last 64 KB."""
+    """The part of an output that may hold the final answer, capped to the last 64 KB, its
+    whitespace runs collapsed (:func:`~studybench.verify.normalize.collapse_whitespace`)."""
     unterminated = False
     if strip_thinking:
         text, unterminated = strip_think(text)
     if len(text) > MAX_INPUT_CHARS:
         text = text[-MAX_INPUT_CHARS:]
-    return text, unterminated
+    return collapse_whitespace(text), unterminated
 
 
 _FBOX = re.compile(r"\\(?:fbox|framebox)(?=\s*\{)")
@@ -149,7 +150,10 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
     right). Boxes side by side without one keep the protocol's rule: the last box (the last
     ``k``) wins."""
     visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
-    shown = _FBOX.sub(r"\\boxed", without_hidden(untrusted_boxes(unstrike_relations(visible))))
+    # hidden text and code spans leave spaces behind: runs as short as the visible text's
+    shown = collapse_whitespace(
+        _FBOX.sub(r"\\boxed", without_hidden(untrusted_boxes(unstrike_relations(visible))))
+    )
     scan = scan_boxes(shown)
     found = [
         (box, start, end)
@@ -201,8 +205,11 @@ def _tail(visible: str, shown: str, spans: tuple[tuple[int, int], ...], index: i
     """The text after box ``index`` (of ``spans`` in ``shown``; see ``Extraction.tail``):
     read again with fenced code kept where there is some and the same boxes are found."""
     if "```" in visible:
-        coded = _FBOX.sub(
-            r"\\boxed", without_hidden(untrusted_boxes(unstrike_relations(visible)), code=True)
+        coded = collapse_whitespace(
+            _FBOX.sub(
+                r"\\boxed",
+                without_hidden(untrusted_boxes(unstrike_relations(visible)), code=True),
+            )
         )
         coded_spans = scan_boxes(coded).spans
         if len(coded_spans) == len(spans):
@@ -212,7 +219,10 @@ def _tail(visible: str, shown: str, spans: tuple[tuple[int, int], ...], index: i
 
 
 def gold_answers(gold: str) -> tuple[str, ...]:
-    """The gold's boxes; a gold without any box is one answer as a whole (release quirk)."""
+    """The gold's boxes; a gold without any box is one answer as a whole (release quirk).
+    Its whitespace is collapsed as a prediction's is: a run of spaces in a gold's box is as
+    slow to read as one in a prediction's."""
+    gold = collapse_whitespace(gold)
     boxes = tuple(c.strip() for c in scan_boxes(gold).contents if c.strip())
     return boxes or ((gold.strip(),) if gold.strip() else ())
 

@@ -20,7 +20,7 @@ from typing import Any
 from studybench.verify.normalize import normalize_answer
 from studybench.verify.parsing import UnparseableError, parse_expressions, parse_quantity
 from studybench.verify.question import given_assignments
-from studybench.verify.units import has_offset, parse_unit, registry
+from studybench.verify.units import PROSE_WORDS, has_offset, parse_unit, registry
 
 # How far a formula's value may lie from the gold before it contradicts it: the givens are
 # rounded, and a formula may use g = 9.8 where the gold used 9.80665.
@@ -58,12 +58,11 @@ _UNIT_AFTER_MATH = re.compile(
     r"\$(?P<math>[^$]*?=\s*[-+]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?-?\d+\}?)?)\$"
     r"\s*(?P<unit>[A-Za-zΩμ°][A-Za-zΩμ°/^0-9\-]*)"
 )
-_NOT_UNITS = frozenset("and or in at a an is to of for with as by on the".split())
 
 
 def _unit_inside(match: re.Match[str]) -> str:
     unit = match.group("unit").rstrip(".,;:")
-    if unit.casefold() in _NOT_UNITS or parse_unit(unit) is None:
+    if unit.casefold() in PROSE_WORDS or parse_unit(unit) is None:
         return match.group(0)
     return f"${match.group('math')}\\,\\mathrm{{{unit}}}$"
 

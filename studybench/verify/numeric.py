@@ -44,6 +44,7 @@ from studybench.verify.parsing import (
 from studybench.verify.question import asks_temperature_change
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
+    PROSE_WORDS,
     convert,
     has_offset,
     is_dimensionless,
@@ -523,7 +524,6 @@ _UNIT_JOIN = re.compile(  # on the same line: the next line's first word is no u
     r"(?:[ \t]|\\[,;: ]|~|\\cdot(?![a-zA-Z])|·)*(?P<slash>/)?(?:[ \t]|\\[,;: ]|~)*"
 )
 # English words that pint also reads as units ("in" inch, "a" year, "at" atmosphere)
-_NOT_UNITS = frozenset("in a at as or and to by on of if for the an be so no is it we us".split())
 _BARE_NUMBER = re.compile(
     r"^\s*[+\-−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:\\times|\\cdot|×|·)\s*10\s*\^\s*\{?\s*[+\-−]?"
     r"\d+\s*\}?|[eE][+\-−]?\d+)?\s*$"
@@ -648,7 +648,7 @@ def _unit_written(rest: str) -> str | None:
     ]
     for word in words:
         unit = normalize_answer(word).rstrip(".")
-        if unit and unit.casefold() not in _NOT_UNITS and parse_unit(unit) is not None:
+        if unit and unit.casefold() not in PROSE_WORDS and parse_unit(unit) is not None:
             return unit
     return None
 
@@ -738,7 +738,7 @@ def with_unit_before(box: str, before: str) -> str:
         return box
     written = named.group("lead", "opening", "comma", "stated", "word", "bracket", "paren")
     unit = normalize_answer(next(u for u in written if u))
-    if unit.casefold() in _NOT_UNITS or _PART_LABEL.match(unit) or parse_unit(unit) is None:
+    if unit.casefold() in PROSE_WORDS or _PART_LABEL.match(unit) or parse_unit(unit) is None:
         return box  # "Part (b): \\boxed{…}" names a part, not barns
     return f"{box}\\,{unit}"
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from studybench.verify.chains import label_key
-from studybench.verify.normalize import question_math
+from studybench.verify.normalize import collapse_whitespace, question_math
 from studybench.verify.question import asking_part, symbols_of
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
@@ -27,7 +27,9 @@ CONCLUSION_LABELS = (
 )
 # a conclusion that states a labelled value: "So v = 29.0 m/s", "Therefore \\eta = 0.308",
 # "Hence, finally, v = …", "I think v = …", "Re-checking the arithmetic gives 29 m/s"
-_FILLERS = r"\s*(?:\*\*|__)?\s*(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*)?"
+# possessive (``*+``): spaces given up to a later ``\s*`` are the same spaces, and trying
+# each split of a run is what made a run of line breaks polynomial
+_FILLERS = r"\s*+(?:(?:\*\*|__)\s*+)?(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*+)?"
 _OPENING = r"(?:^|(?<=[.!?\n:;。！？：]))" + _FILLERS
 # an expression may be restated in a clause too: "$I = \\boxed{…}$, so $I = BLv/(2R)$"
 _CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,。！？：，]))" + _FILLERS
@@ -57,8 +59,8 @@ _CONNECTIVES = (
 # words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
 _RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
 _MARKERS = (
-    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__|{_ARROW})*)+"
-    rf"(?:(?:{_RESTATING})\b[\s,:]*)?"
+    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__|{_ARROW})*+)+"
+    rf"(?:(?:{_RESTATING})\b[\s,:]*+)?"
 )
 # a label: a letter or a command, maybe a change (\\Delta S) or a script face (\\mathcal{E}),
 # with one subscript (``v_0``, ``T_{eq}``, ``T_eq`` as code writes it)
@@ -178,7 +180,7 @@ _PREPOSITION_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"[^.!?\n。;；]*(?:\.(?=\d)[^.!?\n。;；]*)*")
-_OPENS_CONCLUSION = re.compile(_FILLERS + rf"\s*(?:{_MARKERS})", re.IGNORECASE)
+_OPENS_CONCLUSION = re.compile(_FILLERS + rf"(?:{_MARKERS})", re.IGNORECASE)
 # a value before the statement in its clause: the clause is about that case
 _VALUE_BEFORE = re.compile(
     r"\d\s*(?:\$\s*)?(?:\\[,;:! ]|\s)*(?:\\mathrm|\\text|[A-Za-zµΩ°%])|=\s*-?\d"
@@ -475,7 +477,8 @@ def unframed(text: str) -> str:
         previous, text = text, _FRAME.sub(_framed, text)
     for pattern, plain in _DRESSING:
         text = pattern.sub(plain, text)
-    return text
+    # a run of fences or "$$" becomes a run of line breaks: as short as any other run
+    return collapse_whitespace(text)
 
 
 _PROSE_POWER = re.compile(r"\^\s*([-+−]?\d+)")

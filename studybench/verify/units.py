@@ -185,6 +185,13 @@ def _to_pint_syntax(unit_text: str) -> str | None:
 _SCALE = re.compile(r"(?<![\w])deg[CF](?![\w])")
 
 
+# short words of prose that pint reads as units or prefixed units ("in" inch, "a" year, "at"
+# attotonne, "us" microsecond): a word after a number that is one of these is no unit
+PROSE_WORDS = frozenset(
+    "a an and as at be by for if in is it no of on or so the to us we with".split()
+)
+
+
 @lru_cache(maxsize=4096)
 def parse_unit(unit_text: str) -> Any | None:
     """A pint unit for ``unit_text`` (``m/s``, ``kg m^{2}``, ``\\mu m``, ``^{\\circ} C``), or

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
-from studybench.verify.normalize import expand_siunitx, split_top_level
+from studybench.verify.normalize import collapse_whitespace, expand_siunitx, split_top_level
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import requested_units
 from studybench.verify.relations import (
@@ -223,7 +223,13 @@ from studybench.verify.visibility import (
 # question writes; a series written out; \ell is l; k_BT; a number's e is Euler's; the bare
 # name for an asked extreme; a unit after a bracketed tuple; a table's headings; remarks in
 # the question's words after each element; Greek letters as characters; a plain decimal comma
-VERIFIER_VERSION = "1.20.0"
+# 1.21.0 (round 16c, slow inputs): text enters with its whitespace runs collapsed (a run of
+# spaces is one space, of blank lines one blank line: a judgement across 250 spaces is next
+# to the box); a series, product or integral has a value only where mpmath's extrapolation
+# or quadrature converges in bounded work; a power tower past a float has none; an equation
+# of degree above 12 in the asked quantity, or with it in two families of functions, is not
+# solved (so not shown to be the gold); a box over 1,000 characters is too long to parse
+VERIFIER_VERSION = "1.21.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -310,6 +316,7 @@ def judge_inline(
     except ValueError:
         return verdict(False, "bad_type_sequence")
 
+    question = collapse_whitespace(question) if question else None  # as the output's is
     gold_boxes = gold_answers(gold)
     if kind is AnswerType.TUP and len(gold_boxes) == 1 and len(sequence) > 1:
         gold_boxes = select_answers(gold_boxes, kind, len(sequence))

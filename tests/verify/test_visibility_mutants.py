@@ -464,8 +464,13 @@ def test_every_value_offered_around_the_box_is_read(
     [
         # a line break ends the clause: "I got" on the line above corrects nothing
         ("I got 5\nWrong answer: \\boxed{1}", ()),
-        # the window counts prose, not spacing: a judgement far back in characters is gone
-        ("Wrong answer:" + " " * 250 + "\\boxed{1}", ("1",)),
+        # a judgement far back in the prose is gone
+        (
+            "Wrong answer: " + "we take the speed from the energy equation, " * 6 + "\\boxed{1}",
+            ("1",),
+        ),
+        # spacing is no distance: a reader sees a run of spaces as one
+        ("Wrong answer:" + " " * 250 + "\\boxed{1}", ()),
         # a following paragraph that is only a judgement, or starts with a cross, denies
         ("\\boxed{1}\n\n(wrong)", ()),
         # the judging paragraph is read on past its own paragraph break

@@ -46,9 +46,10 @@ def _offers(text: str) -> tuple[str, ...]:
         ("v = \\boxed{14.5}. If it did not rotate only the spin would matter.", ()),
         # in the box's own sentence it restricts the box
         ("v = \\boxed{14.5} for small angles only.", ("",)),
-        # spacing below the box: a qualifier within the window is read, one past it is not
-        ("v = \\boxed{14.5}" + "\n" * 150 + "(±20%)", ("",)),
-        ("v = \\boxed{14.5}" + "\n" * 170 + "(±20%)", ()),
+        # spacing after the box (thin spaces: blank lines are collapsed to one break, as a
+        # reader sees them): a qualifier within the window is read, one past it is not
+        ("v = \\boxed{14.5}" + "\\," * 75 + "(±20%)", ("",)),
+        ("v = \\boxed{14.5}" + "\\," * 85 + "(±20%)", ()),
     ],
 )
 def test_qualifier_after_the_box(text: str, offers: tuple[str, ...]) -> None:
@@ -61,8 +62,8 @@ def test_qualifier_after_the_box(text: str, offers: tuple[str, ...]) -> None:
     ("text", "offers"),
     [
         ("v = \\boxed{14.5} (double if the road is icy)", ("",)),
-        ("v = \\boxed{14.5}" + "\n" * 150 + "(double if the road is icy)", ("",)),
-        ("v = \\boxed{14.5}" + "\n" * 170 + "(double if the road is icy)", ()),
+        ("v = \\boxed{14.5}" + "\\," * 75 + "(double if the road is icy)", ("",)),
+        ("v = \\boxed{14.5}" + "\\," * 85 + "(double if the road is icy)", ()),
     ],
 )
 def test_relative_remark_window(text: str, offers: tuple[str, ...]) -> None:
@@ -74,9 +75,9 @@ def test_relative_remark_window(text: str, offers: tuple[str, ...]) -> None:
     ("text", "offers"),
     [
         ("t = \\boxed{2.0 s} (as well as 5.0 s)", ("5.0 s",)),
-        ("t = \\boxed{2.0 s}" + "\n" * 140 + "(as well as 5.0 s)", ("5.0 s",)),
-        ("t = \\boxed{2.0 s}" + "\n" * 150 + "(as well as 5.0 s)", ()),
-        ("t = \\boxed{2.0 s}" + "\n" * 170 + "(as well as 5.0 s)", ()),
+        ("t = \\boxed{2.0 s}" + "\\," * 70 + "(as well as 5.0 s)", ("5.0 s",)),
+        ("t = \\boxed{2.0 s}" + "\\," * 75 + "(as well as 5.0 s)", ()),
+        ("t = \\boxed{2.0 s}" + "\\," * 85 + "(as well as 5.0 s)", ()),
     ],
 )
 def test_paired_value_window(text: str, offers: tuple[str, ...]) -> None:

@@ -473,6 +473,41 @@ def _read_sides(pred: tuple[Any, Any], gold: tuple[Any, Any]) -> tuple[Any, Any]
 SOLVE_OPS_LIMIT = 120  # larger equations are not solved (sympy's solve may stall)
 FACTOR_OPS_LIMIT = 60  # larger sums are not factored when looking for a hedging factor
 MAX_ASKED = 4  # at most this many candidate quantities are solved for
+# a power of a quantity above this degree is not solved or factored: x^{399} - a^{399} took
+# sympy's factor minutes, and no physics answer is an equation of such a degree
+MAX_DEGREE = 12
+
+
+def _intractable(expr: Any, name: str = "") -> bool:
+    """Whether solving ``expr = 0`` (for the symbol called ``name``; any symbol if empty) has
+    no time bound in sympy: a power of it above :data:`MAX_DEGREE`, or the quantity inside two
+    different transcendental functions (``e^h + \\sin h = c``: sympy's ``_tsolve`` tries
+    hundreds of factorisations and has no closed form to find)."""
+    import sympy
+
+    def asked(node: Any) -> bool:
+        return any(not name or canonical_name(s) == name for s in node.free_symbols)
+
+    for power in expr.atoms(sympy.Pow):
+        exponent = power.exp
+        if exponent.is_Number and abs(exponent) > MAX_DEGREE and asked(power.base):
+            return True
+    families = {
+        _FAMILY.get(call.func.__name__, call.func.__name__)
+        for call in expr.atoms(sympy.Function)
+        if not isinstance(call, sympy.core.function.AppliedUndef) and asked(call)
+    }
+    families |= {
+        "exp" for power in expr.atoms(sympy.Pow) if power.exp.free_symbols and asked(power.exp)
+    }
+    return len(families) > 1
+
+
+# functions sympy's solve rewrites into one another: one family of generators
+_FAMILY = {
+    **dict.fromkeys(("sin", "cos", "tan", "cot", "sec", "csc"), "trig"),
+    **dict.fromkeys(("exp", "sinh", "cosh", "tanh", "coth", "sech", "csch"), "exp"),
+}
 
 
 def _rearranged(
@@ -500,6 +535,8 @@ def _rearranged(
         return False
     if sympy.count_ops(pred_d) + sympy.count_ops(gold_d) > 2 * SOLVE_OPS_LIMIT:
         return False
+    if _intractable(pred_d) or _intractable(gold_d):
+        return False  # undecided: never shown the same
     extra = new_symbols(pred_d, gold_d)
     if extra and free_of(pred_d, extra, seed):  # they cancel: any value will do
         pred_d = sympy.simplify(pred_d.xreplace(dict.fromkeys(extra, sympy.Integer(1))))
@@ -813,7 +850,7 @@ def _solutions(expr: Any, name: str, magnitude: bool) -> tuple[Any, ...] | None:
     import sympy
 
     target = next((s for s in expr.free_symbols if canonical_name(s) == name), None)
-    if target is None:
+    if target is None or _intractable(expr, name):
         return None
     variable = sympy.Symbol("solved_" + name, real=True)
     others = {s: sympy.Symbol(s.name, positive=True) for s in expr.free_symbols if s != target}

@@ -18,7 +18,7 @@ from studybench.verify.chains import (
     judge_chain,
     value_sides,
 )
-from studybench.verify.normalize import question_math, split_top_level
+from studybench.verify.normalize import ELL, question_math, split_top_level
 from studybench.verify.parsing import (
     UnparseableError,
     exact_gold_tolerance,
@@ -152,7 +152,6 @@ _NOT_A_QUANTITY = re.compile(
     r"|\([A-Za-z.\s]*\)"
 )
 # spellings of one letter: a variant glyph, or a Greek letter a model writes for the Latin one
-_ELL = re.compile(r"\\ell(?![A-Za-z])")
 _SAME_LETTER = {"\\epsilon": "\\varepsilon", "\\vartheta": "\\theta", "\\varphi": "\\phi",
                 "\\kappa": "k"}  # fmt: skip
 
@@ -161,7 +160,7 @@ def _quantities(text: str) -> set[str]:
     """The letters ``text`` writes as quantities, read loosely so that a quantity is new only
     when no spelling of it is written elsewhere: subscripts and text dropped, variant glyphs
     one letter, case ignored (``M`` may be the question's ``m``)."""
-    letters = symbols_of(_ELL.sub("l", _NOT_A_QUANTITY.sub(" ", text)))
+    letters = symbols_of(ELL.sub("l", _NOT_A_QUANTITY.sub(" ", text)))
     return {_SAME_LETTER.get(letter, letter).casefold() for letter in letters}
 
 

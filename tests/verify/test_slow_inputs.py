@@ -1,0 +1,283 @@
+"""Inputs whose reading had no time bound (a search for ReDoS and unbounded sympy work,
+round 16c): each mechanism that bounds them, as properties and case tables. Times are in
+``perf/verify_slow_inputs.py``, not here; these tests check what each bound decides."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from studybench.data.boxes import brace_partners, delimited_spans, matching_brace
+from studybench.verify import judge_inline
+from studybench.verify.extract import boxed_answers, gold_answers, visible_text
+from studybench.verify.normalize import collapse_whitespace
+from studybench.verify.parsing import (
+    UnparseableError,
+    _parsed_or_failure,
+    numeric_value,
+    parse_latex,
+)
+from studybench.verify.rules.equation import _intractable
+
+# ---------------------------------------------------------------------------------------------
+# whitespace: every run as short as what it means, once, where text enters
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "collapsed"),
+    [
+        ("a   b", "a b"),
+        ("a\t\t\xa0\u2009b", "a b"),  # tabs, NBSP, thin spaces: one space
+        ("a   \nb", "a\nb"),  # no space at a line's end
+        ("a" + "\n" * 300 + "b", "a\n\nb"),  # at most one blank line
+        ("a\n \t \n\n  \nb", "a\n\nb"),  # lines of spaces are blank lines
+        ("a\n\nb", "a\n\nb"),
+        ("a\nb", "a\nb"),
+        ("a\r\nb\rc", "a\nb\nc"),  # CRLF and CR are line breaks
+        ("a\n\n    code", "a\n\n    code"),  # an indented code block stays one
+        ("a\n\n" + " " * 100 + "code", "a\n\n" + " " * 8 + "code"),
+        ("a\n\n\tcode", "a\n\n\tcode"),
+        ("   a", "   a"),  # the text's first line is a line
+        ("a   ", "a"),
+        ("", ""),
+    ],
+)
+def test_whitespace_runs_are_collapsed(text: str, collapsed: str) -> None:
+    assert collapse_whitespace(text) == collapsed
+
+
+_SPACE = st.sampled_from([" ", "\t", "\n", "\xa0", "\u2009", "\r", "a", "b", "\\", "$"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SPACE, max_size=60).map("".join))
+def test_collapsing_leaves_no_run_and_is_idempotent(text: str) -> None:
+    collapsed = collapse_whitespace(text)
+    assert collapse_whitespace(collapsed) == collapsed
+    assert "\n\n\n" not in collapsed and "\r" not in collapsed
+    assert not re.search(r"[^\S\n]\n|[^\S\n]$", collapsed)  # no space at a line's end
+    for line in collapsed.split("\n"):
+        body = line.lstrip()
+        assert len(line) - len(body) <= 8
+        assert not re.search(r"[^\S\n]{2}", body)  # one space inside a line
+    # nothing but whitespace changes
+    assert re.sub(r"\s", "", collapsed) == re.sub(r"\s", "", text)
+
+
+@pytest.mark.parametrize(
+    "padding",
+    [" " * 300, "\n" * 300, "\xa0" * 40, "\t" * 300, " \n" * 150, "\u3000" * 100],
+    ids=["spaces", "newlines", "nbsp", "tabs", "space-newline", "ideographic"],
+)
+def test_a_run_reads_as_its_shortest_form_in_predictions_and_golds(padding: str) -> None:
+    """The verdict with a long run anywhere is the verdict with the run's short form: in the
+    box, after it, in the gold."""
+    short = collapse_whitespace("x" + padding + "x")[1:-1]
+    for pred, gold, kind in (
+        ("So $\\boxed{14.5{pad}\\,\\mathrm{{m/s}}}$.", "\\boxed{14.5\\,\\mathrm{m/s}}", "NV"),
+        ("So $\\boxed{14.5\\,\\mathrm{{m/s}}}${pad}Done.", "\\boxed{14.5\\,\\mathrm{m/s}}", "NV"),
+        ("So $x = \\boxed{\\frac{{2d}}{{3}}}$.{pad}Done.", "\\boxed{\\frac{2d}{3}}", "EX"),
+        ("$\\boxed{h_{{\\min}} ={pad}\\frac{{27}}{{10}} R}$", "\\boxed{h_{\\min} = 2.7 R}", "EQ"),
+        ("Wrong answer:{pad}\\boxed{{14.5}}", "\\boxed{14.5}", "NV"),
+    ):
+        long_form = judge_inline(pred.replace("{pad}", padding), gold, kind)
+        short_form = judge_inline(pred.replace("{pad}", short), gold, kind)
+        assert (long_form.correct, long_form.reason) == (short_form.correct, short_form.reason)
+        padded_gold = gold.replace("\\,", padding + "\\,")
+        assert judge_inline(pred.replace("{pad}", short), padded_gold, kind).correct == (
+            short_form.correct
+        )
+
+
+def test_text_enters_collapsed() -> None:
+    assert visible_text("a" + " " * 50 + "b")[0] == "a b"
+    assert gold_answers("\\boxed{14.5" + " " * 50 + "m/s}") == ("14.5 m/s",)
+    # a code span's backticks or hidden text removed leave no run behind either
+    (answer,) = boxed_answers("\\boxed{14.5" + "`" * 260 + "\\,\\mathrm{m/s}}").answers
+    assert answer.startswith("14.5 ") and not re.search(r"\s\s", answer)
+
+
+# ---------------------------------------------------------------------------------------------
+# scans that read to the text's end once, not once per opener
+# ---------------------------------------------------------------------------------------------
+
+_BRACES = st.lists(st.sampled_from(["{", "}", "\\", "a", "\\{", "\\}"]), max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_BRACES)
+def test_brace_partners_match_brace_by_brace(text: str) -> None:
+    partners = brace_partners(text)
+    escaped = False
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+            continue
+        if char == "\\":
+            escaped = True
+        elif char == "{":
+            assert partners.get(index) == matching_brace(text, index + 1)
+
+
+_DELIMITED = st.lists(
+    st.sampled_from(["$", "$$", "\\[", "\\]", "\\(", "\\)", "a", "\n"]), max_size=30
+).map("".join)
+_MATH_PAIRS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+_MATH_REGEX = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DELIMITED)
+def test_delimited_spans_are_the_lazy_regex_spans(text: str) -> None:
+    """The regex it replaces is the oracle: the same spans, in linear time."""
+    assert delimited_spans(text, _MATH_PAIRS) == [m.span() for m in _MATH_REGEX.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "answers", "problem"),
+    [
+        # thousands of unclosed openers around a box: each was a scan to the end
+        ("\\[" * 3000 + " \\boxed{14.5} " + "\\[" * 3000, ("14.5",), None),
+        ("](" * 3000 + " \\boxed{14.5} " + "](" * 3000, ("14.5",), None),
+        ("\\boxed{" * 3000 + " \\boxed{14.5} ", (), "unbalanced_box"),
+    ],
+)
+def test_unclosed_openers_leave_the_box_as_it_was(
+    text: str, answers: tuple[str, ...], problem: str | None
+) -> None:
+    extraction = boxed_answers(text)
+    assert (extraction.answers, extraction.problem) == (answers, problem)
+
+
+# ---------------------------------------------------------------------------------------------
+# numbers whose evaluation had no bound
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latex", "value"),
+    [
+        # a tower is refused before its next storey is evaluated
+        ("\\sin(e^{e^{e^{e}}})", None),
+        ("e^{e^{e^{e^{e}}}}", None),
+        ("\\exp(\\exp(\\exp(\\exp(1))))", None),
+        ("e^{e^{e}}", 3814279.1047602205),
+        ("10^{-400}", 0.0),
+        # a series with a closed form that mpmath's sum confirms; one without is no number
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n^2}", 1.6449340668482264),
+        ("\\sum_{n=0}^{\\infty}\\frac{1}{n!}", 2.718281828459045),
+        ("\\sum_{n=1}^{\\infty}\\frac{(-1)^{n+1}}{n}", 0.6931471805599453),
+        ("\\sum_{n=1}^{\\infty}\\frac{(-1)^n}{\\ln(n+1)}", None),  # -0.9243..., no closed form
+        ("\\sum_{n=2}^{\\infty}\\frac{1}{n\\ln(n)^2}", None),  # 2.1097..., summed too slowly
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n}", None),  # diverges
+        # nothing for a thousand terms, then everything: extrapolated, it was pi^2/6
+        ("\\sum_{n=1}^{\\infty}\\left(\\frac{1}{n^2}+e^{n-10000}\\right)", None),
+        ("\\prod_{n=1}^{\\infty}(1+\\frac{1}{n^2})", None),  # sinh(pi)/pi: no product is summed
+        # a finite sum or product is computed, up to 10,000 terms
+        ("\\sum_{n=1}^{10} n", 55.0),
+        ("\\prod_{n=1}^{5} n", 120.0),
+        ("\\sum_{n=1}^{100000} n", None),
+        ("\\sum_{n=1}^{3} e^{e^{e^{n}}}", None),  # each term is checked as any power
+        # an integral by quadrature, its error estimate small, or none
+        ("\\int_0^1 x^2\\,dx", 1 / 3),
+        ("\\int_0^\\infty e^{-x^2}\\,dx", 0.886226925452758),
+        ("\\int_0^1 e^{-x^2}\\sin(\\frac{1}{x})\\,dx", None),  # oscillates without end
+        ("\\int_0^\\infty \\frac{\\sin x}{x}\\,dx", None),
+    ],
+)
+def test_numbers_are_evaluated_within_a_bound_or_not_at_all(
+    latex: str, value: float | None
+) -> None:
+    try:
+        found = numeric_value(parse_latex(latex))
+    except UnparseableError:
+        found = None
+    if value is None:
+        assert found is None
+    else:
+        assert found is not None and found.real == pytest.approx(value, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n^2}", True),
+        ("\\sum_{n=1}^{\\infty}\\frac{1.02}{n^2}", False),
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n}", False),
+        ("\\sum_{n=1}^{\\infty}\\left(\\frac{1}{n^2}+e^{n-10000}\\right)", False),
+    ],
+)
+def test_a_series_as_a_numeric_answer(pred: str, correct: bool) -> None:
+    assert judge_inline(f"\\boxed{{{pred}}}", "\\boxed{1.6449}", "NV").correct is correct
+
+
+# ---------------------------------------------------------------------------------------------
+# equations sympy cannot solve or factor in bounded time are not solved
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latex", "name", "intractable"),
+    [
+        ("h^{399} - a^{399}", "h", True),
+        ("h^{13} - a", "h", True),
+        ("h^{12} - a", "h", False),
+        ("h - a^{40}", "h", False),  # a power of another quantity is no degree in h
+        ("h - a^{40}", "", True),
+        ("e^{h} - e^{a} + \\sin(h) - \\sin(a)", "h", True),  # exp and trig: _tsolve
+        ("\\log(h) + \\sin(h)", "h", True),
+        ("\\sin(h) - \\mu\\cos(h)", "h", False),  # one family: rewritten into one another
+        ("\\cosh(h) - e^{h} + a", "h", False),
+        ("2^{h} - \\sin(h)", "h", True),  # a power with h in its exponent is exp's family
+        ("\\sin(h) - e^{a}", "h", False),  # exp of another quantity is a constant
+    ],
+)
+def test_what_is_not_solved(latex: str, name: str, intractable: bool) -> None:
+    assert _intractable(parse_latex(latex), name) is intractable
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "reason"),
+    [
+        # equivalent in fact, but of a degree no comparison can afford to solve: rejected
+        ("h^{50} = (2.7R)^{50}", "h = 2.7 R", "wrong_equation"),
+        ("h^{399} = (2.7R)^{399}", "h = 2.7 R", "wrong_equation"),
+        ("e^{h} - e^{2.7R} + \\sin(h) - \\sin(2.7R) = 0", "h = 2.7 R", "wrong_equation"),
+        ("\\sin(x)^{20} = \\sin(\\frac{L}{2})^{20}", "x = \\frac{L}{2}", "wrong_equation"),
+        # what is solved as before
+        ("h^2 = (2.7R)^2", "h = 2.7 R", "wrong_equation"),  # h = -2.7R too
+        ("\\frac{h}{R} = 2.7", "h = 2.7 R", "rearranged"),
+        ("h^{3} = (2.7R)^{3}", "h = 2.7 R", "rearranged"),
+    ],
+)
+def test_equations_of_high_degree_or_mixed_functions(pred: str, gold: str, reason: str) -> None:
+    verdict = judge_inline(f"\\boxed{{{pred}}}", f"\\boxed{{{gold}}}", "EQ")
+    assert verdict.reason == reason
+    assert verdict.correct is (reason == "rearranged")
+
+
+# ---------------------------------------------------------------------------------------------
+# a parse that fails is not tried again
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_failed_parse_is_cached_as_a_success_is() -> None:
+    text = "14.5" + "0." * 400
+    for _ in range(2):
+        with pytest.raises(UnparseableError):
+            parse_latex(text)
+    assert _parsed_or_failure(text)[1] is not None
+    hits = _parsed_or_failure.cache_info().hits
+    with pytest.raises(UnparseableError) as caught:
+        parse_latex(text)
+    assert _parsed_or_failure.cache_info().hits == hits + 1
+    assert caught.value.reason == _parsed_or_failure(text)[1]
+
+
+def test_a_box_past_the_parse_limit_is_too_long() -> None:
+    verdict = judge_inline("\\boxed{" + "x+" * 600 + "x}", "\\boxed{x}", "EX")
+    assert (verdict.correct, verdict.reason) == (False, "unparseable:too_long")
