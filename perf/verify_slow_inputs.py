@@ -48,6 +48,14 @@ def _nv(pred: str, gold: str = NV_GOLD) -> Case:
     return {"pred": pred, "gold": gold, "answer_type": "NV", "question": NV_QUESTION}
 
 
+def _ex(box: str) -> Case:
+    return {
+        "pred": f"The final answer is $\\boxed{{{box}}}$.",
+        "gold": EX_GOLD,
+        "answer_type": "EX",
+    }
+
+
 def _eq(box: str) -> Case:
     return {
         "pred": f"The final answer is $\\boxed{{{box}}}$.",
@@ -135,6 +143,20 @@ FAMILIES: dict[str, tuple[tuple[int, ...], Callable[[int], Case]]] = {
     "oscillating_integral": (
         (1,),
         lambda n: _nv(r"$\boxed{\int_{0}^{1} e^{-x^{2}} \sin(\frac{1}{x}) dx}$"),
+    ),
+    # round 18: shapes whose parse or exact comparison grows steeply with their size
+    "exponents_in_exponents": ((3, 4), lambda n: _ex("e^{" + "d+e^{" * (n - 1) + "d+d" + "}" * n)),
+    "absolute_value_bars": ((20, 50), lambda n: _ex("|d" * n)),
+    "continued_fraction": ((8, 16), lambda n: _ex("\\frac{1}{d+" * n + "d" + "}" * n)),
+    "product_of_sums": ((14,), lambda n: _ex("".join(f"(x_{{{i}}}+d)" for i in range(n)))),
+    "power_of_a_sum": ((40,), lambda n: _ex(f"(d+x+y+z)^{{{n}}}")),
+    "powers_nested_in_bases": (
+        (7, 10),
+        lambda n: _ex("(d+" * (n - 1) + "(d+1)^{2}" + ")^{2}" * (n - 1)),
+    ),
+    "binomial_of_a_large_number": (
+        (10**6,),
+        lambda n: _nv(f"$\\boxed{{\\binom{{{n}}}{{{n // 2}}}}}$"),
     ),
     "equation_of_degree": (
         (50, 399),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from studybench.data.boxes import brace_partners
 from studybench.verify.normalize import ELL, THOUSANDS, split_top_level
 from studybench.verify.units import parse_unit
 
@@ -40,6 +41,20 @@ _NUMBER = re.compile(
 _POWER_TOWER = re.compile(r"\d\s*\^\s*\{?\s*[+-]?\s*\d+\s*\^")
 _BIG_EXPONENT = re.compile(r"\^\s*\{?\s*[+-]?\s*(\d{4,})")
 _BIG_FACTORIAL = re.compile(r"\d{3,}\s*!")
+# a binomial of a large number is computed exactly by the parser (\binom{10^6}{5 10^5}: minutes)
+_BIG_BINOMIAL = re.compile(r"\\[dt]?binom\s*\{\s*(?:\d{5,}|\d+\s*\^)")
+# exponents inside exponents (e^{d + e^{d + e^{d + e^{d}}}}): at four levels the value at a
+# sample point has millions of digits, and evaluating it took minutes
+MAX_EXPONENT_NESTING = 3
+_EXPONENT_OPEN = re.compile(r"\^\s*\{|\\exp\s*(?:\\left)?\s*[({]")
+# fractions inside fractions: evaluating a continued fraction at a sample point doubled in
+# cost with each level (10 levels 0.8 s, 16 levels 10 s); an answer nests a few
+MAX_FRACTION_NESTING = 6
+_FRACTION = re.compile(r"\\[dt]?frac\s*\{")
+_OPEN_BRACE = re.compile(r"\s*\{")
+# absolute-value bars: the slow parser's prediction on |d|d|d... grows steeply (20 bars 1 s,
+# 50 bars 7.5 s); no answer writes more than a few
+MAX_BARS = 8
 _SUBSCRIPT_CHAR = re.compile(r"_([A-Za-z0-9])")
 _SUBSCRIPT_CMD = re.compile(r"_\\([A-Za-z]+)")
 _GREEK_VARIANTS = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|pi)(?![a-zA-Z])")
@@ -111,8 +126,59 @@ def guard(text: str) -> None:
     big = _BIG_EXPONENT.search(text)
     if big and int(big.group(1)) > MAX_EXPONENT:
         raise UnparseableError("too_large")
-    if _BIG_FACTORIAL.search(text):
+    if _BIG_FACTORIAL.search(text) or _BIG_BINOMIAL.search(text):
         raise UnparseableError("too_large")
+    if _exponent_nesting(text) > MAX_EXPONENT_NESTING:
+        raise UnparseableError("too_large")
+    if text.count("|") > MAX_BARS:
+        raise UnparseableError("too_deep")
+    if text.count("frac") > MAX_FRACTION_NESTING and _fraction_nesting(text) > (
+        MAX_FRACTION_NESTING
+    ):
+        raise UnparseableError("too_deep")
+
+
+def _fraction_nesting(text: str) -> int:
+    """How many fractions the deepest ``\\frac`` is inside, counting itself (a fraction's
+    numerator and denominator are its inside)."""
+    partners = brace_partners(text)
+    starts = [match.start() for match in _FRACTION.finditer(text)]
+    insides = []
+    for match in _FRACTION.finditer(text):
+        numerator = match.end() - 1
+        close = partners.get(numerator)
+        if close is None:
+            continue
+        following = _OPEN_BRACE.match(text, close + 1)
+        end = partners.get(following.end() - 1) if following else None
+        insides.append((numerator, close if end is None else end))
+    return max(
+        (1 + sum(1 for low, high in insides if low < start < high) for start in starts),
+        default=0,
+    )
+
+
+def _exponent_nesting(text: str) -> int:
+    """How many exponents (``^{…}``, ``\\exp(…)``) the deepest one is inside, counting
+    itself: one pass, each opening brace or bracket remembered as an exponent's or not."""
+    opens = (
+        {match.end() - 1 for match in _EXPONENT_OPEN.finditer(text)}
+        if "^" in text or "exp" in text
+        else set()
+    )
+    if not opens:
+        return 0
+    stack: list[bool] = []
+    depth = deepest = 0
+    for index, char in enumerate(text):
+        if char in "{(":
+            exponent = index in opens
+            stack.append(exponent)
+            depth += exponent
+            deepest = max(deepest, depth)
+        elif char in "})" and stack:
+            depth -= stack.pop()
+    return deepest
 
 
 # A function of simple arguments, ``F(t)``, ``I(0)``, ``v_x(t_1)``, ``U_{eff}(\theta)``: one
@@ -579,7 +645,26 @@ def _parsed(text: str) -> Any:
     parsed = _slow_parse(prepared)
     if dummies and hasattr(parsed, "xreplace"):
         parsed = parsed.xreplace(dummies)
+    if polynomial_degree(parsed) > MAX_EXPONENT:
+        raise UnparseableError("too_large")
     return bind_integration_variables(parsed) if "int" in text else parsed
+
+
+def polynomial_degree(expr: Any) -> int:
+    """The degree ``expr`` has once multiplied out (an upper bound, computed on the tree):
+    powers nested in bases multiply (``(d + (d + 1)^2)^2`` is 4), so ten such levels are
+    degree 1,024, on which sympy's assumptions ran ``real_roots`` for minutes. A written
+    exponent above 400 is refused already (:data:`MAX_EXPONENT`); so is a degree above it."""
+    if not hasattr(expr, "is_Pow"):
+        return 0
+    if expr.is_Pow and expr.exp.is_Integer:
+        return polynomial_degree(expr.base) * abs(int(expr.exp))
+    if expr.is_Symbol:
+        return 1
+    degrees = [polynomial_degree(arg) for arg in getattr(expr, "args", ())]
+    if not degrees:
+        return 0
+    return sum(degrees) if expr.is_Mul else max(degrees)
 
 
 def _slow_parse(prepared: str) -> Any:
@@ -905,9 +990,14 @@ def parse_expressions(*texts: str) -> tuple[Any, ...]:
         if _NUMBER_PRIME.search(text):
             raise UnparseableError("unit", side)
     try:
-        return tuple(_parse_fast_prepared(text) for text in texts)
+        fast = tuple(_parse_fast_prepared(text) for text in texts)
     except FastParseError:
         pass
+    else:
+        for side, parsed in enumerate(fast):
+            if polynomial_degree(parsed) > MAX_EXPONENT:
+                raise UnparseableError("too_large", side)
+        return fast
     parsed = []
     for side, text in enumerate(texts):
         try:

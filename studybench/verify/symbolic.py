@@ -558,6 +558,32 @@ _NON_ANALYTIC = (
     sympy.frac,
 )
 PROOF_OPS_LIMIT = 250  # simplify above this size may stall; the answer is then not proven
+# cancel expands products of sums and powers of sums: (x_0 + d)(x_1 + d)…(x_15 + d) has 2^16
+# terms (20 s), (d + x + y + z)^{40} 12,341 (9 s); above this many the numeric proof decides
+MAX_EXPANDED_TERMS = 2000
+
+
+_HUGE = 10**9  # the size of a power above degree 400: more than any bound here
+
+
+def expansion_size(expr: Any, denominators: bool = False) -> int:
+    """How many terms ``expr`` has once products and integer powers of sums are multiplied
+    out, computed without multiplying: a sum adds its terms' counts, a product multiplies
+    them, a power k of m terms has C(m + k - 1, k). ``denominators``: negative powers too
+    (``cancel`` expands them; ``expand`` leaves them)."""
+    if expr.is_Add:
+        return sum(expansion_size(term, denominators) for term in expr.args)
+    if expr.is_Mul:
+        return math.prod(expansion_size(factor, denominators) for factor in expr.args)
+    if expr.is_Pow and expr.exp.is_Integer and (expr.exp > 1 or (denominators and expr.exp < 0)):
+        terms = expansion_size(expr.base, denominators)
+        power = abs(int(expr.exp))
+        if terms == 1 or power == 1:
+            return terms
+        return math.comb(terms + power - 1, power) if power <= 400 else _HUGE
+    return 1
+
+
 MAX_PROOF_DIGITS = 3000
 
 
@@ -600,7 +626,11 @@ def exactly_zero(diff: Any, seed: str) -> bool:
     if diff == 0:
         return True
     try:
-        if _plain_rational(diff) and sympy.count_ops(diff) <= PROOF_OPS_LIMIT:
+        if (
+            _plain_rational(diff)
+            and sympy.count_ops(diff) <= PROOF_OPS_LIMIT
+            and expansion_size(diff, denominators=True) <= MAX_EXPANDED_TERMS
+        ):
             return bool(sympy.cancel(sympy.together(diff)) == 0)
     except Exception:
         return False
@@ -801,18 +831,8 @@ def _expanded_terms(expr: Any, log: bool = False) -> tuple[Any, ...]:
     more than ``_MAX_EXPANDED_TERMS``. ``log`` also splits logarithms of products (``10\\log_{10}
     (I/10^{-12})`` into ``10\\log_{10} I + 120``)."""
 
-    def count(node: Any) -> int:
-        if node.is_Add:
-            return sum(count(arg) for arg in node.args)
-        if node.is_Mul:
-            return math.prod(count(arg) for arg in node.args)
-        if node.is_Pow and node.base.is_Add and node.exp.is_Integer and 1 < node.exp <= 8:
-            terms = count(node.base)
-            return math.comb(int(node.exp) + terms - 1, terms - 1)
-        return 1
-
     terms: tuple[Any, ...] = tuple(sympy.Add.make_args(expr))
-    if sum(count(term) for term in terms) > _MAX_EXPANDED_TERMS:
+    if sum(expansion_size(term) for term in terms) > _MAX_EXPANDED_TERMS:
         return terms
     try:
         expanded = sympy.expand(expr, power_exp=False, power_base=False, log=log, multinomial=True)

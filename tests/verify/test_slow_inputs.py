@@ -21,6 +21,7 @@ from studybench.verify.parsing import (
     parse_latex,
 )
 from studybench.verify.rules.equation import _intractable
+from studybench.verify.symbolic import expansion_size
 
 # ---------------------------------------------------------------------------------------------
 # whitespace: every run as short as what it means, once, where text enters
@@ -281,3 +282,85 @@ def test_a_failed_parse_is_cached_as_a_success_is() -> None:
 def test_a_box_past_the_parse_limit_is_too_long() -> None:
     verdict = judge_inline("\\boxed{" + "x+" * 600 + "x}", "\\boxed{x}", "EX")
     assert (verdict.correct, verdict.reason) == (False, "unparseable:too_long")
+
+
+# ---------------------------------------------------------------------------------------------
+# round 18: shapes whose parse or comparison grows steeply, refused or bounded before sympy
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latex", "reason"),
+    [
+        # exponents inside exponents: four levels have millions of digits at a sample point
+        ("e^{d+e^{d+e^{d+e^{d+d}}}}", "too_large"),
+        ("\\exp(\\exp(\\exp(\\exp(x))))", "too_large"),
+        ("e^{d+e^{d+e^{d}}}", None),
+        ("e^{-x^{2}}", None),
+        # a binomial of a large number is computed exactly by the parser
+        ("\\binom{1000000}{500000}", "too_large"),
+        ("\\binom{10^6}{3}", "too_large"),
+        ("\\binom{10}{3}", None),
+        # absolute-value bars: the slow parser's prediction grows steeply with them
+        ("|d|d|d|d|d|d|d|d|d|d", "too_deep"),
+        ("|a - b| + |c| + |d|", None),
+        # fractions inside fractions
+        (
+            "\\frac{1}{d+\\frac{1}{d+\\frac{1}{d+\\frac{1}{d+\\frac{1}{d+\\frac{1}{d+\\frac{1}{d}}}}}}}",
+            "too_deep",
+        ),
+        ("\\frac{1}{d+\\frac{1}{d+\\frac{1}{d}}}", None),
+        (
+            " + ".join(f"\\frac{{{a}}}{{{b}}}" for a, b in zip("acegikm", "bdfhjln", strict=True)),
+            None,
+        ),
+        # powers nested in bases multiply their degrees
+        ("(d+(d+(d+(d+(d+(d+(d+(d+(d+1)^{2})^{2})^{2})^{2})^{2})^{2})^{2})^{2})^{2}", "too_large"),
+        ("x^{100} + 1", None),
+        ("(x+y)^{400}", None),
+    ],
+)
+def test_shapes_refused_before_sympy(latex: str, reason: str | None) -> None:
+    try:
+        parse_latex(latex)
+        found = None
+    except UnparseableError as exc:
+        found = exc.reason
+    if reason is None:
+        assert found in (None, "syntax")  # read, or unreadable for its own reasons
+    else:
+        assert found == reason
+
+
+@pytest.mark.parametrize(
+    ("latex", "size"),
+    [
+        ("x + y", 2),
+        ("(x + y)(z + w)", 4),
+        ("(x + y)^{2}", 3),
+        ("(d + x + y + z)^{40}", 12341),
+        ("\\frac{1}{(x + y)^{2}}", 1),  # a denominator is not multiplied out by expand
+        ("(x_0 + d)(x_1 + d)(x_2 + d)(x_3 + d)(x_4 + d)(x_5 + d)(x_6 + d)(x_7 + d)", 256),
+    ],
+)
+def test_expansion_size_is_counted_without_expanding(latex: str, size: int) -> None:
+    assert expansion_size(parse_latex(latex)) == size
+
+
+def test_a_denominator_counts_where_cancel_multiplies_it_out() -> None:
+    assert expansion_size(parse_latex("\\frac{1}{(x + y)^{2}}"), denominators=True) == 3
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "(d+x+y+z)^{40}",
+        "(x_0+d)(x_1+d)(x_2+d)(x_3+d)(x_4+d)(x_5+d)(x_6+d)(x_7+d)(x_8+d)(x_9+d)(x_10+d)",
+        "(x_0+x_1+x_2+x_3+x_4+x_5+x_6+x_7+x_8+x_9+x_{10}+x_{11})^{8}",
+    ],
+)
+def test_a_large_expansion_is_judged_without_being_multiplied_out(pred: str) -> None:
+    """Wrong answers whose exact check would multiply out thousands of terms: judged wrong
+    by the numeric comparison (the pool's bound is not what rejects them)."""
+    verdict = judge_inline(f"\\boxed{{{pred}}}", "\\boxed{\\frac{2d}{3}}", "EX")
+    assert (verdict.correct, verdict.reason) == (False, "wrong_value")
