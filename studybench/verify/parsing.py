@@ -142,9 +142,9 @@ def _fraction_nesting(text: str) -> int:
     """How many fractions the deepest ``\\frac`` is inside, counting itself (a fraction's
     numerator and denominator are its inside)."""
     partners = brace_partners(text)
-    starts = [match.start() for match in _FRACTION.finditer(text)]
+    fractions = list(_FRACTION.finditer(text))
     insides = []
-    for match in _FRACTION.finditer(text):
+    for match in fractions:
         numerator = match.end() - 1
         close = partners.get(numerator)
         if close is None:
@@ -153,7 +153,7 @@ def _fraction_nesting(text: str) -> int:
         end = partners.get(following.end() - 1) if following else None
         insides.append((numerator, close if end is None else end))
     return max(
-        (1 + sum(1 for low, high in insides if low < start < high) for start in starts),
+        (1 + sum(1 for low, high in insides if low < m.start() < high) for m in fractions),
         default=0,
     )
 
@@ -1026,7 +1026,7 @@ def numeric_value(expr: Any) -> complex | None:
 
 MAX_MAGNITUDE = 1e300  # beyond a float: no answer of a physics problem is a larger number
 MAX_INTEGRAL_ERROR = 1e-10  # quadrature's own error estimate, relative to the value
-# digits an integral is evaluated to: far more than any tolerance needs
+# digits kept of an integral's value: far more than any tolerance needs
 SERIES_DIGITS = 20
 
 
@@ -1078,12 +1078,11 @@ MAX_FINITE_TERMS = 10_000  # a finite sum or product is computed term by term up
 def _series_value(node: Any) -> Any:
     """One sum, product or integral of numbers as a number or a closed form, or None (see
     :func:`_bounded`)."""
-    import mpmath  # type: ignore[import-untyped]
     import sympy
 
-    from studybench.verify.symbolic import checked_closed_forms
+    from studybench.verify.symbolic import checked_closed_forms, quadrature
 
-    variable, low, high = node.limits[0]
+    _, low, high = node.limits[0]
     if isinstance(node, (sympy.Sum, sympy.Product)):
         if low.is_Integer and high.is_Integer:
             if high - low > MAX_FINITE_TERMS:
@@ -1094,24 +1093,10 @@ def _series_value(node: Any) -> Any:
             return None
         closed = checked_closed_forms(node)
         return None if closed.has(sympy.Sum) else closed
-    try:
-        term = sympy.lambdify(variable, node.function, modules="mpmath")
-        with mpmath.workdps(SERIES_DIGITS):
-            bounds = [
-                mpmath.mpf(b) if b.is_finite else (mpmath.inf if b > 0 else -mpmath.inf)
-                for b in (
-                    sympy.sympify(low).evalf(SERIES_DIGITS),
-                    sympy.sympify(high).evalf(SERIES_DIGITS),
-                )
-            ]
-            value, error = mpmath.quad(term, bounds, error=True, maxdegree=8)
-            if error > MAX_INTEGRAL_ERROR * max(1, abs(value)) or not abs(value) <= MAX_MAGNITUDE:
-                return None
-            return sympy.Float(mpmath.re(value), SERIES_DIGITS) + sympy.I * sympy.Float(
-                mpmath.im(value), SERIES_DIGITS
-            )
-    except Exception:  # a term mpmath cannot evaluate: no value
+    value = quadrature(node, {}, max_error=MAX_INTEGRAL_ERROR)
+    if value is None or not abs(value) <= MAX_MAGNITUDE:
         return None
+    return sympy.Float(value.real, SERIES_DIGITS) + sympy.I * sympy.Float(value.imag, SERIES_DIGITS)
 
 
 def _fast_number(text: str) -> tuple[float, int] | None:

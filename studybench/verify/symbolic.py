@@ -466,7 +466,7 @@ def _integrated(integral: Any) -> Any:
     symbols = sorted(integral.free_symbols, key=lambda s: s.name)
     points = sample_points(symbols, "integral:" + str(integral), count=2) if symbols else [{}]
     for point in points:
-        exact, numeric = evaluate(closed, point), _quadrature(integral, point)
+        exact, numeric = evaluate(closed, point), quadrature(integral, point)
         if exact is None or numeric is None:
             return None
         if abs(numeric - exact) > INTEGRAL_TOLERANCE * max(abs(exact), _mp.mpf(1)):
@@ -474,9 +474,13 @@ def _integrated(integral: Any) -> Any:
     return closed
 
 
-def _quadrature(integral: Any, point: dict[Any, Any]) -> Value | None:
+def quadrature(
+    integral: Any, point: dict[Any, Any], max_error: float | None = None
+) -> Value | None:
     """A definite integral at one point of its parameters, by mpmath's quadrature (sympy's
-    evalf of an integral with substituted parameters gave no number)."""
+    evalf of an integral with substituted parameters gave no number). With ``max_error``,
+    at bounded degree, and None unless quadrature's own error estimate is below that share
+    of the value (an oscillating integrand: no value rather than an unbounded refinement)."""
     variable, low, high = integral.limits[0]
     values = {s: sympy.Rational(v) for s, v in point.items()}
     integrand = integral.function.xreplace(values)
@@ -490,7 +494,10 @@ def _quadrature(integral: Any, point: dict[Any, Any]) -> Value | None:
                 else (mpmath.inf if b > 0 else -mpmath.inf)
                 for b in bounds
             ]
-            return _mp.mpc(mpmath.quad(term, ends))
+            if max_error is None:
+                return _mp.mpc(mpmath.quad(term, ends))
+            value, error = mpmath.quad(term, ends, error=True, maxdegree=8)
+            return _mp.mpc(value) if error <= max_error * max(1, abs(value)) else None
     except Exception:  # an integral mpmath cannot evaluate is not checked, so not replaced
         return None
 
