@@ -144,6 +144,23 @@ FAMILIES: dict[str, tuple[tuple[int, ...], Callable[[int], Case]]] = {
         (1,),
         lambda n: _nv(r"$\boxed{\int_{0}^{1} e^{-x^{2}} \sin(\frac{1}{x}) dx}$"),
     ),
+    # the same in an expression, beside a parameter: sympy's closed-form search and evalf
+    # had no bound there (heurisch 20 s; simplify evaluated the series for 145 s)
+    "ex_oscillating_integral": (
+        (1,),
+        lambda n: _ex(r"d + \int_{0}^{1} e^{-x^{2}} \sin(\frac{1}{x})\, dx"),
+    ),
+    "ex_series_without_closed_form": (
+        (1,),
+        lambda n: _ex(r"\sum_{n=1}^{\infty}\frac{\sin n}{n^{3/2}} + d"),
+    ),
+    "ex_long_product": (
+        (9,),
+        lambda n: {
+            **_ex(f"\\prod_{{n=1}}^{{10^{{{n}}}}}(1+\\frac{{1}}{{n^2}})"),
+            "gold": r"\boxed{3}",
+        },
+    ),
     # round 18: shapes whose parse or exact comparison grows steeply with their size
     "exponents_in_exponents": ((3, 4), lambda n: _ex("e^{" + "d+e^{" * (n - 1) + "d+d" + "}" * n)),
     "absolute_value_bars": ((20, 50), lambda n: _ex("|d" * n)),
@@ -208,6 +225,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.5, help="seconds an input may take")
     parser.add_argument("--only", nargs="*", default=None, help="families to run")
     args = parser.parse_args()
+    unknown = sorted(set(args.only or ()) - set(FAMILIES))
+    if unknown:
+        parser.error(f"unknown families: {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
     warm_up()
     rows = []
     for family, (sizes, build) in FAMILIES.items():

@@ -19,7 +19,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from studybench.data.boxes import brace_partners
-from studybench.verify.normalize import ELL, THOUSANDS, split_top_level
+from studybench.verify.asked import asked_question
+from studybench.verify.normalize import ELL, THOUSANDS, question_math, split_top_level
 from studybench.verify.units import parse_unit
 
 MAX_PARSE_CHARS = 1000  # a final answer is a few hundred characters at most
@@ -978,8 +979,45 @@ def parse_expressions(*texts: str) -> tuple[Any, ...]:
 
     The fast parser is tried on all of them; if it cannot read one, all are parsed with
     latex2sympy2_extended, so that both sides of a comparison always use the same symbol
-    naming. A failure names the text (``side``) that could not be parsed.
+    naming. A failure names the text (``side``) that could not be parsed. Where the question
+    writes ``e`` as a quantity of its own, ``e`` is that quantity (:func:`e_is_a_quantity`).
     """
+    parsed = _expressions(*texts)
+    question = asked_question(folded=False)
+    if question is None or not e_is_a_quantity(question):
+        return parsed
+    return tuple(_e_as_symbol(expr) for expr in parsed)
+
+
+# ``e`` standing alone in a question's math: not a letter of a word or command, not the base
+# of a power (``e^{-t/\tau}`` is Euler's), not a subscript's, not scientific notation
+# (``1.6e-19``), not typeset upright (``\mathrm{e}`` is Euler's number)
+_UPRIGHT_E = re.compile(r"\\(?:mathrm|text|rm|operatorname|mbox)\s*\{[^{}]*\}")
+_QUANTITY_E = re.compile(r"(?<![A-Za-z\\_.])e(?![A-Za-z_^])(?!\s*[-+]?\d)")
+
+
+@lru_cache(maxsize=64)
+def e_is_a_quantity(question: str) -> bool:
+    """Whether ``question`` writes ``e`` as a quantity of its own: a coefficient of
+    restitution (``$e < 1$``), the elementary charge (``a charge $-e$``), an eccentricity.
+    Then the gold's ``h\\frac{1+e^2}{1-e^2}`` is in that quantity, not in Euler's number:
+    read as Euler's, ``-1.313h`` equalled it (red team r19b), and the electron's
+    ``\\frac{e^2}{4\\pi\\varepsilon_0 r}`` was exp(2) over the rest."""
+    return _QUANTITY_E.search(_UPRIGHT_E.sub(" ", question_math(question))) is not None
+
+
+def _e_as_symbol(expr: Any) -> Any:
+    """``expr`` with Euler's number, and each exponential, written in the symbol ``e``."""
+    import sympy
+
+    if not isinstance(expr, sympy.Basic) or not expr.has(sympy.E, sympy.exp):
+        return expr
+    e = sympy.Symbol("e")
+    return expr.replace(sympy.exp, lambda power: e**power).xreplace({sympy.E: e})
+
+
+def _expressions(*texts: str) -> tuple[Any, ...]:
+    """:func:`parse_expressions` as written, whatever the question."""
     from studybench.verify.latex_fast import FastParseError
 
     for side, text in enumerate(texts):
@@ -1038,7 +1076,8 @@ def _bounded(expr: Any) -> Any:
     without end: ``\\sum (-1)^n/\\ln(n+1)`` ran for minutes), and of ``\\sin(e^{e^{e^{e}}})``
     through a reduction modulo 2 pi at millions of bits. So:
 
-    * a finite sum or product of at most :data:`MAX_FINITE_TERMS` terms is computed;
+    * a finite sum or product of at most
+      :data:`~studybench.verify.symbolic.MAX_FINITE_TERMS` terms is computed;
     * an infinite sum takes its closed form where sympy finds one that mpmath's sum of the
       series confirms (:func:`~studybench.verify.symbolic.checked_closed_forms`, as in an
       expression), else it has no value: a numeric extrapolation alone is fooled by a term
@@ -1072,9 +1111,6 @@ def _bounded(expr: Any) -> Any:
     return expr.xreplace(replacements) if replacements else expr
 
 
-MAX_FINITE_TERMS = 10_000  # a finite sum or product is computed term by term up to this
-
-
 def _series_value(node: Any) -> Any:
     """One sum, product or integral of numbers as a number or a closed form, or None (see
     :func:`_bounded`)."""
@@ -1082,17 +1118,9 @@ def _series_value(node: Any) -> Any:
 
     from studybench.verify.symbolic import checked_closed_forms, quadrature
 
-    _, low, high = node.limits[0]
     if isinstance(node, (sympy.Sum, sympy.Product)):
-        if low.is_Integer and high.is_Integer:
-            if high - low > MAX_FINITE_TERMS:
-                return None
-            done = node.doit()
-            return None if done.has(sympy.Sum, sympy.Product) else done
-        if isinstance(node, sympy.Product):
-            return None
         closed = checked_closed_forms(node)
-        return None if closed.has(sympy.Sum) else closed
+        return None if closed.has(sympy.Sum, sympy.Product) else closed
     value = quadrature(node, {}, max_error=MAX_INTEGRAL_ERROR)
     if value is None or not abs(value) <= MAX_MAGNITUDE:
         return None
@@ -1140,7 +1168,7 @@ def parse_number(text: str) -> float:
     fast = _fast_number(text)
     if fast is not None and fast[1] == len(text):
         return fast[0]
-    (expr,) = parse_expressions(text)
+    (expr,) = _expressions(text)  # cached by text: a number's e is Euler's, whatever the question
     value = numeric_value(_euler_number(expr))
     if value is None:
         raise UnparseableError("not_a_number")

@@ -407,8 +407,36 @@ def _partial_series(total: Any, point: dict[Any, Any]) -> Value | None:
         return None
 
 
+MAX_FINITE_TERMS = 10_000  # a finite sum or product of numbers is computed up to this
+
+
+def _finite(node: Any) -> bool:
+    """Whether ``node`` (a sum or product) runs over at most :data:`MAX_FINITE_TERMS`
+    integers."""
+    if len(node.limits) != 1 or len(node.limits[0]) != 3:
+        return False
+    _, low, high = node.limits[0]
+    # integers as read (``10^{4}`` is an unevaluated power: integer, not an Integer)
+    if not all(bound.is_number and bound.is_integer for bound in (low, high)):
+        return False
+    return bool(sympy.Integer(high - low) <= MAX_FINITE_TERMS)
+
+
+@functools.lru_cache(maxsize=256)
+def _finite_value(node: Any) -> Any:
+    """A finite sum or product of numbers, computed term by term, or None: one with
+    parameters stays as written (a thousand terms in ``x`` would be a polynomial of degree a
+    thousand), and so does one of more terms than :data:`MAX_FINITE_TERMS` (``evalf`` of
+    ``\\prod_{n=1}^{10^9}`` ran for 18 s)."""
+    if node.free_symbols or not _finite(node):
+        return None
+    done = node.doit()
+    return None if done.has(sympy.Sum, sympy.Product) else done
+
+
 def checked_closed_forms(expr: Any) -> Any:
-    """Replace each infinite sum and each definite integral by its closed form where sympy
+    """Replace each finite sum or product of numbers by its value (:func:`_finite_value`),
+    and each infinite sum and each definite integral by its closed form where sympy
     finds one that a numeric check confirms (integrals: :func:`_integrated`). A sum of
     numbers: ``\\sum_{n\\ge1} 1/n^2`` becomes ``\\pi^2/6``, so the comparison is exact (40
     digits) instead of the numeric series check (1e-12), which would take a wrong closed form
@@ -423,8 +451,10 @@ def checked_closed_forms(expr: Any) -> Any:
     the sample points). The pool's per-comparison time bound holds a slow summation (a
     timeout is a rejection)."""
     replacements = {}
-    for total in expr.atoms(sympy.Sum):
-        closed = _closed_form(total)
+    for total in expr.atoms(sympy.Sum, sympy.Product):
+        closed = _finite_value(total)
+        if closed is None and isinstance(total, sympy.Sum):
+            closed = _closed_form(total)
         if closed is not None:
             replacements[total] = closed
     for integral in expr.atoms(sympy.Integral):
@@ -436,6 +466,7 @@ def checked_closed_forms(expr: Any) -> Any:
 
 INTEGRAND_OPS_LIMIT = 30  # larger integrands are not integrated (risch may stall)
 INTEGRAL_TOLERANCE = _mp.mpf("1e-12")  # quadrature agrees with the closed form to this
+INTEGRAL_ERROR = 1e-14  # and its own error estimate, relative to the value, is below this
 
 
 @functools.lru_cache(maxsize=256)
@@ -453,6 +484,14 @@ def _integrated(integral: Any) -> Any:
         return None
     if sympy.count_ops(integral.function) > INTEGRAND_OPS_LIMIT:
         return None
+    # quadrature first: a closed form is used only where quadrature confirms it, so where
+    # quadrature cannot reach that precision (an integrand that oscillates without end,
+    # e^{-x^2}\sin(1/x)) sympy's search, which ran 20 s and more in heurisch, is not made
+    symbols = sorted(integral.free_symbols, key=lambda s: s.name)
+    points = sample_points(symbols, "integral:" + str(integral), count=2) if symbols else [{}]
+    numerics = [quadrature(integral, point, max_error=INTEGRAL_ERROR) for point in points]
+    if any(numeric is None for numeric in numerics):
+        return None
     # the parameters positive, as everywhere in the verifier: sympy's case split for a zero or
     # negative parameter (\\int_0^T \\sin\\omega t\\,dt at omega = 0) is then not made
     positive = {s: sympy.Dummy(s.name, positive=True) for s in integral.free_symbols}
@@ -463,11 +502,9 @@ def _integrated(integral: Any) -> Any:
     closed = closed.xreplace({dummy: symbol for symbol, dummy in positive.items()})
     if closed.has(sympy.Integral, sympy.Piecewise) or closed.is_finite is False:
         return None
-    symbols = sorted(integral.free_symbols, key=lambda s: s.name)
-    points = sample_points(symbols, "integral:" + str(integral), count=2) if symbols else [{}]
-    for point in points:
-        exact, numeric = evaluate(closed, point), quadrature(integral, point)
-        if exact is None or numeric is None:
+    for point, numeric in zip(points, numerics, strict=True):
+        exact = evaluate(closed, point)
+        if exact is None:
             return None
         if abs(numeric - exact) > INTEGRAL_TOLERANCE * max(abs(exact), _mp.mpf(1)):
             return None
@@ -523,8 +560,22 @@ def sample_points(
     return points
 
 
+@functools.lru_cache(maxsize=1024)
+def unbounded_series_in(expr: Any) -> bool:
+    """Whether ``expr`` holds a sum or product that is not finite (:func:`_finite`): an
+    infinite sum whose closed form was not found and checked (:func:`checked_closed_forms`),
+    an infinite product, or one of too many terms. Such a node has no value, as in a numeric
+    answer (``parsing._bounded``): sympy's ``evalf`` of it took seconds to minutes
+    (``\\sum \\sin n/n^{1.5}``: 145 s) and extrapolates from the first terms, which a
+    series can be built to defeat (``\\sum (1/n^2 + e^{n - 10^4})``)."""
+    return not all(_finite(node) for node in expr.atoms(sympy.Sum, sympy.Product))
+
+
 def evaluate(expr: Any, point: dict[Any, Any]) -> Value | None:
-    """``expr`` at ``point`` as an mpmath complex, or None where it is undefined."""
+    """``expr`` at ``point`` as an mpmath complex, or None where it is undefined (an infinite
+    sum without a checked closed form included)."""
+    if unbounded_series_in(expr):
+        return None
     try:
         value = expr.evalf(EXACT_DIGITS, subs=point)
         real, imag = value.as_real_imag()

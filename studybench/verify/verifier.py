@@ -232,7 +232,11 @@ from studybench.verify.visibility import (
 # round 18: exponents nested four deep, fractions seven deep, more than 8 bars, a binomial of
 # a large number and a degree above 400 are refused before sympy; an exact check that would
 # multiply out more than 2,000 terms is left to the numeric proof
-VERIFIER_VERSION = "1.21.0"
+# 1.22.0 (round 19): in an expression, a sum or product that is neither finite (at most
+# 10,000 integer terms) nor summed to a checked closed form has no value, and an integral's
+# closed form is looked for only where quadrature can confirm one; e is the question's
+# quantity where its math writes e standing alone (restitution, charge), else Euler's
+VERIFIER_VERSION = "1.22.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 

@@ -20,8 +20,14 @@ from studybench.verify.parsing import (
     numeric_value,
     parse_latex,
 )
+from studybench.verify.question import _sentence, requested_units
 from studybench.verify.rules.equation import _intractable
-from studybench.verify.symbolic import expansion_size
+from studybench.verify.symbolic import (
+    _integrated,
+    evaluate,
+    expansion_size,
+    unbounded_series_in,
+)
 
 # ---------------------------------------------------------------------------------------------
 # whitespace: every run as short as what it means, once, where text enters
@@ -180,6 +186,7 @@ def test_unclosed_openers_leave_the_box_as_it_was(
         ("\\prod_{n=1}^{\\infty}(1+\\frac{1}{n^2})", None),  # sinh(pi)/pi: no product is summed
         # a finite sum or product is computed, up to 10,000 terms
         ("\\sum_{n=1}^{10} n", 55.0),
+        ("\\sum_{n=1}^{10^{2}} n", 5050.0),  # a bound written as a power is an integer too
         ("\\prod_{n=1}^{5} n", 120.0),
         ("\\sum_{n=1}^{100000} n", None),
         ("\\sum_{n=1}^{3} e^{e^{e^{n}}}", None),  # each term is checked as any power
@@ -214,6 +221,81 @@ def test_numbers_are_evaluated_within_a_bound_or_not_at_all(
 )
 def test_a_series_as_a_numeric_answer(pred: str, correct: bool) -> None:
     assert judge_inline(f"\\boxed{{{pred}}}", "\\boxed{1.6449}", "NV").correct is correct
+
+
+@pytest.mark.parametrize(
+    ("latex", "unbounded"),
+    [
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n^{1.0001}}", True),
+        ("\\prod_{n=1}^{\\infty}(1+\\frac{1}{n^2})", True),
+        ("\\prod_{n=1}^{10^{9}}(1+\\frac{1}{n^2})", True),
+        ("\\sum_{n=1}^{10^{5}} n", True),
+        ("\\sum_{n=1}^{N} n", True),  # its bound a symbol: no count of terms
+        ("x + \\sum_{n=1}^{10^{4}} \\frac{1}{n}", False),
+        ("\\prod_{n=1}^{5} (x + n)", False),
+        ("\\int_0^1 x\\,dx + x", False),
+    ],
+)
+def test_what_has_no_value_in_an_expression(latex: str, unbounded: bool) -> None:
+    assert unbounded_series_in(parse_latex(latex)) is unbounded
+    if unbounded:
+        assert evaluate(parse_latex(latex), {}) is None
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "correct", "reason"),
+    [
+        # a checked closed form, a finite sum of numbers added up: compared as before
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n^2} + x", "\\frac{\\pi^2}{6} + x", True, None),
+        ("\\sum_{n=1}^{\\infty}\\frac{1}{n^2} + x", "\\frac{\\pi^2}{5} + x", False, None),
+        ("\\sum_{n=1}^{4} n + x", "10 + x", True, None),
+        ("\\sum_{n=1}^{4} n + x", "11 + x", False, None),
+        ("\\int_0^{a}\\sqrt{a^2-x^2}\\,dx", "\\frac{\\pi a^2}{4}", True, None),
+        ("\\int_0^{a}\\sqrt{a^2-x^2}\\,dx", "\\frac{\\pi a^2}{2}", False, None),
+        # no checked closed form, too many terms, a product without end: no value (simplify
+        # evaluated the first for 145 s; evalf the second for 18 s)
+        ("\\sum_{n=1}^{\\infty}\\frac{\\sin n}{n^{3/2}} + x", "x + 1", False, "inconclusive"),
+        ("\\prod_{n=1}^{10^{9}}(1+\\frac{1}{n^{2}})", "3", False, "inconclusive"),
+        ("\\frac{\\pi}{2}\\prod_{n=1}^{\\infty}(1-\\frac{1}{4n^2})", "1", False, "inconclusive"),
+        # quadrature cannot confirm a closed form here, so none is looked for (20 s before)
+        ("\\int_{0}^{a} e^{-x^{2}}\\sin(\\frac{1}{x})\\,dx", "a", False, "inconclusive"),
+        # the same sum on both sides is the same answer, evaluated or not
+        (
+            "\\sum_{n=1}^{\\infty}\\frac{\\sin n}{n^{3/2}}",
+            "\\sum_{n=1}^{\\infty}\\frac{\\sin n}{n^{3/2}}",
+            True,
+            None,
+        ),
+    ],
+)
+def test_series_and_integrals_in_an_expression(
+    pred: str, gold: str, correct: bool, reason: str | None
+) -> None:
+    verdict = judge_inline(f"\\boxed{{{pred}}}", f"\\boxed{{{gold}}}", "EX")
+    assert verdict.correct is correct, verdict.reason
+    if reason is not None:
+        assert verdict.reason == reason
+
+
+def test_no_closed_form_is_looked_for_where_quadrature_cannot_confirm_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sympy
+
+    calls: list[object] = []
+    original = sympy.Integral.doit
+
+    def counted(self: sympy.Integral, **hints: object) -> object:
+        calls.append(self)
+        return original(self, **hints)
+
+    monkeypatch.setattr(sympy.Integral, "doit", counted)
+    x, a = sympy.symbols("x a", positive=True)
+    assert _integrated(sympy.Integral(sympy.exp(-(x**2)) * sympy.sin(1 / x), (x, 0, a))) is None
+    assert calls == []
+    closed = _integrated(sympy.Integral(sympy.sqrt(a**2 - x**2), (x, 0, a)))
+    assert closed is not None and sympy.simplify(closed - sympy.pi * a**2 / 4) == 0
+    assert len(calls) == 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,3 +446,38 @@ def test_a_large_expansion_is_judged_without_being_multiplied_out(pred: str) -> 
     by the numeric comparison (the pool's bound is not what rejects them)."""
     verdict = judge_inline(f"\\boxed{{{pred}}}", "\\boxed{\\frac{2d}{3}}", "EX")
     assert (verdict.correct, verdict.reason) == (False, "wrong_value")
+
+
+# ---------------------------------------------------------------------------------------------
+# a long question: the sentence of each unit it names is a lookup, not a scan from the start
+# ---------------------------------------------------------------------------------------------
+
+
+def _sentence_by_scan(text: str, position: int) -> str:
+    """What ``question._sentence`` returned when it scanned from the start each time."""
+    start = 0
+    for end in re.finditer(r"[.?!](?=\s|$)", text):
+        if end.start() >= position:
+            return text[start : end.end()]
+        start = end.end()
+    return text[start:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab .?!\n", max_size=60), st.integers(min_value=0, max_value=70))
+def test_the_sentence_of_a_position_is_the_one_a_scan_finds(text: str, position: int) -> None:
+    assert _sentence(text, position) == _sentence_by_scan(text, position)
+
+
+@pytest.mark.parametrize(
+    ("question", "units"),
+    [
+        ("The heights are given in m. What is the height (in cm)?", ["centimeter"]),
+        ("The heights are given in  m. What is the height (in cm)?", ["centimeter"]),
+        ("Lengths are tabulated in mm; what is the length (in cm)?", ["centimeter"]),
+        ("What is the height (in m)? " * 700, ["meter"]),
+        ("A ball (in m) is dropped. " * 700 + "Find its height in cm.", ["centimeter"]),
+    ],
+)
+def test_units_a_question_asks_for(question: str, units: list[str]) -> None:
+    assert [str(unit) for unit in requested_units(collapse_whitespace(question))] == units
