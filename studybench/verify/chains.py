@@ -251,6 +251,29 @@ def derived_label(pred: str, gold: str, primes: bool = False) -> bool:
     return plain != key and plain == target
 
 
+# a derivative written as Leibniz did: "\\frac{dv}{dt}", "\\frac{\\mathrm{d}v}{\\mathrm{d}t}",
+# "dI/dt", "\\frac{\\partial U}{\\partial\\theta}"
+_D = r"(?:d|\\mathrm\s*\{\s*d\s*\})"  # d, upright or not
+_LEIBNIZ = re.compile(
+    rf"^\s*(?:\\[dt]?frac\s*\{{\s*(?:{_D}|\\partial)\s*"
+    r"(?P<top>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})+?)\s*\}\s*\{(?:[^{}]|\{[^{}]*\})*\}"
+    rf"|{_D}\s*(?P<over>[^/]+?)\s*/\s*{_D}\s*\\?\w+)\s*$"
+)
+
+
+def names_a_derivative(side: str, asked: str) -> bool:
+    """Whether ``side`` names the rate of change, change or mean of the quantity ``asked``
+    names (:func:`derived_label`, primes included: ``v'(t)``), or its derivative as Leibniz
+    wrote it (``\\frac{dv}{dt}``, ``dI/dt``)."""
+    if is_label(side) and derived_label(side, asked, primes=True):
+        return True
+    leibniz = _LEIBNIZ.match(side)
+    if leibniz is None:
+        return False
+    name = (leibniz.group("top") or leibniz.group("over") or "").strip()
+    return bool(name) and quantity_key(name) == quantity_key(asked)
+
+
 def wrong_label(side: str, gold_label: str) -> bool:
     """Whether a predicted side names a quantity other than the gold's label: a sibling of
     its family (``v_{\\max}`` for ``v_{\\min}``), a derivative, change or mean of it
@@ -442,9 +465,16 @@ def _written_series(side: str) -> bool:
 
 
 def judge_chain(
-    pred: str, gold: str, compare: Compare, uncheckable: Uncheckable | None = None
+    pred: str,
+    gold: str,
+    compare: Compare,
+    uncheckable: Uncheckable | None = None,
+    asked: str | None = None,
 ) -> tuple[bool, str]:
-    """Every value side of ``pred`` against the gold's forms (any form may match a side)."""
+    """Every value side of ``pred`` against the gold's forms (any form may match a side).
+    ``asked`` is the name the question asks for, where the gold gives none: a side labelled
+    with its derivative, change or mean (``\\dot v(t)`` for ``v(t)``) names another
+    quantity."""
     if is_negated(pred) and not is_negated(gold):
         return False, "negated_relation"  # ``v \\neq 5`` says what the value is not
     gold_c = gold_chain(gold)
@@ -455,8 +485,11 @@ def judge_chain(
             return False, "wrong_label"  # v_{\\max} = ... for v_{\\min}
         if reciprocal_label(parts[0], gold_c.label):  # the value is the gold's reciprocal
             forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)
-    elif gold_c.label is None and len(parts) > 1 and change_ratio(parts[0]) == -1:
-        forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)  # U_i/U_f: the reciprocal
+    elif gold_c.label is None and len(parts) > 1:
+        if asked is not None and any(names_a_derivative(part, asked) for part in parts):
+            return False, "wrong_label"  # \\dot v(t) = … where the question asks for v(t)
+        if change_ratio(parts[0]) == -1:
+            forms = tuple(f"\\frac{{1}}{{{form}}}" for form in forms)  # U_i/U_f: the reciprocal
     values = value_sides(pred, gold_c.label)
     if not values:
         return False, "restated_question"

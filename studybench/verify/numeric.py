@@ -41,7 +41,7 @@ from studybench.verify.parsing import (
     split_values,
     written_precision,
 )
-from studybench.verify.question import asks_temperature_change
+from studybench.verify.question import asks_temperature_change, single_asked_name
 from studybench.verify.relations import bound_direction, bound_value, is_label
 from studybench.verify.units import (
     PROSE_WORDS,
@@ -393,7 +393,7 @@ def judge_nv_text(
         and not same_label(first, label)
     ):
         return no("chain_link_0:transformed_quantity")  # v^2 = 14.5: the square's value
-    correct, reason = judge_chain(pred, gold, compare, _uncheckable)
+    correct, reason = judge_chain(pred, gold, compare, _uncheckable, single_asked_name())
     return ok(reason) if correct else no(reason)
 
 

@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from studybench.verify.asked import asked_question
 from studybench.verify.normalize import MATH_SPAN, normalize_answer
 from studybench.verify.units import parse_unit
 
@@ -214,7 +215,7 @@ def asked_bound(question: str | None) -> str | None:
 # a question's asking sentence and common in its setup.
 _ASKS = re.compile(
     r"\?|\b(?:find|what|which|how|calculate|compute|determine|estimate|evaluate|obtain"
-    r"|derive|express|give|show)\b",
+    r"|derive|express|give|show|write)\b",
     re.IGNORECASE,
 )
 _PARAGRAPH = re.compile(r"\n\s*\n")
@@ -259,6 +260,12 @@ _VERB_START = re.compile(
 _NAME_RATIO = re.compile(
     rf"\\[dt]?frac\s*\{{\s*(?:{WRITTEN_NAME.pattern})\s*\}}\s*\{{\s*(?:{WRITTEN_NAME.pattern})\s*\}}"
     rf"|(?:{WRITTEN_NAME.pattern})\s*/\s*(?:{WRITTEN_NAME.pattern})"
+)
+
+
+# a name with its arguments: "v(t)", "U_{\\mathrm{eff}}(\\theta)", "T(x, t)"
+_APPLIED_NAME = re.compile(
+    rf"(?:{WRITTEN_NAME.pattern})\s*(?:\\left)?\(\s*[^()$]{{1,20}}\s*(?:\\right)?\)"
 )
 
 
@@ -324,13 +331,14 @@ def given_assignments(question: str) -> tuple[tuple[str, str], ...]:
 
 
 @lru_cache(maxsize=1024)
-def asked_names(question: str) -> tuple[str, ...]:
+def asked_names(question: str, applied: bool = False) -> tuple[str, ...]:
     """The name (or ratio of names) an asking sentence writes right after the verb it opens
     with, words only between: ``d`` of "For which range of $d$, in centimetres, ...",
     ``m_1/m_2`` of "For which values of the mass ratio $m_1/m_2$ ...". A sentence that names
     its quantity in words ("Find the set of launch angles, in degrees between $0^\\circ$
     ...") gives none, nor a name after a condition ("Find the range of speeds for which $x >
-    0$"), nor a relative clause of the setup ("A bead which slides along $x$ ...")."""
+    0$"), nor a relative clause of the setup ("A bead which slides along $x$ ..."). With
+    ``applied``, a name with its arguments counts too: ``v(t)`` of "Find the speed $v(t)$"."""
     found = []
     for sentence in asking_sentences(question):
         verb = next(
@@ -346,9 +354,21 @@ def asked_names(question: str) -> tuple[str, ...]:
         if not _ASKED_LEAD.match(lead) or _CONDITION_WORDS.search(lead):
             continue
         span = next(filter(None, math.groups()), "").strip()
-        if WRITTEN_NAME.fullmatch(span) or _NAME_RATIO.fullmatch(span):
+        names = (
+            (WRITTEN_NAME, _NAME_RATIO, _APPLIED_NAME) if applied else (WRITTEN_NAME, _NAME_RATIO)
+        )
+        if any(name.fullmatch(span) for name in names):
             found.append(span)
     return tuple(found)
+
+
+def single_asked_name() -> str | None:
+    """The one name the question of the comparison asks for (``v(t)`` of "Find the speed
+    $v(t)$"; :func:`asked_names`, a name with arguments included), or None without a question
+    or where it asks for several."""
+    question = asked_question(folded=False)
+    names = set(asked_names(question, applied=True)) if question else set()
+    return names.pop() if len(names) == 1 else None
 
 
 # "What range of temperatures", "Find the set of launch angles, ...": the noun a question

@@ -29,12 +29,31 @@ CONCLUSION_LABELS = (
 # "Hence, finally, v = …", "I think v = …", "Re-checking the arithmetic gives 29 m/s"
 # possessive (``*+``): spaces given up to a later ``\s*`` are the same spaces, and trying
 # each split of a run is what made a run of line breaks polynomial
-_FILLERS = r"\s*+(?:(?:\*\*|__)\s*+)?(?:(?:hmm+|oh|ok(?:ay)?|well|wait)\b[,.!]?\s*+)?"
+_FILLERS = (
+    r"\s*+(?:\(\s*+)?(?:(?:\*\*|__)\s*+)?"
+    r"(?:(?:hmm+|oh|ok(?:ay)?|well|wait|ah|uh|um|h(?:old|ang)\s+on)\b\s*+[,.!—–]?\s*+)?"
+)
 _OPENING = r"(?:^|(?<=[.!?\n:;。！？：]))" + _FILLERS
 # an expression may be restated in a clause too: "$I = \\boxed{…}$, so $I = BLv/(2R)$"
 _CLAUSE_OPENING = r"(?:^|(?<=[.!?\n:;,。！？：，]))" + _FILLERS
 # an arrow from a label to its value: "Final → 29.0 m/s", "Answer $\\to$ 29.0 m/s"
 _ARROW = r"(?:[→⟶⇒]|->|=>|\$?\s*\\(?:to|rightarrow|Rightarrow|longrightarrow)(?![a-zA-Z])\s*\$?)"
+# words that take the box back (round 19): "I made an error:", "Wait, I dropped a factor of
+# 2:", "Erratum:", "Update:", "Let me fix that:", "My mistake —", "Scratch that;", "Make that",
+# "The answer above is wrong;", "Upon re-evaluation,", "P.S.", "Should be … instead"; each
+# ends on a letter (the markers' ``\b``), its punctuation read after it
+CORRECTIONS = (
+    r"(?:I\s+)?made\s+an?\s+(?:error|mistake|slip|typo)"
+    r"(?:\s+(?:in|with|above|earlier)(?:\s+[^:;,.\n—–]{1,40}?)?)?(?=\s*[:;,.—–])"
+    r"|I\s+dropped\s+[^:;.\n]{1,40}?(?=\s*:)"
+    r"|(?:errat(?:um|a)|update[d]?|edit(?:ed)?|revised|revision|fixed|amend(?:ed|ment)"
+    r"|typo(?:\s+(?:above|earlier))?|correction\s+to\s+the\s+above"
+    r"|let\s+me\s+(?:fix|correct)\s+(?:that|this))(?=\s*(?:\*\*|__)?\s*:)"
+    r"|my\s+(?:mistake|bad|error)|(?:scratch|strike|make)\s+that|(?:wh)?oops|sorry"
+    r"|(?:the\s+)?(?:answer|result|value|box)\s+above\s+is\s+(?:wrong|incorrect|off)"
+    r"|(?:up)?on\s+re-?(?:evaluation|examination|consideration|inspection|checking|reading)"
+    r"|p\.\s*s(?=\.)|(?:(?:it|that|this)\s+)?(?:should|must)\s+(?:be|read|have\s+been)"
+)
 # words that take the box back or state the answer again: after them a value needs no label
 _ANSWER_WORDS = (
     rf"actually|corrected|on\s+(?:second\s+(?:look|thought)|reflection)|{CONCLUSION_LABELS}"
@@ -43,11 +62,12 @@ _ANSWER_WORDS = (
     r"|re-?(?:comput|calculat)\w*(?:\s+with\s+[^.,;:\n]{0,40})?"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
     r"\s(?:gives|yields|shows)"
+    rf"|{CORRECTIONS}"
 )
 _CONNECTIVES = (
     r"so|therefore|thus|hence|finally|overall|altogether|in\s+the\s+end|all\s+in\s+all"
     r"|consequently|accordingly|ergo|as\s+a\s+result|in\s+conclusion|putting\s+it\s+(?:all\s+)?together"
-    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have|conclude(?:\s+that)?)|namely"
+    r"|(?:I|we)\s+(?:think|believe|get|find|obtain|have|mean|conclude(?:\s+that)?)|namely"
     r"|equivalently|numerically|converted(?:\s+(?:to|into)\s+[^\s:,]{1,12})?"
     r"|(?:this|that|which|it)(?:\s+is|'s|’s|\s+(?:equals|comes\s+to|corresponds\s+to|amounts\s+to"
     r"|translates\s+to|works\s+out\s+(?:to|at)|gives|yields|makes|means))(?:\s+(?:about|approximately"
@@ -59,7 +79,7 @@ _CONNECTIVES = (
 # words a conclusion may put before its value: "So, in words: …", "Therefore, restating: …"
 _RESTATING = r"in\s+(?:other\s+)?words|to\s+restate|restating(?:\s+the\s+result)?|explicitly"
 _MARKERS = (
-    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:]|\*\*|__|{_ARROW})*+)+"
+    rf"(?:(?:{_CONNECTIVES}|{_ANSWER_WORDS})\b(?:[\s,:;.—–]|\*\*|__|{_ARROW})*+)+"
     rf"(?:(?:{_RESTATING})\b[\s,:]*+)?"
 )
 # a label: a letter or a command, maybe a change (\\Delta S) or a script face (\\mathcal{E}),
@@ -90,24 +110,26 @@ _NOUN_STATES = (
     r"|in\s+question|of\s+interest)\s+)?"
     r"(?:is|equals|comes\s+(?:out\s+)?to|works\s+out\s+(?:at|to)|turns\s+out\s+to\s+be"
     r"|(?:is|was)\s+found\s+to\s+be|(?:would|will|must|should|has\s+to)\s+be)"
-    r"(?:\s+(?:thus|therefore|then|so|hence))?\s+"
+    r"(?:\s+(?:thus|therefore|then|so|hence|really|actually))?\s+"
     r"(?:(?:about|approximately|roughly|around|exactly|just|nearly)\s+)?"
 )
 # a unit written after the math that holds the number: "So $v = 29.0$ m/s."
 _UNIT_WORD = r"[A-Za-zµμΩ°%][\w/^·\-]{0,12}"
-_UNIT_AFTER_MATH = rf"(?:(?<=\$)[ \t]*(?P<unit>{_UNIT_WORD}))?"
+_UNIT_AFTER_MATH = rf"(?:(?<=\$)[ \t]*(?!instead\b)(?P<unit>{_UNIT_WORD}))?"
 _VALUE_TAIL = (
     r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)(?:\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
     r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
     + _UNIT_AFTER_MATH
-    + r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all)\b|[.,;!]\s|[.,;!。]?\s*$|\n|。)"
+    + r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all|instead)\b"
+    + r"|[.,;!]\s|[.,;!。]?\s*$|\n|。)"
 )
 # a quantity named in words that concludes by itself: "The emf is therefore 16.0 V."
 _NOUN_CONCLUDES = (
     r"the\s+(?P<concluding>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:is|equals|comes\s+to)\s+"
-    r"(?:therefore|thus|hence|then|finally|so)\s+(?:(?:about|approximately|roughly|around)\s+)?"
+    r"(?:therefore|thus|hence|then|finally|so|really|actually|in\s+fact)\s+"
+    r"(?:(?:about|approximately|roughly|around)\s+)?"
 )
 _CONCLUSION = re.compile(
     _OPENING
@@ -198,14 +220,17 @@ _SCOPE = 600  # characters after the box that are read
 # "Therefore") only a labelled one, after words that state an answer any
 # "=" or the word for it after a label's math: "$x$ equals $d/3$", "$x$ is $d/3$"
 _SAYS_EQUAL = r"(?:=(?![=<>])|\$?\s+(?:equals|is(?:\s+equal\s+to)?)\s+\$)"
+# a quantity in words whose value is taken back: "Hold on, the current is really …"
+_TAKEN_BACK = r"the\s+[a-z]+(?:\s+[a-z]+){0,2}?\s+is\s+(?:really|actually|in\s+fact)\b"
 _EXPRESSION_CONCLUSION = re.compile(
     _CLAUSE_OPENING
-    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b)"
-    + rf"|(?P<line>(?<![^\n])(?=\$?\s*{_LABEL}\s*{_SAYS_EQUAL})))"
+    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b)|(?={_TAKEN_BACK})"
+    + rf"|(?P<line>(?<![^\n])(?:>[ \t]*)?(?=\$?\s*{_LABEL}\s*{_SAYS_EQUAL})))"
     + r"(?:\$|\\\()?\s*(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)\s+)?(?:\$|\\\()?\s*"
     + rf"(?:{_NOUN_STATES}(?:\$|\\\()?\s*)?(?:(?P<label>{_LABEL})\s*{_SAYS_EQUAL}\s*)?"
     + r"(?P<expression>[^\n$]{1,160}?)\s*(?:\$|\\\))?"
-    + r"(?=\s+in\s+the\s+end\b|[.;!]\s|[.;!]?\s*$|(?<!\\),\s|\n|\s+\(|(?<=\$)\s)",
+    + r"(?=\s+in\s+the\s+end\b|[.;!]\s|[.;!]?\s*$|(?<!\\),\s|\n|\s+\(|(?<=\$)\s"
+    + r"|(?<=\$)[.;!]?\))",  # "(Typo above: $I = BLv/2R$.)"
     re.IGNORECASE,
 )
 _ANSWER_MARKER = re.compile(rf"\b(?:{_ANSWER_WORDS})\b", re.IGNORECASE)

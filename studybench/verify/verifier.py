@@ -235,7 +235,13 @@ from studybench.verify.visibility import (
 # 1.22.0 (round 19): in an expression, a sum or product that is neither finite (at most
 # 10,000 integer terms) nor summed to a checked closed form has no value, and an integral's
 # closed form is looked for only where quadrature can confirm one; e is the question's
-# quantity where its math writes e standing alone (restitution, charge), else Euler's
+# quantity where its math writes e standing alone (restitution, charge), else Euler's;
+# corrections after the box in the words people write them in ("I made an error:", "Oops,
+# that should be", "Erratum:", "P.S.", "Hmm, or maybe", "I'd also accept"), for tuple
+# elements too (placed by label); a TF box whose explanation restates the statement through
+# "i.e."/"since"/"indeed" contradicts itself; where the gold labels nothing, a label that is
+# the derivative, change or mean of the asked name (\dot v(t), dv/dt, \Delta V_s) and a tuple
+# element named for an unasked member of the asked family (T_A beside T_B, T_C, T_D) are wrong
 VERIFIER_VERSION = "1.22.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
@@ -722,6 +728,7 @@ def _restated_element(
     from studybench.verify.restatement import (
         given_in_question,
         names_asked_quantity,
+        restated_expressions,
         restated_values,
         value_kind,
     )
@@ -739,9 +746,32 @@ def _restated_element(
         offered, *placed = normalize_all((value, *elements))
         if unit_place(offered, tuple(placed)) is not None:
             offers.append(value)
+    for label, expression, _ in restated_expressions(after, question):
+        # an expression for an element, under that element's label ("Update: $T_C = 3T_0$.")
+        offer = f"{label} = {expression}"
+        index = _label_place(offer, elements) if label is not None else None
+        if index is not None and kinds[index] is not AnswerType.NV:
+            offers.append(offer)
     if not offers:
         return None
     return _offered_problem(tuple(offers), elements, kinds, judge, formula)
+
+
+def _label_place(offer: str, elements: tuple[str, ...]) -> int | None:
+    """The one element whose label the offer's is (``T_C = 3T_0`` beside ``T_B = 2T_0,\
+    T_C = 4T_0``: the second), or None: where no unit says which element an offer is about,
+    its label does."""
+    from studybench.verify.chains import gold_chain, label_key
+
+    label = gold_chain(offer).label
+    if label is None:
+        return None
+    places = [
+        index
+        for index, element in enumerate(elements)
+        if (own := gold_chain(element).label) is not None and label_key(own) == label_key(label)
+    ]
+    return places[0] if len(places) == 1 else None
 
 
 def _remark_content_problem(
@@ -923,7 +953,8 @@ def _offered_problem(
         if len(elements) == 1:
             return 0
         offered, *normalized = normalize_all((offer, *elements))
-        return unit_place(offered, tuple(normalized))
+        found = unit_place(offered, tuple(normalized))
+        return found if found is not None else _label_place(offer, elements)
 
     from studybench.verify.units import parse_unit
 

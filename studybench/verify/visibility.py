@@ -2556,9 +2556,10 @@ _OFFERED_VALUE = re.compile(
     re.I,
 )
 _HEDGE_WORD_START = re.compile(
-    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:(?:but|though|although|yet|and)\s+)?(?:{_OFFERING})",
+    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:(?:hmm+|well|oh|ok(?:ay)?|uh|um)\b[\s.,;:!—–-]*)?"
+    rf"(?:(?:but|though|although|yet|and)\s+)?(?:{_OFFERING})",
     re.I,
-)  # after the box's own math closes too: "$\\boxed{…}$ or maybe 29"
+)  # after the box's own math closes too: "$\\boxed{…}$ or maybe 29"; after "Hmm," too
 _HEDGE_WORD_END = re.compile(
     rf"(?:{_OFFERING})(?:[\s,;:(~{{}}]|\\[,;:! ]|\\(?:quad|qquad|enspace|enskip|thinspace"
     r"|hspace\*?\s*\{[^{}]{0,20}\}|text|textrm|mathrm|mbox)(?![a-zA-Z])\s*\{?)*$",
@@ -3053,7 +3054,7 @@ _LATER_OFFER = re.compile(
     r"|\b(?:the|my|our)\s+(?:final\s+)?(?:answer|result|value)\s+would(?:\s+instead)?\s+be"
     r"|\bthe\s+(?:[a-z]+\s+){1,2}(?:might|could|may)(?:\s+(?:also|instead|equally|alternatively"
     r"|well|possibly|perhaps|even))+\s+be"
-    r"|\b(?:one|you|we|I|a\s+reader|a\s+grader)\s+(?:could|might|may|would|can)(?:\s+(?:also"
+    r"|\b(?:one|you|we|I|a\s+reader|a\s+grader)(?:\s+(?:could|might|may|would|can)|['’]d)(?:\s+(?:also"
     r"|instead|equally|well))*\s+(?:get|obtain|find|accept|say|argue\s+for|give|arrive\s+at)"
     r"|\b(?:can't|cannot|can\s+not|couldn't|won't)\s+rule\s+out"
     r"|\b(?:second|alternative|other|backup|fallback)\s+(?:guess|answer|option|candidate|value)"
@@ -3078,7 +3079,8 @@ _LATER_OFFER = re.compile(
     r"|\b(?:actually|wait|oops|on\s+second\s+(?:look|thought)|hmm)\b[\s,:;.!]*"
     r"(?:(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)|(?:the\s+)?(?:answer|value|result)"
     r"\s+(?:is|should\s+be))\b)?"
-    r"|(?<=[.!?\n])\W*(?:or|maybe|perhaps|possibly|alternatively|otherwise|then\s+again"
+    r"|(?<=[.!?\n])\W*(?:(?:hmm+|well|oh|ok(?:ay)?|uh|um)\b\W*)?"  # "Hmm, or maybe …"
+    r"(?:or|maybe|perhaps|possibly|alternatively|otherwise|then\s+again"
     r"|otherwise\s+(?:stated|put|said|written|expressed))(?:\s*,)?"
     r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's|it\s+(?:could|might|may)\s+be"
     r"|the\s+(?:final\s+)?(?:answer|result|value)\s+(?:is|would\s+be|could\s+be|might\s+be)))*)"

@@ -56,7 +56,12 @@ E_AS_A_QUANTITY = [
     (ELECTRON, "\\frac{e^{2}}{4\\pi\\varepsilon_0 r}", "\\frac{k e^{2}}{r}", True),
     (ELECTRON, "\\frac{e^{2}}{4\\pi\\varepsilon_0 r}", "\\frac{e^{2}}{4\\pi\\epsilon_0 r}", True),
     (ELECTRON, "\\frac{e^{2}}{4\\pi\\varepsilon_0 r}", "\\frac{e}{4\\pi\\varepsilon_0 r}", False),
-    (ELECTRON, "\\frac{e^{2}}{4\\pi\\varepsilon_0 r}", "\\frac{7.389}{4\\pi\\varepsilon_0 r}", False),
+    (
+        ELECTRON,
+        "\\frac{e^{2}}{4\\pi\\varepsilon_0 r}",
+        "\\frac{7.389}{4\\pi\\varepsilon_0 r}",
+        False,
+    ),
     # where the question's e is Euler's, it stays Euler's
     (DECAY, "I_0 e^{-t/\\tau}", "I_0\\exp(-t/\\tau)", True),
     (DECAY, "I_0 e^{-t/\\tau}", "\\frac{I_0}{e^{t/\\tau}}", True),
@@ -66,5 +71,228 @@ E_AS_A_QUANTITY = [
 
 @pytest.mark.parametrize(("question", "gold", "pred", "correct"), E_AS_A_QUANTITY)
 def test_e_is_the_questions_quantity(question: str, gold: str, pred: str, correct: bool) -> None:
-    verdict = judge_inline(f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "EX", question=question)
+    verdict = judge_inline(
+        f"So $\\boxed{{{pred}}}$.", f"\\boxed{{{gold}}}", "EX", question=question
+    )
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# a correction after the box, in the words people write one in (red team r19a, M4)
+# ---------------------------------------------------------------------------------------------
+
+CURRENT = (
+    "A rod slides with speed $v$ on rails a distance $L$ apart in a field $B$; the circuit "
+    "resistance is $R$. Find the magnitude of the current $I$ in the circuit."
+)
+CURRENT_BOX = "The emf is $BLv$, so\n\n$$\\boxed{I = \\frac{BLv}{R}}$$\n\n"
+# each opens a sentence that takes the box back; {w} is the wrong form after it
+CORRECTIONS = [
+    "Actually, I made an error: {w}.",
+    "I made a mistake in the last step: {w}.",
+    "Oops, that should be {w}.",
+    "Wait — I dropped a factor of 2: {w}.",
+    "Erratum: {w}.",
+    "Update: {w}.",
+    "EDIT: {w}.",
+    "Revised: {w}.",
+    "Let me fix that: {w}.",
+    "Correction to the above: {w}.",
+    "(Typo above: {w}.)",
+    "Sorry, it's {w}.",
+    "My mistake — {w}.",
+    "Scratch that; {w}.",
+    "Make that {w}.",
+    "I mean {w}.",
+    "Should be {w} instead.",
+    "The answer above is wrong; {w}.",
+    "Upon re-evaluation, {w}.",
+    "P.S. {w}.",
+    "Hmm, or maybe {w}.",
+    "I'd also accept {w}.",
+    "> {w}",
+]
+
+
+@pytest.mark.parametrize("opening", CORRECTIONS)
+def test_a_correction_to_a_wrong_expression_is_a_second_claim(opening: str) -> None:
+    pred = CURRENT_BOX + opening.format(w="$I = \\frac{BLv}{2R}$")
+    verdict = judge_inline(pred, "\\boxed{\\frac{BLv}{R}}", "EX", question=CURRENT)
+    assert not verdict.correct, verdict.reason
+    same = CURRENT_BOX + opening.format(w="$I = \\frac{BLv}{R}$")  # the same form: one claim
+    assert judge_inline(same, "\\boxed{\\frac{BLv}{R}}", "EX", question=CURRENT).correct
+
+
+STOPPING = (
+    "Light of wavelength $250\\,\\mathrm{nm}$ falls on a metal of work function "
+    "$2.30\\,\\mathrm{eV}$. Find the stopping potential $V_s$."
+)
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "Oops, that should be {w}.",
+        "Should be {w} instead.",
+        "Hmm, or maybe {w}.",
+        "P.S. {w}.",
+        "I'd also accept {w}.",
+        "My mistake — {w}.",
+        "Hold on, the stopping potential is really {v}.",
+    ],
+)
+def test_a_correction_to_a_wrong_value_is_a_second_claim(opening: str) -> None:
+    box = "So $eV_s = 4.96 - 2.30 = 2.66$ eV.\n\n$\\boxed{V_s = 2.66\\,\\mathrm{V}}$\n\n"
+    wrong = box + opening.format(w="$V_s = 2.30\\,\\mathrm{V}$", v="2.30 V")
+    assert not judge_inline(wrong, "\\boxed{2.66\\,\\mathrm{V}}", "NV", question=STOPPING).correct
+    right = box + opening.format(w="$V_s = 2.66\\,\\mathrm{V}$", v="2.66 V")
+    assert judge_inline(right, "\\boxed{2.66\\,\\mathrm{V}}", "NV", question=STOPPING).correct
+
+
+CYCLE = (
+    "A monatomic ideal gas goes around a rectangular cycle A-B-C-D; state A has temperature "
+    "$T_0$. Find the temperatures $T_B$, $T_C$ and $T_D$ in terms of $T_0$, in that order."
+)
+CYCLE_BOX = "$$\\boxed{T_B = 2T_0,\\ T_C = 4T_0,\\ T_D = 2T_0}$$\n\n"
+CYCLE_GOLD = "\\boxed{2T_0}, \\boxed{4T_0}, \\boxed{2T_0}"
+
+
+@pytest.mark.parametrize(
+    ("after", "correct"),
+    [
+        ("Oops, that should be $T_C = 3T_0$.", False),
+        ("Update: $T_C = 3T_0$.", False),
+        ("My mistake — $T_D = T_0$.", False),
+        ("So $T_C = 4T_0$, the hottest state.", True),  # an element stated again, the same
+        ("Update: $T_C = 4T_0$ as well.", True),
+        ("The work per cycle is $W = p_0V_0$.", True),  # another quantity
+    ],
+)
+def test_a_correction_of_a_tuple_element_is_judged_in_its_place(after: str, correct: bool) -> None:
+    verdict = judge_inline(CYCLE_BOX + after, CYCLE_GOLD, "TUP", "EX,EX,EX", question=CYCLE)
+    assert verdict.correct is correct, verdict.reason
+
+
+# what follows a right box in honest answers, with the new words in it, is no correction
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Update: the same result follows from energy conservation, $I^2R = Fv$.",
+        "Edit: fixed a typo in the emf above; the result stands.",
+        "P.S. For a hoop one would use $I = mr^2$ for the moment of inertia.",
+        "Sorry for the long derivation; the current is $I = \\frac{BLv}{R}$.",
+        "I made an error in the sign convention earlier, but the magnitude is unchanged.",
+        "Hmm, note that the force on the rod is $F = \\frac{B^2L^2v}{R}$.",
+        "Should the rod speed up, $I$ grows in proportion.",
+        "The current flows counterclockwise as seen from above.",
+    ],
+)
+def test_honest_words_after_the_box_are_no_correction(after: str) -> None:
+    verdict = judge_inline(CURRENT_BOX + after, "\\boxed{\\frac{BLv}{R}}", "EX", question=CURRENT)
+    assert verdict.correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# a truth value whose explanation restates the statement, through "i.e.", "since", "indeed"
+# ---------------------------------------------------------------------------------------------
+
+HOOP = (
+    "A bead slides on a hoop rotating about its vertical diameter. True or false: under the "
+    "condition $\\omega^2 R > g$, the lowest point $\\theta = 0$ is a stable equilibrium."
+)
+
+
+@pytest.mark.parametrize(
+    ("box", "correct"),
+    [
+        # the explanation says the statement holds: the box contradicts itself
+        ("False, i.e. it is stable", False),
+        ("False; indeed it is a stable equilibrium", False),
+        ("False, since the lowest point is a stable equilibrium", False),
+        ("False (i.e. the lowest point is stable)", False),
+        ("False, as the lowest point is stable", False),
+        ("False, because the lowest point is stable", False),
+        # the explanation says it does not, or says something of its own
+        ("False, i.e. it is unstable", True),
+        ("False, i.e. it is not stable", True),
+        ("False; indeed it is an unstable equilibrium", True),
+        ("False, since the lowest point is unstable", True),
+        ("False", True),
+    ],
+)
+def test_a_truth_values_explanation_through_a_connective(box: str, correct: bool) -> None:
+    pred = f"So $$\\boxed{{\\text{{{box}}}}}$$"
+    verdict = judge_inline(pred, "\\boxed{\\text{False}}", "TF", question=HOOP)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# a label that names another quantity than the one asked, where the gold labels nothing
+# ---------------------------------------------------------------------------------------------
+
+SPEED = (
+    "A rod of mass $m$ slides on rails a distance $L$ apart in a field $B$; the circuit "
+    "resistance is $R$. At $t=0$ its speed is $v_0$. Find the speed $v(t)$ of the rod for "
+    "$t \\ge 0$."
+)
+SPEED_GOLD = "\\boxed{v_0 \\exp\\left(-\\frac{B^{2} L^{2} t}{m R}\\right)}"
+DECAY_FORM = "v_0 e^{-B^2L^2t/(mR)}"
+
+
+@pytest.mark.parametrize(
+    ("label", "correct"),
+    [
+        # the rate of change, change or mean of the asked v(t): another quantity
+        ("\\dot v", False),
+        ("\\dot v(t)", False),
+        ("\\frac{dv}{dt}", False),
+        ("\\frac{\\mathrm{d}v}{\\mathrm{d}t}", False),
+        ("dv/dt", False),
+        ("v'(t)", False),
+        ("\\Delta v(t)", False),
+        ("\\bar v", False),
+        ("\\langle v\\rangle", False),
+        # the asked quantity, as the question writes it or without its argument
+        ("v(t)", True),
+        ("v", True),
+        ("v_{\\text{rod}}(t)", True),
+    ],
+)
+def test_a_derivative_of_the_asked_name_is_another_quantity(label: str, correct: bool) -> None:
+    pred = f"So $$\\boxed{{{label} = {DECAY_FORM}}}$$"
+    verdict = judge_inline(pred, SPEED_GOLD, "EX", question=SPEED)
+    assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("box", "correct"),
+    [
+        ("\\dot V_s = 2.66\\,\\mathrm{V}", False),
+        ("\\Delta V_s = 2.66\\,\\mathrm{V}", False),
+        ("\\bar V_s = 2.66\\,\\mathrm{V}", False),
+        ("V_s = 2.66\\,\\mathrm{V}", True),
+        ("2.66\\,\\mathrm{V}", True),
+    ],
+)
+def test_a_derivative_of_the_asked_name_in_a_value(box: str, correct: bool) -> None:
+    verdict = judge_inline(
+        f"$\\boxed{{{box}}}$", "\\boxed{2.66\\,\\mathrm{V}}", "NV", question=STOPPING
+    )
+    assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("box", "correct"),
+    [
+        ("T_B = 2T_0,\\ \\dot T_C = 4T_0,\\ T_D = 2T_0", False),
+        ("T_B = 2T_0,\\ \\Delta T_C = 4T_0,\\ T_D = 2T_0", False),
+        ("T_B = 2T_0,\\ T_C = 4T_0,\\ T_A = 2T_0", False),  # state A's: the question gives it
+        ("T_A = 2T_0,\\ T_C = 4T_0,\\ T_D = 2T_0", False),
+        ("T_B = 2T_0,\\ T_C = 4T_0,\\ T_D = 2T_0", True),
+        ("T_2 = 2T_0,\\ T_3 = 4T_0,\\ T_4 = 2T_0", True),  # numbered: another spelling
+        ("2T_0,\\ 4T_0,\\ 2T_0", True),
+    ],
+)
+def test_a_tuple_element_named_for_an_unasked_quantity(box: str, correct: bool) -> None:
+    verdict = judge_inline(f"$$\\boxed{{{box}}}$$", CYCLE_GOLD, "TUP", "EX,EX,EX", question=CYCLE)
     assert verdict.correct is correct, verdict.reason

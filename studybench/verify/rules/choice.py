@@ -532,8 +532,13 @@ def judge_tf(pred: str, gold: str, tolerance: float, question: str | None = None
 
 
 # Words an explanation may add to the statement's own when it restates it ("it is a stable
-# equilibrium"), and the negations that turn it over.
-_TF_RESTATING = frozenset("a an the it its this that is are was were be does do did so".split())
+# equilibrium"), the connectives that introduce a restatement ("i.e.", "since", "indeed":
+# "False, i.e. it is stable" restates the statement, so it holds), and the negations that
+# turn it over.
+_TF_RESTATING = frozenset(
+    "a an the it its this that is are was were be does do did so"
+    " i e ie eg since because as indeed namely thus hence therefore meaning means which".split()
+)
 _TF_NOTS = frozenset("not no never nt none neither nor cannot".split())
 
 

@@ -16,11 +16,12 @@ from studybench.verify.chains import (
     chain,
     gold_chain,
     label_key,
+    names_a_derivative,
     same_label,
 )
 from studybench.verify.normalize import NAME, normalize_answer, question_math
 from studybench.verify.parsing import UnparseableError, single_variable_totals
-from studybench.verify.question import asked_dimension
+from studybench.verify.question import asked_dimension, asking_part
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,
@@ -468,6 +469,44 @@ def _asked_order_problem(
     return "swapped_labels" if places != sorted(places) else None  # type: ignore[type-var]
 
 
+def _unasked_name_problem(
+    preds: tuple[str, ...], labels: list[str | None], question: str | None
+) -> str | None:
+    """``element_<i>:wrong_label`` where the gold labels nothing and an element names a
+    quantity the question does not ask for (red team r19a): the derivative, change or mean of
+    an asked one (``\\dot T_C = 4T_0`` beside "Find $T_B$, $T_C$ and $T_D$"), or another
+    member of the asked family (``T_A``: state A's temperature, which the question gives). A
+    family written in other subscripts (``T_2, T_3, T_4``) is another spelling: left alone."""
+    if not question or any(label is not None for label in labels):
+        return None
+    asked = [m.group(0) for m in NAME.finditer(question_math(asking_part(question)))]
+    keys = {label_key(name) for name in asked}
+    for position, pred in enumerate(preds):
+        name = _label(pred, labels)
+        if name is None:
+            continue
+        if any(names_a_derivative(name, other) for other in asked):
+            return f"element_{position}:wrong_label"
+        key = label_key(name)
+        base, _, subscript = key.partition("_")
+        family = {
+            other
+            for other in keys
+            if other.partition("_")[0] == base
+            and _subscript_kind(other.partition("_")[2]) == _subscript_kind(subscript)
+        }
+        if subscript and key not in keys and len(family) >= 2:
+            return f"element_{position}:wrong_label"
+    return None
+
+
+def _subscript_kind(subscript: str) -> str:
+    """What a family's subscripts are written in: digits (``T_2``), letters (``T_B``) or
+    else; ``T_2`` for ``T_B`` is a renumbering, not another member."""
+    text = subscript.strip("{}")
+    return "digit" if text.isdigit() else "letter" if text.isalpha() else "other"
+
+
 def _by_label(preds: tuple[str, ...], labels: list[str | None]) -> tuple[str, ...]:
     """A tuple whose every element is labelled with the gold's labels, in another order
     (``y = 3, x = 2`` for ``x = 2, y = 3``), in the gold's order; else as given."""
@@ -507,8 +546,10 @@ def judge_answers(
             return reject("wrong_count")
         labels = [gold_chain(g).label for g in golds]
         preds = _by_label(preds, labels)
-        problem = _element_labels_problem(preds, labels) or _asked_order_problem(
-            preds, labels, question
+        problem = (
+            _element_labels_problem(preds, labels)
+            or _asked_order_problem(preds, labels, question)
+            or _unasked_name_problem(preds, labels, question)
         )
         if problem is not None:
             return reject(problem)

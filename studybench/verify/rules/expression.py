@@ -26,7 +26,7 @@ from studybench.verify.parsing import (
     has_decimal,
     parse_expressions,
 )
-from studybench.verify.question import symbols_of
+from studybench.verify.question import single_asked_name, symbols_of
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
@@ -124,7 +124,7 @@ def judge_ex(pred: str, gold: str, tolerance: float) -> Outcome:
     def uncheckable(side: str, form: str, reason: str) -> bool:
         return _ex_uncheckable(side, form, reason) or (side != last and _working(side, form))
 
-    correct, reason = judge_chain(pred, gold, compare, uncheckable)
+    correct, reason = judge_chain(pred, gold, compare, uncheckable, single_asked_name())
     return Outcome(correct, reason)
 
 
