@@ -67,7 +67,8 @@ _TRANSFORM = re.compile(
 )
 _SYMBOL = re.compile(
     r"\\(?!(?:ln|log|lg|exp|sin|cos|tan|sqrt|frac|dfrac|tfrac|pi|left|right|mathrm|text|rm"
-    r"|cdot|times)(?![a-zA-Z]))[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
+    r"|cdot|times|arcsin|arccos|arctan|sinh|cosh|tanh|operatorname)(?![a-zA-Z]))[A-Za-z]+"
+    r"|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
 )
 # a subscript: braced, one command, a capital before a capital (k_BT is k_B times T), or a
 # word (E_kin, v_max: a name, so 2E_kin and v_max^2 are functions of one quantity)

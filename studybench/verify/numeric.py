@@ -56,7 +56,13 @@ from studybench.verify.units import (
 )
 
 _PLUS_MINUS = (r"\pm", r"\mp", "±", "∓")
-_PI = re.compile(r"\\pi(?![a-zA-Z])")
+# what makes a bare number an angle in radians: pi written in it, or an inverse trigonometric
+# function around it ("\\arcsin(0.483)", "\\sin^{-1}(0.483)": 0.504, not 0.504 degrees)
+_RADIANS = re.compile(
+    r"\\pi(?![a-zA-Z])"
+    r"|^\s*(?:\\left)?\s*(?:\\(?:arc(?:sin|cos|tan)|operatorname\s*\{\s*arc(?:sin|cos|tan)\s*\})"
+    r"(?![a-zA-Z])|\\(?:sin|cos|tan)\s*\^\s*\{?\s*-\s*1\s*\}?)"
+)
 
 Outcome = Any  # studybench.verify.rules.outcome.Outcome (kept import-free to avoid a cycle)
 MatchAll = Callable[[list[str], list[str], Callable[[str, str], Any]], Any]
@@ -198,7 +204,7 @@ def nv_single(
         return _zero_of_a_scale(pred, pred_q, gold_q)
     if pred_q.value == 0.0 and gold_q.value == 0.0 and not offset:
         return True, "zero"  # zero is zero in every unit, but 0 °C is no 0 K nor 0 °F
-    radians = _PI.search(pred) is not None
+    radians = _RADIANS.search(pred) is not None
     preds, golds, reason = quantity_candidates(pred_q, gold_q, requested, radians)
     if not preds:
         return False, reason
@@ -265,14 +271,22 @@ _RESTATED = re.compile(
 )
 
 
+# a function named last, its argument to come: "\\arcsin", "\\sin^{-1}", "\\ln",
+# "\\operatorname{arcsin}"
+_FUNCTION_END = re.compile(
+    r"\\(?:(?:arc)?(?:sin|cos|tan|cot|sec|csc)h?|ln|log|lg|exp|operatorname\s*\{[^{}]*\})"
+    r"(?:\s*\^\s*\{?\s*-?\s*1\s*\}?)?\s*$"
+)
+
+
 def restated_as_side(pred: str) -> str:
     """A value restated in parentheses as one more side of the chain: ``5540 s (= 92 min)``
     -> ``5540 s = 92 min``. The restatement is a claim like any side, so it must equal the
     gold too (``0.5 (60 %)`` is wrong); it is never multiplied in (``0.5 (50 %)`` was read as
     0.25). Only a parenthetical that reads as a number with an optional unit counts."""
     match = _RESTATED.match(pred)
-    if match is None:
-        return pred
+    if match is None or _FUNCTION_END.search(match.group("main")):
+        return pred  # "\\arcsin (0.483)": a function's argument, no value restated
     inner = match.group("inner").strip()
     try:
         parse_quantity(inner)

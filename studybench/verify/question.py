@@ -303,6 +303,50 @@ def asking_part(question: str) -> str:
     return " ".join(s.strip() for s in asking_sentences(question))
 
 
+_PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")  # a word of prose, not a command
+
+
+@lru_cache(maxsize=256)
+def asked_words(question: str) -> frozenset[str]:
+    """The words (of four letters or more) with which the question asks, case folded, but
+    words of value (``twice``, ``less``): a remark after an answer may repeat them, as it
+    names the quantity asked (``8.00 V (induced emf)`` for "Find the induced emf")."""
+    from studybench.verify.relations import VALUE_WORDS
+
+    prose = MATH_SPAN.sub(" ", asking_part(question))
+    return frozenset(w.casefold() for w in _PROSE_WORD.findall(prose)) - VALUE_WORDS
+
+
+# words that name no quantity, so say nothing of which element a remark is about
+_ORDER_NEUTRAL = frozenset("the of and in at to on for an as by is its that this with".split())
+
+
+def remarks_in_asked_order(elements: tuple[str, ...], question: str) -> bool:
+    """Whether the remarks after several answer elements name the asked quantities in the
+    order the question asks for them: each element's own remark words (in no other
+    element's remark) first appear in the asking part after the previous element's. "2.0 m/s
+    (lighter block), 3.0 m/s (heavier block)" for "the heavier block and the lighter block, in
+    that order" swaps the names: then the question's words are no remark (red team r17)."""
+    from studybench.verify.normalize import split_top_level
+    from studybench.verify.relations import remark_words
+
+    if len(elements) == 1:
+        elements = tuple(split_top_level(elements[0], ","))
+    if len(elements) < 2:
+        return True
+    asking = asking_part(question).casefold()
+    prose = MATH_SPAN.sub(" ", asking)
+    asked = frozenset(re.findall(r"(?<![\\a-z])[a-z]{2,}", prose)) - _ORDER_NEUTRAL
+    named = [remark_words(element) & asked for element in elements]
+    places = []
+    for index, words in enumerate(named):
+        own = words.difference(*named[:index], *named[index + 1 :])
+        found = [m.start() for w in own if (m := re.search(rf"\b{re.escape(w)}", asking))]
+        if found:
+            places.append(min(found))
+    return places == sorted(set(places))
+
+
 @lru_cache(maxsize=1024)
 def given_names(question: str) -> frozenset[str]:
     """The names ``question`` gives a value or a formula to, as :func:`~studybench.verify.

@@ -81,7 +81,7 @@ _LONE_HYPHEN = re.compile(r"(?<![A-Za-z])-|-(?![A-Za-z])")
 _REMARK_WORDS = re.compile(r"[A-Za-z]+")
 # Words that change a value when they follow it: numbers and multipliers, operators, signs,
 # relations, alternatives. A remark holding one of them is part of the answer, never dropped.
-_VALUE_WORDS = frozenset(
+VALUE_WORDS = frozenset(
     """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
     ninety hundred hundreds thousand thousands million millions billion billions trillion
@@ -107,7 +107,7 @@ _SHORT_WORDS = (
         "up out off top far low net max due via all its old new end how way air sea gas ice hot car"
         " rod arm rim hub dry wet red big emf".split()
     )
-    - _VALUE_WORDS
+    - VALUE_WORDS
 )
 
 
@@ -548,6 +548,18 @@ _NEUTRAL = frozenset(
     pointing points point pointed toward towards approximately approx about roughly nearly
     around exactly precisely estimated rounded magnitude only net resultant value""".split()
 )
+
+
+def remark_words(text: str) -> frozenset[str]:
+    """The words, case folded, of the text remarks in ``text`` (``\\text{(induced emf)}``,
+    ``(after heating)``; not a name's subscript)."""
+    found: set[str] = set()
+    for match in _WORDED_ANY.finditer(text):
+        words = re.findall(r"[A-Za-z]{2,}", match.group(1) or match.group(2) or "")
+        found.update(word.casefold() for word in words)
+    return frozenset(found)
+
+
 _WORDED_ANY = re.compile(  # not in a subscript or superscript: v_{\\mathrm{final}} is a name
     r"(?<![_^])(?<![_^]\{)\\(?:text|textrm|mbox|textnormal|textit|mathrm)\s*\{([^{}]*)\}"
     r"|\(([A-Za-z][^()]*)\)"
@@ -631,7 +643,7 @@ def is_remark(
         return False  # a unit of two words: "solar radii", "degrees Celsius", "Earth years"
     for word in words:
         lower = word.casefold()
-        if lower in _VALUE_WORDS:
+        if lower in VALUE_WORDS:
             return False
         if counts_things(word) and not after_unit:
             return False  # ``12 photons`` is a count: read as one, never dropped

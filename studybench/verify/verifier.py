@@ -26,7 +26,7 @@ from studybench.data.answer_types import AnswerType, split_type_sequence
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.normalize import collapse_whitespace, expand_siunitx, split_top_level
 from studybench.verify.pool import ProcessPool, Task, default_workers
-from studybench.verify.question import requested_units
+from studybench.verify.question import asked_words, remarks_in_asked_order, requested_units
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     mark_unit_annotations,
@@ -241,7 +241,10 @@ from studybench.verify.visibility import (
 # elements too (placed by label); a TF box whose explanation restates the statement through
 # "i.e."/"since"/"indeed" contradicts itself; where the gold labels nothing, a label that is
 # the derivative, change or mean of the asked name (\dot v(t), dv/dt, \Delta V_s) and a tuple
-# element named for an unasked member of the asked family (T_A beside T_B, T_C, T_D) are wrong
+# element named for an unasked member of the asked family (T_A beside T_B, T_C, T_D) are wrong.
+# Recall: an inverse trigonometric function of a number is an angle in radians; a remark in
+# the words the question asks with ("(induced emf)") goes, in a tuple only where the remarks
+# name the asked quantities in the order asked
 VERIFIER_VERSION = "1.22.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
@@ -362,7 +365,10 @@ def judge_inline(
 
     def judged(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
         chosen = select_answers(boxes, kind, len(golds), sequence)
-        selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=gold_words))
+        allowed = gold_words
+        if question and remarks_in_asked_order(chosen, question):
+            allowed |= asked_words(question)  # "8.00 V (induced emf)" for "Find the induced emf"
+        selected = normalize_all(_without_remarks(chosen, kind, sequence, allowed=allowed))
         shown = tuple(map(unmark, selected))
         contradicted = _contradicting_remark(
             chosen, gold_boxes, _box_kinds(kind, sequence, len(gold_boxes))

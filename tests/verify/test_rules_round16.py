@@ -323,15 +323,23 @@ RECALL = [
     # a Greek letter typed as a character
     (ANGLES_Q, "[20.4^\\circ, 69.6^\\circ]", "IN", "", "20.4° ≤ θ ≤ 69.6°", True),
     (ANGLES_Q, "[20.4^\\circ, 69.6^\\circ]", "IN", "", "20.4° ≤ θ ≤ 60.6°", False),
-    # a remark after each element: describing words go; the question's own nouns stay (a
-    # remark that names another element would swap them: "(lighter block)", "(heavier
-    # block)"), so the honest "(emf)", "(current)" is rejected
+    # a remark after each element: describing words go, and since 1.22.0 the question's own
+    # nouns go too where the remarks name the asked quantities in the order asked (a remark
+    # naming another element swaps them: "(current)", "(emf)" is still rejected)
     (
         COIL_Q,
         "\\boxed{8.00\\,\\mathrm{V}}, \\boxed{2.00\\,\\mathrm{A}}",
         "TUP",
         "NV,NV",
         "8.00\\,\\mathrm{V}\\ (\\text{emf}),\\ 2.00\\,\\mathrm{A}\\ (\\text{current})",
+        True,
+    ),
+    (
+        COIL_Q,
+        "\\boxed{8.00\\,\\mathrm{V}}, \\boxed{2.00\\,\\mathrm{A}}",
+        "TUP",
+        "NV,NV",
+        "8.00\\,\\mathrm{V}\\ (\\text{current}),\\ 2.00\\,\\mathrm{A}\\ (\\text{emf})",
         False,
     ),
     (

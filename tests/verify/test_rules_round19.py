@@ -296,3 +296,122 @@ def test_a_derivative_of_the_asked_name_in_a_value(box: str, correct: bool) -> N
 def test_a_tuple_element_named_for_an_unasked_quantity(box: str, correct: bool) -> None:
     verdict = judge_inline(f"$$\\boxed{{{box}}}$$", CYCLE_GOLD, "TUP", "EX,EX,EX", question=CYCLE)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# an inverse trigonometric function of a number is an angle in radians (red team r19b, F4/F5)
+# ---------------------------------------------------------------------------------------------
+
+REFRACTION = (
+    "Light in air hits water ($n = 1.33$) at $40.0^\\circ$ to the normal. Find the angle of "
+    "refraction."
+)
+CRITICAL = "Find the critical angle for glass of index $1.50$ in air."
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "box", "correct"),
+    [
+        (REFRACTION, "28.9^\\circ", "\\theta_2 = \\arcsin(0.483) = 28.9^\\circ", True),
+        (REFRACTION, "28.9^\\circ", "\\arcsin\\left(\\frac{\\sin 40^\\circ}{1.33}\\right)", True),
+        (REFRACTION, "28.9^\\circ", "\\sin^{-1}(0.483)", True),
+        (REFRACTION, "28.9^\\circ", "\\operatorname{arcsin}(0.483)", True),
+        (CRITICAL, "41.8^\\circ", "\\arcsin(2/3) \\approx 41.8^\\circ", True),
+        (
+            CRITICAL,
+            "41.8^\\circ",
+            "\\theta_c = \\sin^{-1}\\left(\\frac{1}{1.50}\\right) = 41.8^\\circ",
+            True,
+        ),
+        # another angle, or the radian value read as degrees
+        (REFRACTION, "28.9^\\circ", "\\arcsin(0.5)", False),
+        (REFRACTION, "28.9^\\circ", "\\arcsin(0.483)^\\circ", False),
+        (CRITICAL, "41.8^\\circ", "\\arccos(2/3) = 41.8^\\circ", False),
+        (CRITICAL, "41.8^\\circ", "\\arcsin(1/3) \\approx 41.8^\\circ", False),
+        (CRITICAL, "41.8^\\circ", "0.7297", False),  # 41.8 degrees in radians, no unit: degrees
+    ],
+)
+def test_an_inverse_trigonometric_value_is_in_radians(
+    question: str, gold: str, box: str, correct: bool
+) -> None:
+    verdict = judge_inline(f"$\\boxed{{{box}}}$", f"\\boxed{{{gold}}}", "NV", question=question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# a remark in the question's own words names the asked quantity (red team r19b, F1)
+# ---------------------------------------------------------------------------------------------
+
+EMF = (
+    "A coil of 50 turns sees its flux change at $0.160\\,\\mathrm{Wb/s}$ per turn. Find the "
+    "magnitude of the induced emf."
+)
+MOTIONAL = (
+    "A rod of length $L$ moves with speed $v$ perpendicular to a uniform field $B$. Find the "
+    "motional emf."
+)
+COIL = (
+    "The field through a coil of 50 turns decreases steadily. Find the magnitude of the "
+    "induced emf and the induced current in the coil, in that order."
+)
+BLOCKS = (
+    "Two blocks collide elastically on a frictionless track. Find the final speeds of the "
+    "heavier block and of the lighter block, in that order."
+)
+VOLT, AMPERE, SPEED_UNIT = "\\,\\mathrm{V}", "\\,\\mathrm{A}", "\\,\\mathrm{m/s}"
+EMF_GOLD = f"\\boxed{{8.00{VOLT}}}"
+COIL_GOLD = f"\\boxed{{8.00{VOLT}}}, \\boxed{{2.00{AMPERE}}}"
+BLOCKS_GOLD = f"\\boxed{{2.0{SPEED_UNIT}}}, \\boxed{{3.0{SPEED_UNIT}}}"
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "kind", "sequence", "box", "correct"),
+    [
+        (EMF, EMF_GOLD, "NV", "", f"8.00{VOLT}\\ (\\text{{induced emf}})", True),
+        (EMF, EMF_GOLD, "NV", "", f"8.00{VOLT}\\ \\text{{(emf)}}", True),
+        (EMF, EMF_GOLD, "NV", "", f"4.00{VOLT}\\ (\\text{{induced emf}})", False),
+        (EMF, EMF_GOLD, "NV", "", f"8.00{VOLT}\\ (\\text{{twice the emf}})", False),
+        (MOTIONAL, "\\boxed{B L v}", "EX", "", "BLv\\ \\text{(motional emf)}", True),
+        (MOTIONAL, "\\boxed{B L v}", "EX", "", "2BLv\\ \\text{(motional emf)}", False),
+        # in a tuple, the remarks must name the asked quantities in the order asked
+        (
+            COIL,
+            COIL_GOLD,
+            "TUP",
+            "NV,NV",
+            f"8.00{VOLT}\\ \\text{{(induced emf)}},\\ 2.00{AMPERE}\\ \\text{{(current)}}",
+            True,
+        ),
+        (
+            COIL,
+            COIL_GOLD,
+            "TUP",
+            "NV,NV",
+            f"8.00{VOLT}\\ \\text{{(current)}},\\ 2.00{AMPERE}\\ \\text{{(emf)}}",
+            False,
+        ),
+        (
+            BLOCKS,
+            BLOCKS_GOLD,
+            "TUP",
+            "NV,NV",
+            f"2.0{SPEED_UNIT}\\ (\\text{{heavier block}}),\\ "
+            f"3.0{SPEED_UNIT}\\ (\\text{{lighter block}})",
+            True,
+        ),
+        (
+            BLOCKS,
+            BLOCKS_GOLD,
+            "TUP",
+            "NV,NV",
+            f"2.0{SPEED_UNIT}\\ (\\text{{lighter block}}),\\ "
+            f"3.0{SPEED_UNIT}\\ (\\text{{heavier block}})",
+            False,
+        ),
+    ],
+)
+def test_a_remark_in_the_questions_words(
+    question: str, gold: str, kind: str, sequence: str, box: str, correct: bool
+) -> None:
+    verdict = judge_inline(f"$$\\boxed{{{box}}}$$", gold, kind, sequence, question=question)
+    assert verdict.correct is correct, verdict.reason
