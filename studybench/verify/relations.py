@@ -764,6 +764,32 @@ _CONNECTIVE_IN_TEXT = re.compile(
 )
 
 
+# a box that opens with the quantity's name in words: "\\text{The period is } 2\\pi\\sqrt{m/k}",
+# "\\text{Final temperature: } 57.5\\,^\\circ C"
+_NAME_PHRASE = re.compile(
+    r"^\s*\\(?:text|textrm|textbf|mathrm|mbox)\s*\{\s*(?:the\s+)?"
+    r"(?P<name>[A-Za-z][A-Za-z' -]{1,60}?)\s*(?:\s(?:is|are|equals)|:)\s*\}\s*",
+    re.IGNORECASE,
+)
+
+
+def phrase_as_label(box: str) -> str:
+    """A box that names its quantity in words before the value (``\\text{The period is }
+    2\\pi\\sqrt{m/k}``) in the label form the rules read (``\\text{period} = 2\\pi\\sqrt{m/k}``),
+    so the name is judged as a label is. Left as written where the rest states a relation of
+    its own or more words, or the name has a word of value ("is twice", "is less than")."""
+    match = _NAME_PHRASE.match(box)
+    if match is None:
+        return box
+    rest = box[match.end() :]
+    if not rest or "=" in rest or rest.lstrip().startswith("\\text"):
+        return box
+    words = re.findall(r"[A-Za-z]+", match.group("name"))
+    if not words or any(word.casefold() in VALUE_WORDS for word in words):
+        return box
+    return f"\\text{{{match.group('name').strip()}}} = {rest}"
+
+
 def split_unit_connectives(box: str) -> str:
     """``\\text{ V and }`` -> ``\\text{ V} \\text{ and }``: the connective ends the element,
     the unit stays with its value. Only where the rest of the group is a unit (or a unit and

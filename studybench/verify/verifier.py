@@ -30,6 +30,7 @@ from studybench.verify.question import asked_words, remarks_in_asked_order, requ
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     mark_unit_annotations,
+    phrase_as_label,
     remark_claims,
     split_unit_connectives,
     strip_remark,
@@ -244,7 +245,8 @@ from studybench.verify.visibility import (
 # element named for an unasked member of the asked family (T_A beside T_B, T_C, T_D) are wrong.
 # Recall: an inverse trigonometric function of a number is an angle in radians; a remark in
 # the words the question asks with ("(induced emf)") goes, in a tuple only where the remarks
-# name the asked quantities in the order asked
+# name the asked quantities in the order asked; a box that names its quantity in words
+# before the value ("\text{The period is } …", "\text{Final temperature: } …") is a label
 VERIFIER_VERSION = "1.22.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
@@ -356,7 +358,7 @@ def judge_inline(
         boxes = tuple(map(list_with_unit_inside, boxes))
     if kind is AnswerType.NV:
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
-    answers = tuple(split_unit_connectives(box) for box in boxes)
+    answers = tuple(split_unit_connectives(phrase_as_label(box)) for box in boxes)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
 
     def judge(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:

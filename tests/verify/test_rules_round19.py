@@ -415,3 +415,38 @@ def test_a_remark_in_the_questions_words(
 ) -> None:
     verdict = judge_inline(f"$$\\boxed{{{box}}}$$", gold, kind, sequence, question=question)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# a box that names its quantity in words before the value (red team r19b, F2)
+# ---------------------------------------------------------------------------------------------
+
+PERIOD = "Find the period $T$ of a mass $m$ on a spring of constant $k$."
+MIXING = (
+    "$0.500\\,\\mathrm{kg}$ of water at $80.0\\,^\\circ\\mathrm{C}$ is mixed with "
+    "$0.300\\,\\mathrm{kg}$ of water at $20.0\\,^\\circ\\mathrm{C}$. Find the final temperature "
+    "of the water."
+)
+PERIOD_GOLD = "\\boxed{2\\pi\\sqrt{\\frac{m}{k}}}"
+MIXING_GOLD = "\\boxed{57.5\\,^\\circ\\mathrm{C}}"
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "kind", "box", "correct"),
+    [
+        (PERIOD, PERIOD_GOLD, "EX", "\\text{The period is } 2\\pi\\sqrt{\\frac{m}{k}}", True),
+        (PERIOD, PERIOD_GOLD, "EX", "\\text{Period: } 2\\pi\\sqrt{m/k}", True),
+        (PERIOD, PERIOD_GOLD, "EX", "\\text{The period is } 2\\pi\\sqrt{\\frac{k}{m}}", False),
+        (PERIOD, PERIOD_GOLD, "EX", "\\text{The period is twice } \\pi\\sqrt{\\frac{m}{k}}", False),
+        (PERIOD, PERIOD_GOLD, "EX", "\\text{The period is less than } 2\\pi\\sqrt{m/k}", False),
+        (MIXING, MIXING_GOLD, "NV", "\\text{Final temperature: } 57.5\\,^\\circ\\text{C}", True),
+        (MIXING, MIXING_GOLD, "NV", "\\text{The final temperature is } 330.65\\,\\mathrm{K}", True),
+        (MIXING, MIXING_GOLD, "NV", "\\text{Final temperature: } 57.5\\,\\mathrm{K}", False),
+        (MIXING, MIXING_GOLD, "NV", "\\text{Final temperature: } 50.0\\,^\\circ\\text{C}", False),
+    ],
+)
+def test_a_quantity_named_in_words_before_its_value(
+    question: str, gold: str, kind: str, box: str, correct: bool
+) -> None:
+    verdict = judge_inline(f"$\\boxed{{{box}}}$", gold, kind, question=question)
+    assert verdict.correct is correct, verdict.reason
