@@ -422,20 +422,26 @@ def _finite(node: Any) -> bool:
     return bool(sympy.Integer(high - low) <= MAX_FINITE_TERMS)
 
 
+MAX_PARAMETER_TERMS = 100  # terms of a finite sum or product with parameters written out
+
+
 @functools.lru_cache(maxsize=256)
 def _finite_value(node: Any) -> Any:
-    """A finite sum or product of numbers, computed term by term, or None: one with
-    parameters stays as written (a thousand terms in ``x`` would be a polynomial of degree a
-    thousand), and so does one of more terms than :data:`MAX_FINITE_TERMS` (``evalf`` of
-    ``\\prod_{n=1}^{10^9}`` ran for 18 s)."""
-    if node.free_symbols or not _finite(node):
+    """A finite sum or product, computed term by term, or None: one of more terms than
+    :data:`MAX_FINITE_TERMS` stays as written (``evalf`` of ``\\prod_{n=1}^{10^9}`` ran for
+    18 s), and so does one with parameters of more than :data:`MAX_PARAMETER_TERMS` (a
+    thousand terms in ``x`` would be a polynomial of degree a thousand)."""
+    if not _finite(node):
+        return None
+    _, low, high = node.limits[0]
+    if node.free_symbols and sympy.Integer(high - low) > MAX_PARAMETER_TERMS:
         return None
     done = node.doit()
     return None if done.has(sympy.Sum, sympy.Product) else done
 
 
 def checked_closed_forms(expr: Any) -> Any:
-    """Replace each finite sum or product of numbers by its value (:func:`_finite_value`),
+    """Replace each finite sum or product by its value (:func:`_finite_value`),
     and each infinite sum and each definite integral by its closed form where sympy
     finds one that a numeric check confirms (integrals: :func:`_integrated`). A sum of
     numbers: ``\\sum_{n\\ge1} 1/n^2`` becomes ``\\pi^2/6``, so the comparison is exact (40

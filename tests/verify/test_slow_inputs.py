@@ -250,6 +250,12 @@ def test_what_has_no_value_in_an_expression(latex: str, unbounded: bool) -> None
         ("\\sum_{n=1}^{\\infty}\\frac{1}{n^2} + x", "\\frac{\\pi^2}{5} + x", False, None),
         ("\\sum_{n=1}^{4} n + x", "10 + x", True, None),
         ("\\sum_{n=1}^{4} n + x", "11 + x", False, None),
+        # with parameters, written out up to 100 terms
+        ("\\prod_{n=1}^{3}(x+n)", "(x+1)(x+2)(x+3)", True, None),
+        ("\\prod_{n=1}^{3}(x+n)", "(x+1)(x+2)(x+4)", False, None),
+        ("\\sum_{n=1}^{3} x^n", "x+x^2+x^3", True, None),
+        ("\\sum_{n=1}^{3} x^n", "x+x^2+2x^3", False, None),
+        ("\\sum_{n=1}^{200} x^n", "\\frac{x(1-x^{200})}{1-x}", False, "inconclusive"),
         ("\\int_0^{a}\\sqrt{a^2-x^2}\\,dx", "\\frac{\\pi a^2}{4}", True, None),
         ("\\int_0^{a}\\sqrt{a^2-x^2}\\,dx", "\\frac{\\pi a^2}{2}", False, None),
         # no checked closed form, too many terms, a product without end: no value (simplify
