@@ -155,9 +155,10 @@ def same_label(a: str, b: str | None) -> bool:
 def contradicting_labels(a: str, b: str) -> bool:
     """Two labels of one quantity's family that name different members of it: ``v_{\\max}``
     and ``v_{\\min}``, ``x_2`` and ``x_1``. Renaming the asked quantity (``a`` for ``\\dot
-    v``) is fine; naming its sibling says the value belongs to another quantity."""
-    base_a, mark_a, sub_a = label_key(a).partition("_")
-    base_b, mark_b, sub_b = label_key(b).partition("_")
+    v``) is fine; naming its sibling says the value belongs to another quantity. A
+    function's arguments are not part of the name: ``E_{\\rm k}(v)`` is ``E_{\\rm k}``."""
+    base_a, mark_a, sub_a = quantity_key(a).partition("_")
+    base_b, mark_b, sub_b = quantity_key(b).partition("_")
     return bool(mark_a and mark_b and base_a) and base_a == base_b and sub_a != sub_b
 
 

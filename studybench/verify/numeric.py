@@ -32,7 +32,13 @@ from studybench.verify.chains import (
     value_sides,
 )
 from studybench.verify.given import contradicts_givens
-from studybench.verify.normalize import expand_siunitx, last_side, normalize_answer
+from studybench.verify.normalize import (
+    NAME,
+    expand_siunitx,
+    last_side,
+    normalize_answer,
+    question_math,
+)
 from studybench.verify.parsing import (
     Quantity,
     UnparseableError,
@@ -431,8 +437,34 @@ _SCRIPT = re.compile(r"[\^_]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])")
 _NUMBER_THEN_MARK = re.compile(r"\d\s*(?:\^\s*\{?\s*\\circ|°|\\?%)")
 
 
-def _states_quantity(side: str) -> bool:
+# a number, then names only: "2.30\\,\\tau", "2.30\\,RC" (a multiple of a time constant)
+_NUMBER_THEN_NAMES = re.compile(
+    r"^\s*[+\-]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s|\\[,;: ]|~)+(?P<names>.+?)\s*$"
+)
+_NAME_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z](?:_\s*(?:\{[^{}]*\}|\w))?")
 
+
+def _multiple_of_names(side: str) -> bool:
+    """Whether ``side`` is a number times names, not a number and a unit: the names are
+    Greek letters no unit reads (``2.30\\,\\tau``) or two or more names the question's math
+    writes (``2.30\\,RC``: R and C, not roentgen times coulomb). Red team r19b, F6."""
+    match = _NUMBER_THEN_NAMES.match(side)
+    if match is None:
+        return False
+    names = match.group("names")
+    tokens = _NAME_TOKEN.findall(names)
+    if not tokens or re.sub(r"\s|\\[,;: ]", "", _NAME_TOKEN.sub("", names)):
+        return False  # something besides names
+    if all(t.startswith("\\") and parse_unit(t) is None for t in tokens):
+        return True
+    question = asked_question(folded=False) or ""
+    written = {n.group(0).replace(" ", "") for n in NAME.finditer(question_math(question))}
+    return len(tokens) >= 2 and all(t.replace(" ", "") in written for t in tokens)
+
+
+def _states_quantity(side: str) -> bool:
+    if _multiple_of_names(side):
+        return False
     if _STATED.search(side) or _NUMBER_THEN_MARK.search(side):
         return True
     # an exponent or subscript is no stated number: r^3/GM is not "3 GM" (giga-molar)

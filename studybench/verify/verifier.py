@@ -246,7 +246,9 @@ from studybench.verify.visibility import (
 # Recall: an inverse trigonometric function of a number is an angle in radians; a remark in
 # the words the question asks with ("(induced emf)") goes, in a tuple only where the remarks
 # name the asked quantities in the order asked; a box that names its quantity in words
-# before the value ("\text{The period is } …", "\text{Final temperature: } …") is a label
+# before the value ("\text{The period is } …", "\text{Final temperature: } …") is a label;
+# an equation's label with the variables it depends on (E_k(v) for E_k) is the gold's label;
+# a multiple of a time constant in a numeric chain (2.30\,\tau, 2.30\,RC) is a step
 VERIFIER_VERSION = "1.22.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0

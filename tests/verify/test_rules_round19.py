@@ -450,3 +450,55 @@ def test_a_quantity_named_in_words_before_its_value(
 ) -> None:
     verdict = judge_inline(f"$\\boxed{{{box}}}$", gold, kind, question=question)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# an equation's label written with the variables it depends on (red team r19a, R2)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "box", "correct"),
+    [
+        ("E_{\\rm k} = \\frac{1}{2} m v^2", "E_{\\rm k}(v) = \\frac12 mv^2", True),
+        ("E_{\\rm k} = \\frac{1}{2} m v^2", "E_{\\rm k}(v) = mv^2", False),
+        ("E_{\\rm k} = \\frac{1}{2} m v^2", "E_{\\rm p}(v) = \\frac12 mv^2", False),
+        ("x = A\\cos(\\omega t)", "x(t) = A\\cos(\\omega t)", True),
+        ("x = A\\cos(\\omega t)", "x(t) = A\\sin(\\omega t)", False),
+        # a value at a point, not the function: another claim
+        ("x = A\\cos(\\omega t)", "x(0) = A\\cos(\\omega t)", False),
+        ("x = A\\cos(\\omega t)", "x(L) = A\\cos(\\omega t)", False),
+    ],
+)
+def test_a_label_with_its_arguments(gold: str, box: str, correct: bool) -> None:
+    verdict = judge_inline(f"$\\boxed{{{box}}}$", f"\\boxed{{{gold}}}", "EQ")
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# a multiple of a time constant inside a numeric chain is a step, not a unit (r19b, F6)
+# ---------------------------------------------------------------------------------------------
+
+CHARGING = (
+    "A capacitor $C$ is charged through a resistor $R$. For $R = 2.00\\,\\mathrm{k\\Omega}$ and "
+    "$C = 50.0\\,\\mu\\mathrm{F}$, how long after the switch is closed does the charge reach "
+    "$90.0\\%$ of its final value?"
+)
+
+
+@pytest.mark.parametrize(
+    ("box", "correct"),
+    [
+        ("t = 2.30\\,\\tau = 2.30\\,RC = 0.230\\,\\mathrm{s}", True),
+        ("t = 2.30\\,\\tau = 0.230\\,\\mathrm{s}", True),
+        ("t = 2.30\\,RC = 0.230\\,\\mathrm{s}", True),
+        ("t = 2.30\\,\\tau = 0.330\\,\\mathrm{s}", False),
+        ("t = 3.30\\,RC = 0.230\\,\\mathrm{s}", False),  # R and C are given: 0.330 s
+        ("t = 0.230\\,\\mathrm{m}", False),
+    ],
+)
+def test_a_multiple_of_a_time_constant_in_a_chain(box: str, correct: bool) -> None:
+    verdict = judge_inline(
+        f"$\\boxed{{{box}}}$", "\\boxed{0.230\\,\\mathrm{s}}", "NV", question=CHARGING
+    )
+    assert verdict.correct is correct, verdict.reason

@@ -17,12 +17,14 @@ from studybench.verify.chains import (
     contradicting_labels,
     derived_label,
     is_restatement,
+    label_key,
     quantity_key,
     same_label,
     underlying_name,
 )
 from studybench.verify.normalize import is_negated, split_top_level
 from studybench.verify.parsing import UnparseableError, exact_gold_tolerance, has_decimal
+from studybench.verify.question import symbols_of
 from studybench.verify.relations import is_label, name_operator_products, operator_order_differs
 from studybench.verify.rules.expression import (
     Definitions,
@@ -149,6 +151,8 @@ def _judge_sides(
     definitions: Definitions = (),
 ) -> Outcome:
     """:func:`_judge_equation` before the check of an exact gold's roundings."""
+    if _with_arguments(pred_sides, gold_sides[0]):
+        pred_sides = (gold_sides[0], pred_sides[1])  # E_{\\rm k}(v) = … for E_{\\rm k} = …
     if same_label(pred_sides[1], gold_sides[0]) and same_label(pred_sides[0], gold_sides[0]):
         return reject("restated_question")
     if operator_order_differs(" = ".join(pred_sides), " = ".join(gold_sides), equation=True):
@@ -182,6 +186,28 @@ def _judge_sides(
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
     return outcome
+
+
+def _with_arguments(pred_sides: tuple[str, str], gold_label: str) -> bool:
+    """Whether the prediction's left side is the gold's plain label written with the
+    variables it depends on (``E_{\\rm k}(v) = \\tfrac12 mv^2`` for ``E_{\\rm k} = …``): one
+    quantity, so the equation is compared under the gold's label (a function ``E_k(v)`` is
+    no symbol ``E_k``; red team r19a, R2). Each argument must be a name the right side uses:
+    ``x(0) = A\\cos\\omega t`` is the value at a point, another claim."""
+    label = pred_sides[0]
+    if not (is_label(label) and is_label(gold_label)):
+        return False
+    applied = _ARGUMENTS.match(label_key(label))
+    if applied is None or label_key(gold_label) != quantity_key(gold_label):
+        return False
+    if quantity_key(label) != label_key(gold_label):
+        return False
+    arguments = [a.strip() for a in applied.group("arguments").split(",")]
+    used = symbols_of(pred_sides[1])
+    return all(re.fullmatch(r"\\?[A-Za-z]+", a) and symbols_of(a) <= used for a in arguments)
+
+
+_ARGUMENTS = re.compile(r"^[^()]*\(\s*(?P<arguments>[^()]+)\)\s*$")
 
 
 def holds_at(sides: tuple[str, str], name: str, value: str, tolerance: float) -> bool | None:
