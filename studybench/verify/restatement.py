@@ -29,9 +29,12 @@ CONCLUSION_LABELS = (
 # "Hence, finally, v = …", "I think v = …", "Re-checking the arithmetic gives 29 m/s"
 # possessive (``*+``): spaces given up to a later ``\s*`` are the same spaces, and trying
 # each split of a run is what made a run of line breaks polynomial
+# the words a sentence may open with before it says anything ("Hmm, or maybe …"; the hedge
+# openings of ``visibility`` read the same words)
+INTERJECTIONS = r"hmm+|well|oh|ok(?:ay)?|uh|um"
 _FILLERS = (
     r"\s*+(?:\(\s*+)?(?:(?:\*\*|__)\s*+)?"
-    r"(?:(?:hmm+|oh|ok(?:ay)?|well|wait|ah|uh|um|h(?:old|ang)\s+on)\b\s*+[,.!—–]?\s*+)?"
+    rf"(?:(?:{INTERJECTIONS}|wait|ah|h(?:old|ang)\s+on)\b\s*+[,.!—–]?\s*+)?"
 )
 _OPENING = r"(?:^|(?<=[.!?\n:;。！？：]))" + _FILLERS
 # an expression may be restated in a clause too: "$I = \\boxed{…}$, so $I = BLv/(2R)$"
@@ -224,7 +227,7 @@ _SAYS_EQUAL = r"(?:=(?![=<>])|\$?\s+(?:equals|is(?:\s+equal\s+to)?)\s+\$)"
 _TAKEN_BACK = r"the\s+[a-z]+(?:\s+[a-z]+){0,2}?\s+is\s+(?:really|actually|in\s+fact)\b"
 _EXPRESSION_CONCLUSION = re.compile(
     _CLAUSE_OPENING
-    + rf"(?P<markers>{_MARKERS}|(?=it\s+should\s+be\b)|(?={_TAKEN_BACK})"
+    + rf"(?P<markers>{_MARKERS}|(?={_TAKEN_BACK})"
     + rf"|(?P<line>(?<![^\n])(?:>[ \t]*)?(?=\$?\s*{_LABEL}\s*{_SAYS_EQUAL})))"
     + r"(?:\$|\\\()?\s*(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)\s+)?(?:\$|\\\()?\s*"
     + rf"(?:{_NOUN_STATES}(?:\$|\\\()?\s*)?(?:(?P<label>{_LABEL})\s*{_SAYS_EQUAL}\s*)?"

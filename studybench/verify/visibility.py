@@ -32,7 +32,7 @@ from itertools import pairwise, takewhile
 
 from studybench.data.boxes import delimited_spans, matching_brace, scan_boxes
 from studybench.verify.lengths import points as _points
-from studybench.verify.restatement import CONCLUSION_LABELS
+from studybench.verify.restatement import CONCLUSION_LABELS, INTERJECTIONS
 
 # ---------------------------------------------------------------------------------------------
 # hidden content
@@ -2556,7 +2556,7 @@ _OFFERED_VALUE = re.compile(
     re.I,
 )
 _HEDGE_WORD_START = re.compile(
-    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:(?:hmm+|well|oh|ok(?:ay)?|uh|um)\b[\s.,;:!—–-]*)?"
+    rf"^(?:[\s.,;:!()\[—–$-]|\\[\])])*(?:(?:{INTERJECTIONS})\b[\s.,;:!—–-]*)?"
     rf"(?:(?:but|though|although|yet|and)\s+)?(?:{_OFFERING})",
     re.I,
 )  # after the box's own math closes too: "$\\boxed{…}$ or maybe 29"; after "Hmm," too
@@ -3079,7 +3079,7 @@ _LATER_OFFER = re.compile(
     r"|\b(?:actually|wait|oops|on\s+second\s+(?:look|thought)|hmm)\b[\s,:;.!]*"
     r"(?:(?:it(?:'s|’s|\s+is|\s+should\s+be|\s+must\s+be)|(?:the\s+)?(?:answer|value|result)"
     r"\s+(?:is|should\s+be))\b)?"
-    r"|(?<=[.!?\n])\W*(?:(?:hmm+|well|oh|ok(?:ay)?|uh|um)\b\W*)?"  # "Hmm, or maybe …"
+    rf"|(?<=[.!?\n])\W*(?:(?:{INTERJECTIONS})\b\W*)?"  # "Hmm, or maybe …"
     r"(?:or|maybe|perhaps|possibly|alternatively|otherwise|then\s+again"
     r"|otherwise\s+(?:stated|put|said|written|expressed))(?:\s*,)?"
     r"(?:\s+(?:maybe|perhaps|possibly|even|it\s+is|it's|it\s+(?:could|might|may)\s+be"
