@@ -259,6 +259,51 @@ _ROOTS = {"√": "", "∛": "[3]", "∜": "[4]"}
 _ROOT_TOKEN = re.compile(r"\s*(?:\d+(?:\.\d+)?|\\[A-Za-z]+|[A-Za-z])(?:_(?:\{[^{}]*\}|\w))?")
 
 
+# Unicode subscripts: ``p₀`` is p_0, ``v₁₂`` is v_{12}
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-")
+_SUBSCRIPT_RUN = re.compile("[₀₁₂₃₄₅₆₇₈₉₊₋]+")
+# Math typed as plain text (a calculator's or a program's): ``sqrt(2gh)``, ``(2gh)^(1/2)``,
+# ``p_0 V_0 ln 2``, ``sin(2θ)``. A function's name stands alone (no letter or backslash
+# before it) and takes a bracket, a number or a command after it, so words are left alone.
+_PLAIN_ROOT = re.compile(r"(?<![\\A-Za-z])sqrt\s*(?=\()")
+_PLAIN_FUNCTION = re.compile(
+    r"(?<![\\A-Za-z])(ln|log|exp|sinh|cosh|tanh|sin|cos|tan|arcsin|arccos|arctan)"
+    r"(?=\s*(?:\(|\d|\\[A-Za-z]))"
+)
+# A power of ten written as a calculator's E after a number, in an upright group:
+# ``7.52\mathrm{E}{-10}``, ``3.98\text{E-}19``, ``3.98\text{e}{-19}``
+_UPRIGHT_E = re.compile(
+    r"(?<=\d)\s*\\(?:mathrm|text|rm|textrm)\s*\{\s*[eE]\s*(?P<sign>[-+−]?)\s*\}"
+    r"\s*(?:\{\s*(?P<braced>[-+−]?\d+)\s*\}|(?P<bare>[-+−]?\d+))"
+)
+
+
+def plain_math(text: str) -> str:
+    """Math typed as plain text in the notation the parsers read: Unicode subscripts as
+    ``_{...}``, ``sqrt(...)`` as a root, ``^(...)`` as a braced power, ``ln 2`` and
+    ``sin(2θ)`` as the functions, ``7.52\\mathrm{E}{-10}`` as a power of ten. A ``sqrt``
+    read as the product s·q·r·t made ``sqrt(2gh)`` wrong for ``\\sqrt{2gh}``."""
+    text = _SUBSCRIPT_RUN.sub(lambda m: "_{" + m.group(0).translate(_SUBSCRIPTS) + "}", text)
+    text = _UPRIGHT_E.sub(
+        lambda m: rf"\times10^{{{m.group('sign')}{m.group('braced') or m.group('bare')}}}", text
+    )
+    text = _PLAIN_ROOT.sub("√", text)
+    text = _PLAIN_FUNCTION.sub(lambda m: "\\" + m.group(1) + " ", text)
+    if "^(" not in text.replace(" ", ""):
+        return text
+    out, at = [], 0
+    for power in re.finditer(r"\^\s*\(", text):
+        if power.start() < at:
+            continue
+        close = closing_bracket(text, power.end() - 1)
+        if close is None:
+            continue
+        out.append(text[at : power.start()] + "^{" + text[power.end() : close] + "}")
+        at = close + 1
+    out.append(text[at:])
+    return "".join(out)
+
+
 def unicode_roots(text: str) -> str:
     """``√(a+b)`` -> ``\\sqrt{a+b}``, ``√2`` -> ``\\sqrt{2}``, ``∛V`` -> ``\\sqrt[3]{V}``: a
     radical takes the bracket group or the one number, letter or command after it. One with
@@ -297,7 +342,7 @@ def normalize_answer(text: str) -> str:
     Keeps everything that carries meaning: symbols, case, constants, units (as plain text
     after ``\\mathrm``/``\\text`` unwrapping, so the unit parser can read them).
     """
-    text = expand_siunitx(text.translate(_CHAR_TABLE))
+    text = plain_math(expand_siunitx(text.translate(_CHAR_TABLE)))
     text = _LONE_TRAILING_BACKSLASH.sub(r"\1", text.rstrip())
     text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
     text = unicode_roots(text)

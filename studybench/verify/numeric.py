@@ -47,11 +47,17 @@ from studybench.verify.parsing import (
     split_values,
     written_precision,
 )
-from studybench.verify.question import asks_temperature_change, single_asked_name
+from studybench.verify.question import (
+    asks_temperature_change,
+    counted_in_question,
+    single_asked_name,
+)
 from studybench.verify.relations import bound_direction, bound_value, is_label
+from studybench.verify.unit_arithmetic import quantity_arithmetic
 from studybench.verify.units import (
     PROSE_WORDS,
     convert,
+    counted_things,
     has_offset,
     is_dimensionless,
     parse_unit,
@@ -198,10 +204,15 @@ def nv_single(
     try:
         pred_q = parse_quantity(pred)
     except UnparseableError as exc:
-        compound = compound_quantity(pred)
+        compound = compound_quantity(pred) or _arithmetic_quantity(pred)
         if compound is None:
             return False, f"unparseable:{exc.reason}"
         pred_q = compound
+    said = counted_things(pred_q.unit)
+    if said and not counted_things(gold_q.unit):
+        asked = counted_in_question(asked_question(folded=False))
+        if asked and not said & asked:
+            return False, "counted_other_thing"  # "4 antinodes" for "How many nodes ...?"
     if asks_temperature_change(asked_question()):  # a change: 25 °C is 25 K, not 298 K
         pred_q, gold_q = _as_steps(pred_q), _as_steps(gold_q)
         requested = tuple(map(temperature_step, requested))
@@ -239,6 +250,13 @@ _CLOSED_FORM = re.compile(rf"{_EXACT_GOLD.pattern}|\^\s*\{{?\s*\(?\s*[-+−]?\d*
 _COMPOUND_PART = re.compile(r"\s*(?<![\d.])(\d++(?:\.\d++)?)\s*([A-Za-z]++)\s*")
 MAX_COMPOUND_PARTS = 4
 MAX_COMPOUND_CHARS = 80
+
+
+def _arithmetic_quantity(text: str) -> Quantity | None:
+    """``(6.63\\times10^{-34} J s)(3.00\\times10^{8} m/s)/(5.00\\times10^{-7} m)`` as the one
+    quantity it works out to (:mod:`studybench.verify.unit_arithmetic`)."""
+    found = quantity_arithmetic(text)
+    return None if found is None else Quantity(found[0], found[1])
 
 
 def compound_quantity(text: str) -> Quantity | None:

@@ -1266,19 +1266,33 @@ def written_precision(text: str, whole_numbers: bool = True) -> float:
     only tighten the least error."""
     if _EXACT_FRACTION.search(text) and not has_decimal(text):
         return _EXACT_PRECISION
-    least = math.inf
+    least = min(_precisions(text, whole_numbers), default=_EXACT_PRECISION)
+    return max(least, _EXACT_PRECISION)
+
+
+def coarsest_precision(text: str) -> float:
+    """The largest relative error one decimal of ``text`` carries as written (its whole
+    numbers are exact): where each number rounds a constant of its own (``(1.60\\times
+    10^{-19})^2/(4\\pi\\cdot 8.85\\times10^{-12})``) the errors add up, and the coarsest
+    bounds how far the whole may be off, not the finest."""
+    return max(_precisions(text, whole_numbers=False), default=_EXACT_PRECISION)
+
+
+def _precisions(text: str, whole_numbers: bool) -> list[float]:
+    """Half a unit in the last digit over the size, for each nonzero number ``text`` writes."""
+    found = []
     for whole, decimals, exponent in _WRITTEN_NUMBERS.findall(text):
         if not (whole or decimals) or not (decimals or whole_numbers):
             continue
         value = float(f"{whole or 0}.{decimals or 0}e{exponent or 0}")
         if value:
-            least = min(least, 0.5 * 10.0 ** (int(exponent or 0) - len(decimals)) / value)
-    return _EXACT_PRECISION if least == math.inf else max(least, _EXACT_PRECISION)
+            found.append(0.5 * 10.0 ** (int(exponent or 0) - len(decimals)) / value)
+    return found
 
 
 # a decimal in an expression may sit inside a function (\\sin(0.6931 x)), whose slope at the
 # sample points spreads its rounding up to about twice
-_SPREAD = 2.0
+SPREAD = 2.0
 
 
 def exact_gold_tolerance(pred: str, gold: str, tolerance: float) -> float:
@@ -1288,4 +1302,4 @@ def exact_gold_tolerance(pred: str, gold: str, tolerance: float) -> float:
     meant for rounded golds: ``0.667\\,d`` passes for ``2d/3``, ``0.672049\\,d`` does not."""
     if has_decimal(gold) or not has_decimal(pred):
         return tolerance
-    return min(tolerance, _SPREAD * written_precision(pred, whole_numbers=False))
+    return min(tolerance, SPREAD * written_precision(pred, whole_numbers=False))

@@ -49,8 +49,10 @@ _REQUESTS = tuple(
         rf"\[\s*(?:in\s+)?{_UNIT}\s*\]",
         rf"\b(?:express(?:ed)?|give|answer|write|report|state)\b[^.?!]{{0,80}}?\bin\s+{_UNIT}{_END}",
         rf"\bin\s+{_UNIT}\s*[?]",
-        # a single word right before punctuation: "Find the energy in eV."
-        r"\bin\s+(\$[^$]{1,40}\$|[A-Za-z°µμΩÅ\\][^\s,.;:?!()]{0,25})(?=\s*[.,;:?!)]|\s*$)",
+        # a single word right before punctuation, "and" or "or": "Find the energy in eV.",
+        # "Find the height in m and the time in s"
+        r"\bin\s+(\$[^$]{1,40}\$|[A-Za-z°µμΩÅ\\][^\s,.;:?!()]{0,25})"
+        r"(?=\s*[.,;:?!)]|\s*$|\s*,?\s+(?:and|or)\b)",
         rf"\b(?:unit|units)\s*:\s*{_UNIT}{_END}",
     )
 )
@@ -573,3 +575,102 @@ _ASKED_CONDITION = re.compile(
     re.IGNORECASE,
 )
 _QUANTITY_NOUN = re.compile(rf"(?<!-)\b({'|'.join(_QUANTITY_UNITS)})s?\b(?!-)", re.IGNORECASE)
+
+
+# "to six significant figures", "(give 5 s.f.)", "accurate to four significant digits"
+_STATED_FIGURES = re.compile(
+    r"\b(?P<n>\d{1,2}|four|five|six|seven|eight|nine|ten)\s+(?:significant\s+(?:figures|digits)"
+    r"|sig\.?\s*figs?\b|s\.\s?f\.)",
+    re.IGNORECASE,
+)
+_FIGURE_WORDS = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# The gold's leading number as written: its digits say how precise it is
+_GOLD_MANTISSA = re.compile(r"^\s*[-+−]?\s*(?P<whole>\d+)(?:\.(?P<decimals>\d+))?(?![\d.])")
+# Fewer figures than this leave the 1 % tolerance as it is: three figures are what 1 % means
+MIN_STATED_FIGURES = 4
+
+
+def stated_tolerance(question: str | None, gold: str, tolerance: float) -> float:
+    """The tolerance of a numeric answer where the question asks for a precision finer than
+    the default 1 % ("to six significant figures") and the gold writes exactly that many
+    figures (``3.14159``): half a unit of the gold's last digit. An answer off in its fifth
+    figure (``3.14169``) was right at 1 %, though the question asked for six. Otherwise
+    ``tolerance`` as it was."""
+    if not question:
+        return tolerance
+    stated = _STATED_FIGURES.search(question)
+    number = _GOLD_MANTISSA.match(gold)
+    if stated is None or number is None:
+        return tolerance
+    raw = stated.group("n").casefold()
+    figures = int(raw) if raw.isdigit() else _FIGURE_WORDS[raw]
+    decimals = number.group("decimals") or ""
+    digits = (number.group("whole") + decimals).lstrip("0")
+    value = float(f"{number.group('whole')}.{decimals or 0}")
+    if figures < MIN_STATED_FIGURES or len(digits) != figures or value == 0:
+        return tolerance
+    half_unit = 0.5 * 10.0 ** -len(decimals) / value
+    return min(tolerance, half_unit * (1 + 1e-6))
+
+
+# "in units of $\tau$", "as a multiple of the electron mass $m_e$", "in multiples of $mg$"
+_UNITS_OF_NAME = re.compile(
+    r"\b(?:in\s+units\s+of|as\s+an?\s+multiple\s+of|in\s+multiples\s+of)\b[^$.?!]{0,60}?"
+    r"\$\s*(?P<name>[^$]{1,40}?)\s*\$",
+    re.IGNORECASE,
+)
+
+
+def _spelled(name: str) -> str:
+    return re.sub(r"[\s{}\\]", "", name)
+
+
+def units_of_names(question: str | None) -> frozenset[str]:
+    """The names the question asks the answer in units of (``\\tau`` of "how long, in units
+    of $\\tau$?"), spelled without spaces, braces and backslashes."""
+    if not question:
+        return frozenset()
+    return frozenset(_spelled(m.group("name")) for m in _UNITS_OF_NAME.finditer(question))
+
+
+_NUMBER_THEN_NAME = re.compile(
+    r"^(?P<number>[-+]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?[-+]?\d+\}?)?)\s*(?P<name>\S.*?)\s*$"
+)
+
+
+def in_units_of_name(answer: str, gold: str, question: str | None) -> tuple[str, str] | None:
+    """``(answer, gold)`` as bare numbers where the question asks for the value in units of a
+    name and the gold is a number times that name (``2.30\\,\\tau`` for "in units of
+    $\\tau$"): the answer ``2.3`` says the same as ``2.3\\tau``, and an answer ending in the
+    name (``t = 2.30\\tau``) loses it too. None where that is not so; an answer with another
+    unit or name keeps it, and is judged against a bare number (a unit where none is asked
+    is no answer in units of the name)."""
+    names = units_of_names(question)
+    number = _NUMBER_THEN_NAME.match(gold)
+    if not names or number is None or _spelled(number.group("name")) not in names:
+        return None
+    if parse_unit(number.group("name")) is not None:
+        return None  # L_\\odot, m_e: a unit, converted as units are
+    name = _spelled(number.group("name"))
+    stripped = answer.rstrip()
+    for cut in range(len(stripped) - 1, max(len(stripped) - 40, 0), -1):
+        if _spelled(stripped[cut:]) == name and not stripped[cut - 1].isalpha():
+            stripped = stripped[:cut].rstrip(" \\,;")
+            break
+    if name in _spelled(stripped):
+        return None  # the name elsewhere (\\tau\\ln 10): judged as written
+    return stripped, number.group("number")
+
+
+# "How many nodes does ...", "how many photons per second": the things a question counts
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?", re.IGNORECASE)
+
+
+def counted_in_question(question: str | None) -> frozenset[str]:
+    """The things ``question`` asks the number of (singular: ``node`` of "How many nodes")."""
+    from studybench.verify.units import counted_word
+
+    if not question:
+        return frozenset()
+    words = (w for match in _HOW_MANY.finditer(question) for w in match.groups() if w)
+    return frozenset(filter(None, map(counted_word, words)))

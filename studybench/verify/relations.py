@@ -9,12 +9,15 @@ splitting only at the top level (never inside braces or parentheses).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from studybench.data.boxes import closing_bracket
+from studybench.verify.asked import asked_question
 from studybench.verify.normalize import (
+    MATH_SPAN,
     NAME,
     SPACING,
     normalize_answer,
@@ -618,6 +621,19 @@ def is_remark(
     allowed: frozenset[str] = frozenset(),
     after_unit: bool = False,
 ) -> bool:
+    """:func:`describing_remark`, or after a value with its own unit, a remark of
+    circumstance (:func:`circumstance_remark`)."""
+    if describing_remark(text, strict, allowed, after_unit):
+        return True
+    return strict and after_unit and circumstance_remark(text)
+
+
+def describing_remark(
+    text: str,
+    strict: bool = True,
+    allowed: frozenset[str] = frozenset(),
+    after_unit: bool = False,
+) -> bool:
     """Whether ``text`` is words that cannot change the value they follow (``(downward)``,
     ``directed north``, ``approximately``), so dropping it leaves the claim as it was.
 
@@ -657,6 +673,75 @@ def is_remark(
             return False  # ``kms``, ``kto``: a short token that is no word may be a unit
         if word[1:] != word[1:].lower() or parse_unit(word) is not None:
             return False  # ``kkW``: a capital inside is a unit's, not a word's
+    return True
+
+
+# A remark of circumstance after a value with its unit: "(at B)", "(after heating)", "(just
+# before impact)", "(neglecting air resistance)", "(with no friction)". It says when or where
+# the value holds, as the question does, and changes nothing the value claims.
+_CIRCUMSTANCE_OPENERS = frozenset(
+    "at after before during in on upon for with neglecting ignoring assuming just when once"
+    " while".split()
+)
+_CIRCUMSTANCE_NOUNS = frozenset(
+    "just any impact collision contact landing friction drag resistance losses slipping heating"
+    " cooling mixing expansion compression".split()
+)
+# words that make the value another quantity's: each, total, both, the mean, per, another
+_QUANTIFIERS = frozenset(
+    """each total both combined together average mean rms peak amplitude every apiece
+    individual individually respectively sum other another instead alone single per overall
+    cumulative relative diameter radius first second""".split()
+)
+_NEGATED_CIRCUMSTANCE = frozenset("friction drag slipping losses loss air".split())
+
+
+def _word_stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def circumstance_remark(text: str) -> bool:
+    """Whether ``text`` (a remark after a value that has its own unit) says only when or
+    where the value holds: it opens with a preposition of circumstance, and every other word
+    describes, is a word of the question's prose, is one of a few circumstance nouns, or is
+    a capital letter the question writes (a state or point: "(at B)"). Never with a value
+    word (``(at twice the speed)``; ``no`` only before friction, drag, losses), a quantifier
+    (``(each)``, ``(in total)``, ``(per mole)``), a unit or a counted thing."""
+    from studybench.verify.units import counts_things, parse_unit
+
+    question = asked_question(folded=False)
+    content = text.strip().strip("()").strip()
+    if not question or not re.fullmatch(r"[A-Za-z\s,'-]+", content):
+        return False
+    words = re.findall(r"[A-Za-z]+", content)
+    if not words or words[0].casefold() not in _CIRCUMSTANCE_OPENERS:
+        return False
+    prose = MATH_SPAN.sub(" ", question).casefold()
+    stems = {_word_stem(w) for w in re.findall(r"[a-z]{4,}", prose)}
+    for i, word in enumerate(words):
+        lower = word.casefold()
+        if lower in VALUE_WORDS or _word_stem(lower) in VALUE_WORDS:
+            following = words[i + 1].casefold() if i + 1 < len(words) else ""
+            if lower == "no" and following in _NEGATED_CIRCUMSTANCE:
+                continue
+            return False
+        if lower in _QUANTIFIERS:
+            return False
+        if len(word) == 1 and word.isupper():
+            if not re.search(rf"(?<![A-Za-z\\]){word}(?![A-Za-z])", question):
+                return False
+            continue
+        if lower in _FUNCTION_WORDS or lower in _CIRCUMSTANCE_OPENERS or _describes(lower):
+            continue
+        if lower in _CIRCUMSTANCE_NOUNS:
+            continue
+        if counts_things(word) or len(word) < 4 or word[1:] != word[1:].lower():
+            return False
+        if parse_unit(word) is not None or _word_stem(lower) not in stems:
+            return False
     return True
 
 
@@ -955,7 +1040,6 @@ def _in_question_order(names: list[str]) -> bool:
     compared as names (``T_{C}`` is ``T_C``). A heading that shares its letter with the
     question's names but is none of them (``T_A`` beside ``T_B, T_C``) names another element:
     no reading as headings."""
-    from studybench.verify.asked import asked_question
 
     def key(name: str) -> str:
         return re.sub(r"[{}\s]|\\(?:mathrm|text|rm)", "", name)
@@ -1032,6 +1116,31 @@ def _hat_name(match: re.Match[str]) -> str:
     return f"{name}_{sub}^{power}"
 
 
+def multiplies_hats(piece: str, hats: list[re.Match[str]]) -> bool:
+    """Whether two neighbouring hatted symbols of the additive term ``piece`` multiply each
+    other (``\\hat x\\hat p``, ``\\hat x(\\hat p + 1)``, ``(\\hat x + 1)(\\hat p + 2)``)
+    rather than add inside one bracket (``(4\\hat x + 3\\hat y)\\,\\mathrm N``, a vector).
+    Between two hats, a sign at the lowest bracket level the text between them reaches adds
+    them; a sign deeper down (``(\\hat x + 1)(\\hat p)``) is inside a factor. Read as one
+    product, a vector's coefficients were summed into one number (``4 + 3`` and ``3 + 4``):
+    ``(4\\hat x + 3\\hat y)`` equalled ``(3\\hat x + 4\\hat y)`` (red team r20b)."""
+    for first, second in itertools.pairwise(hats):
+        depth = lowest = 0
+        sign_depths = set()
+        for i in range(first.end(), second.start()):
+            char = piece[i]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth -= 1
+                lowest = min(lowest, depth)
+            elif char in "+-" and piece[i - 1] not in "^_e":
+                sign_depths.add(depth)
+        if lowest not in sign_depths:
+            return True
+    return False
+
+
 def operator_terms(
     text: str, sign: int = 1, every: bool = False
 ) -> list[tuple[int, tuple[str, ...]]]:
@@ -1045,8 +1154,9 @@ def operator_terms(
         for before, begin, end in _top_level_pieces(text, "+-")
     ]
     for term_sign, piece in pieces:
-        names = tuple(_hat_name(m) for m in _HATTED.finditer(piece))
-        if len(names) >= 2:
+        hats = list(_HATTED.finditer(piece))
+        names = tuple(_hat_name(m) for m in hats)
+        if len(names) >= 2 and multiplies_hats(piece, hats):
             terms.append((term_sign, names))
         elif every and piece.strip():
             terms.append((term_sign, ()))
@@ -1097,7 +1207,7 @@ def name_operator_products(texts: tuple[str, ...]) -> tuple[str, ...]:
         for _, begin, end in _top_level_pieces(text, "+-="):
             piece = text[begin:end]
             hats = list(_HATTED.finditer(piece))
-            if len(hats) >= 2:
+            if len(hats) >= 2 and multiplies_hats(piece, hats):
                 key = tuple(_hat_name(m) for m in hats)
                 symbol = names.setdefault(key, f"O_{{op{len(names) + 1}}}")
                 rest = _PRODUCT_SIGN.sub(" ", _HATTED.sub(" ", piece))

@@ -40,7 +40,12 @@ Value = Any  # an mpmath mpc
 
 def canonical_name(symbol: Any) -> str:
     """``epsilon_{0}``, ``\\epsilon_0`` and ``epsilon_0`` are one name (the two parsers)."""
-    return str(symbol.name).replace("{", "").replace("}", "").replace("\\", "").replace(" ", "")
+    return canonical_spelling(str(symbol.name))
+
+
+def canonical_spelling(name: str) -> str:
+    """A name as :func:`canonical_name` spells a symbol's: no braces, backslashes, spaces."""
+    return name.replace("{", "").replace("}", "").replace("\\", "").replace(" ", "")
 
 
 def _s(name: str) -> Any:
@@ -77,7 +82,7 @@ _REQUIRES = {"k": ("epsilon_0",), "R": ("k_B",), "beta": ("v", "c")}
 # met by the prediction's ``\\hbar``) is used only where the question speaks of the
 # constant's physics (these words). The gold's own constants (``\\varepsilon_0``, ``\\hbar``)
 # say what they are, and without a question the definitions are used as before.
-_CUES = {
+CONSTANT_CUES = {
     name: re.compile(words)
     for name, words in (
         ("gamma", r"relativ|lorentz|light|photon"),
@@ -95,15 +100,25 @@ _CUES = {
             r"|entrop|isotherm|adiabat|\bheat",
         ),
         ("c", r"light|relativ|electromagnetic|photon|permeab|permittiv|\\mu_0|epsilon_0"),
+        # used by constant_values only (no definition writes e or G by other constants)
+        ("e", r"electron|proton|\bions?\b|elementary\s+charge"),
+        ("m_e", r"electron"),
+        ("m_p", r"proton"),
+        ("N_A", r"avogadro|\bmol(?:e|es|ar)?\b"),
+        (
+            "G",
+            r"gravit|orbit|planet|satellite|\bstars?\b|\bmoon|\bearth|\bsun\b|galax|black\s+hole",
+        ),
     )
 }
 
 
 def _speaks_of(name: str, in_prediction: bool) -> bool:
     """Whether the definition of ``name``, which stands in the prediction or (not
-    ``in_prediction``) in the gold, may be used in answer to the question (see ``_CUES``)."""
+    ``in_prediction``) in the gold, may be used in answer to the question (see
+    ``CONSTANT_CUES``)."""
     question = asked_question()
-    cue = _CUES.get(name)
+    cue = CONSTANT_CUES.get(name)
     if question is None or cue is None or in_prediction is (name != "hbar"):
         return True  # no question, or the gold's letter is not read as the constant
     return cue.search(question) is not None
@@ -239,7 +254,7 @@ def read_glyph_aliases(a: Any, b: Any) -> tuple[Any, Any]:
 
 def substitute_definitions(a: Any, b: Any) -> tuple[Any, Any]:
     """Replace a constant that only one side names by its definition, in both sides (``a``
-    the prediction, ``b`` the gold; see ``_CUES`` for the question's part), after
+    the prediction, ``b`` the gold; see ``CONSTANT_CUES`` for the question's part), after
     reading PDE subscripts beside written derivatives (:func:`read_subscript_derivatives`)
     and the glyphs of one quantity (:func:`read_glyph_aliases`)."""
     a, b = read_subscript_derivatives(a, b)

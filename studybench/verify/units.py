@@ -239,8 +239,11 @@ def counts_things(word: str) -> bool:
 
 
 def same_dimension(a: Any, b: Any) -> bool:
-    """Whether ``a`` and ``b`` measure one kind of quantity (Hz and rad/s do not)."""
+    """Whether ``a`` and ``b`` measure one kind of quantity (Hz and rad/s do not, nor W and
+    W/sr, nor photons and electrons: :func:`other_kinds`)."""
     if _hertz_and_angle(a, b) and not _turns_and_hertz(a, b):
+        return False
+    if other_kinds(a, b):
         return False
     try:
         return bool(a.dimensionality == b.dimensionality)
@@ -268,6 +271,91 @@ def _names(unit: Any) -> set[str]:
     except Exception:
         return set()
     return names
+
+
+# Plane and solid angles, which pint reads as 1: a unit with one more radian or steradian
+# than another measures another quantity (W/sr is an intensity, W a power; N m/rad a torsion
+# constant, N m a torque; lm is cd sr)
+_PLANE_ANGLES = frozenset(
+    "radian degree turn revolution rev cycle arcminute arcsecond gradian grade".split()
+)
+_SOLID_ANGLES = {"steradian": 1, "square_degree": 1, "lumen": 1, "lux": 1}
+
+
+def _angle_powers(unit: Any) -> tuple[int, int]:
+    """The powers of plane and of solid angle in ``unit`` (``W/sr``: 0, -1; ``lm``: 0, 1)."""
+    ureg = registry()
+    plane = solid = 0
+    try:
+        items = list(unit._units.items())
+    except Exception:
+        return 0, 0
+    for name, power in items:
+        parsed = ureg.parse_unit_name(str(name))
+        base = str(parsed[0][1]) if parsed else str(name)
+        if base in _PLANE_ANGLES:
+            plane += power
+        elif base in _SOLID_ANGLES:
+            solid += power * _SOLID_ANGLES[base]
+    return plane, solid
+
+
+def _angle_per_time_or_length(angled: Any, plain: Any) -> bool:
+    """``rad/s`` beside ``s^{-1}``, ``rad/m`` beside ``m^{-1}``: an angle per time or length
+    and the bare inverse, which physicists write for one another."""
+    try:
+        dimensions = dict(plain.dimensionality)
+    except Exception:
+        return False
+    return bool(dimensions) and all(
+        power < 0 and name in ("[time]", "[length]") for name, power in dimensions.items()
+    )
+
+
+def _counted_things(unit: Any) -> set[str]:
+    return {name for name in _names(unit) if name in _COUNTED and name != "times"}
+
+
+def counted_things(unit: Any) -> frozenset[str]:
+    """The things ``unit`` counts (``photons/s``: photon), singular; none for ``None``."""
+    return frozenset(_counted_things(unit)) if unit is not None else frozenset()
+
+
+def counted_word(word: str) -> str | None:
+    """``word`` as the thing it counts, singular (``nuclei``: nucleus), or None."""
+    lower = word.casefold()
+    singular = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", lower)
+    for form in (singular, singular.removesuffix("s"), singular.removesuffix("es")):
+        if form in _COUNTED and form != "times":
+            return form
+    return None
+
+
+def other_kinds(a: Any, b: Any) -> bool:
+    """Whether units pint reads as one dimension measure different things: another power of
+    a plane or solid angle where both have a dimension (30.2 W/sr for 30.2 W, 1200 cd for
+    1200 lm, J/rad for J; rad/s and s^{-1} excepted), or different things counted (7
+    photons for 7 electrons: pint's count makes them one)."""
+    if a is None or b is None:
+        return False
+    counted_a, counted_b = _counted_things(a), _counted_things(b)
+    if counted_a and counted_b and counted_a != counted_b:
+        return True
+    try:
+        if a.dimensionless or b.dimensionless:
+            return False  # a unitless gold takes an angle, as a number
+    except Exception:
+        return False
+    (plane_a, solid_a), (plane_b, solid_b) = _angle_powers(a), _angle_powers(b)
+    if solid_a != solid_b:
+        return True
+    if plane_a == plane_b:
+        return False
+    if abs(plane_a - plane_b) != 1:
+        return True
+    return not _angle_per_time_or_length(
+        b if plane_a > plane_b else a, a if plane_a > plane_b else b
+    )
 
 
 def _hertz_and_angle(unit: Any, target: Any) -> bool:
@@ -311,7 +399,7 @@ def convert(value: float, unit: Any, target: Any) -> float | None:
             return _convert_counting_turns(value, unit, target)
         except Exception:
             return None
-    if _hertz_and_angle(unit, target):
+    if _hertz_and_angle(unit, target) or other_kinds(unit, target):
         return None
     ureg = registry()
     try:

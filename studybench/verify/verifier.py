@@ -249,7 +249,16 @@ from studybench.verify.visibility import (
 # before the value ("\text{The period is } …", "\text{Final temperature: } …") is a label;
 # an equation's label with the variables it depends on (E_k(v) for E_k) is the gold's label;
 # a multiple of a time constant in a numeric chain (2.30\,\tau, 2.30\,RC) is a step
-VERIFIER_VERSION = "1.22.0"
+# 1.23.0 (round 20): physical constants written as their values (\frac{1.99\times10^{-25}}
+# {\lambda} for \frac{hc}{\lambda}) where the letter is the constant in the question; a
+# numeric answer left as arithmetic on quantities with units; a vector's coefficients in
+# brackets are a sum (they were summed into one number: (4\hat x + 3\hat y) equalled (3\hat x
+# + 4\hat y)); a precision the question states (six significant figures) is the tolerance;
+# plane and solid angles and counted things are kinds of their own (W/sr is no W, 7 photons
+# no 7 electrons); a tuple's units asked in order go to its elements in order; an option's
+# letter with a text opposite to the option's is no choice; plain-text math, vectors in bold
+# or as components, numbered tuple elements, remarks of circumstance, "in units of $\tau$"
+VERIFIER_VERSION = "1.23.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -308,6 +317,7 @@ def judge_inline(
     # workers and in callers of judge_inline. A host that only hands work to the pool (the
     # CLI, an Airflow task, a TRL reward) never pays their ~0.35 s import.
     from studybench.verify.asked import asked_in
+    from studybench.verify.enumerated import enumerated_elements
     from studybench.verify.numeric import (
         alternatives_with_unit_after,
         interval_unit_on_variable,
@@ -318,8 +328,9 @@ def judge_inline(
         with_unit_after,
         with_unit_before,
     )
-    from studybench.verify.question import asked_bound
+    from studybench.verify.question import asked_bound, in_units_of_name, stated_tolerance
     from studybench.verify.rules import judge_answers, normalize_all
+    from studybench.verify.unit_vectors import in_gold_basis
 
     start = time.perf_counter()
 
@@ -356,11 +367,15 @@ def judge_inline(
         boxes = tuple(map(interval_unit_on_variable, boxes))
     if kind is AnswerType.IN and len(extraction.after) == len(boxes):
         boxes = tuple(map(interval_with_unit_after, boxes, extraction.after))
+    if kind is AnswerType.TUP and len(boxes) == 1:
+        boxes = (enumerated_elements(boxes[0], len(sequence)),)
     if kind in (AnswerType.TUP, AnswerType.ALT):
         boxes = tuple(map(list_with_unit_inside, boxes))
     if kind is AnswerType.NV:
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
     answers = tuple(split_unit_connectives(phrase_as_label(box)) for box in boxes)
+    if kind in (AnswerType.EX, AnswerType.NV) and len(gold_boxes) == 1:
+        answers = tuple(in_gold_basis(answer, gold_boxes[0]) for answer in answers)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
 
     def judge(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
@@ -392,6 +407,12 @@ def judge_inline(
         return outcome.correct, outcome.reason, shown
 
     requested = requested_units(question) if question else ()
+    if kind is AnswerType.NV and len(golds) == 1:
+        tolerance = stated_tolerance(question, golds[0], tolerance)
+        in_units = [in_units_of_name(answer, golds[0], question) for answer in answers]
+        if all(in_units):
+            answers = tuple(pair[0] for pair in in_units if pair)
+            golds = (in_units[0][1],) if in_units[0] else golds
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
 

@@ -19,8 +19,8 @@ _MC_WORDS = re.compile(
 # "f(x)" names no option)
 _MC_TRAILING = re.compile(r"^(?P<text>.*\S)\s+\((?P<letter>[A-Z])\)\s*\.?\s*$", re.DOTALL)
 _MC_HEDGE = re.compile(r"\b(?:or|nor|either|neither|not|unless|except|maybe|perhaps)\b", re.I)
-# a lead letter, then its option's text: "B) 1/3", "B. 1/3", "B, 1/3", "B (1/3)"
-_MC_LEAD = re.compile(r"^\(?([A-Za-z])(?:\s*[).:,]\s*\S|\s*(?=\(\s*[^\s)]))")
+# a lead letter, then its option's text: "B) 1/3", "B. 1/3", "B, 1/3", "B (1/3)", "B — 1/3"
+_MC_LEAD = re.compile(r"^\(?([A-Za-z])(?:\s*[).:,—–]\s*\S|\s+-\s+\S|\s*(?=\(\s*[^\s)]))")
 # an option named in the text after a lead: "(A) and (C) are correct" (not "f(x)")
 _MC_MARKED = re.compile(r"(?:^|[\s,;/&])\(([A-Za-z])\)")
 
@@ -203,8 +203,8 @@ def mc_remark(text: str) -> str:
     if tokens and all(re.fullmatch(r"[A-Za-z]", t) for t in tokens):
         return rest
     lead = _MC_LEAD.match(text)
-    if lead is not None:
-        return text[lead.end(1) :]
+    if lead is not None:  # a dash after the letter separates (it is no range "a-d")
+        return re.sub(r"^\s+[-—–]\s+", " ", text[lead.end(1) :])
     trailing = _MC_TRAILING.match(text)
     return trailing.group("text") if trailing is not None else text
 
@@ -265,10 +265,56 @@ _MC_COMMON = frozenset(
 
 def _remark_contradicts(remark: str, letters: frozenset[str], question: str | None) -> bool:
     """Whether the remark uses a word that only another option's text holds (``Virtual and
-    inverted (A)`` where (A) is "real and inverted" and (D) "virtual and inverted"): the text
-    and the letter then name different options, and the letter alone must not decide."""
-    _, other = _option_words(question, letters)
-    return bool((_terms(remark) - _MC_COMMON) & other)
+    inverted (A)`` where (A) is "real and inverted" and (D) "virtual and inverted"), or the
+    opposite of a word of the selected option's text (``(C) a smaller release height`` where
+    (C) is "a greater release height"): the text and the letter then say different things,
+    and the letter alone must not decide."""
+    own, other = _option_words(question, letters)
+    said = _terms(remark) - _MC_COMMON
+    return bool(said & other) or _opposes(said, own)
+
+
+# Words with an opposite, as (scale, sign): a remark that says one of them where the option
+# says its opposite (and not it) contradicts the option.
+_POLAR = {
+    word: (scale, sign)
+    for scale, pairs in (
+        (
+            "size",
+            (
+                "greater larger bigger more higher longer wider heavier increase increases "
+                "increased increasing rises",
+                "smaller less lesser fewer lower shorter "
+                "narrower lighter decrease decreases decreased decreasing falls",
+            ),
+        ),
+        ("speed", ("faster quicker", "slower")),
+        ("heat", ("hotter warmer", "colder cooler")),
+        ("vertical", ("up upward upwards above", "down downward downwards below")),
+        ("horizontal", ("left leftward", "right rightward")),
+        ("radial", ("inward inwards toward towards", "outward outwards away")),
+        ("rotation", ("clockwise", "counterclockwise anticlockwise")),
+        ("charge", ("positive", "negative")),
+        ("image", ("real", "virtual")),
+        ("orientation", ("upright erect", "inverted")),
+        ("force", ("attractive attract attracts", "repulsive repel repels")),
+        ("sameness", ("same", "opposite")),
+        ("extreme", ("maximum maximal", "minimum minimal")),
+    )
+    for sign, words in zip((1, -1), pairs, strict=True)
+    for word in words.split()
+}
+
+
+def _opposes(said: set[str], own: set[str]) -> bool:
+    """Whether ``said`` holds a word whose opposite the option's text ``own`` holds, while
+    ``own`` does not hold that word's side of the scale too ("greater or smaller")."""
+    own_sides = {_POLAR[w] for w in own if w in _POLAR}
+    for word in said:
+        side = _POLAR.get(word)
+        if side is not None and (side[0], -side[1]) in own_sides and side not in own_sides:
+            return True
+    return False
 
 
 _TRUE = {"true", "t", "yes", "y", "1", "correct", "right", "是", "对", "正确", "√", "✓"}

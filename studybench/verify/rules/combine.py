@@ -556,8 +556,9 @@ def judge_answers(
         for position, p in enumerate(preds):
             if _names_another(p, position, labels):
                 return reject(f"element_{position}:wrong_label")
+        units = _units_by_position(requested, type_sequence)
         for position, (p, g, kind) in enumerate(zip(preds, golds, type_sequence, strict=True)):
-            outcome = judge_atom(p, g, kind, tolerance, requested, question)
+            outcome = judge_atom(p, g, kind, tolerance, units[position], question)
             if not outcome.correct:
                 return reject(f"element_{position}:{outcome.reason}")
         return accept("tuple")
@@ -574,6 +575,23 @@ def judge_answers(
         list(golds),
         lambda p, g: judge_atom(p, g, answer_type, tolerance, requested, question),
     )
+
+
+def _units_by_position(
+    requested: tuple[Any, ...], type_sequence: tuple[AnswerType, ...]
+) -> list[tuple[Any, ...]]:
+    """The units each element of a tuple may take: where the question asks for as many units
+    of a dimension as the tuple has numeric elements ("the image distance in cm and the
+    time in ns"), the i-th element takes the i-th, the dimensionless scales beside it; else
+    every element takes every unit asked. Any element took any asked unit, so a unitless
+    gold's 60.0 (cm) took "60.0 ns" (red team r20a)."""
+    dimensional = [unit for unit in requested if not unit.dimensionless]
+    scales = tuple(unit for unit in requested if unit.dimensionless)
+    if len(dimensional) < 2 or len(dimensional) != len(type_sequence):
+        return [requested] * len(type_sequence)
+    if any(kind is not AnswerType.NV for kind in type_sequence):
+        return [requested] * len(type_sequence)
+    return [(unit, *scales) for unit in dimensional]
 
 
 def normalize_all(answers: tuple[str, ...]) -> tuple[str, ...]:

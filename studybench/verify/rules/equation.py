@@ -36,6 +36,7 @@ from studybench.verify.rules.expression import (
     positive_symbols,
     rounds_gold,
     split_definitions,
+    with_constant_values,
 )
 from studybench.verify.rules.outcome import Outcome, accept, reject, side_failure
 from studybench.verify.symbolic import (
@@ -128,6 +129,8 @@ def _judge_equation(
     outcome = _judge_sides(pred_sides, gold_sides, pred, gold, tolerance, definitions)
     if not outcome.correct or has_decimal(gold) or not has_decimal(" ".join(pred_sides)):
         return outcome
+    if outcome.reason == "constant_values":
+        return outcome  # compared to the digits it writes against the constants' values
     if same_label(pred_sides[1], gold_sides[0]):  # "2.69R = h_{\min}": the label on the right
         pred_sides = (pred_sides[1], pred_sides[0])
     if not same_label(pred_sides[0], gold_sides[0]):
@@ -185,6 +188,11 @@ def _judge_sides(
     read_pred = _read_kinematic_name(tuple(read_pred), tuple(read_gold))
     if _rearranged(tuple(read_pred), tuple(read_gold), seed, tolerance):
         return accept("rearranged")
+    if not definitions and p_lhs == g_lhs and is_label(pred_sides[0]):
+        # E = 1.99\times10^{-25}/\lambda for E = hc/\lambda: the constants' values written in
+        valued = with_constant_values(pred_sides[1], p_rhs, g_rhs, tolerance, seed)
+        if valued is not None:
+            return valued
     return outcome
 
 

@@ -18,9 +18,12 @@ from studybench.verify.chains import (
     judge_chain,
     value_sides,
 )
+from studybench.verify.constant_values import LEAST_TOLERANCE, substitute_constants
 from studybench.verify.normalize import ELL, question_math, split_top_level
 from studybench.verify.parsing import (
+    SPREAD,
     UnparseableError,
+    coarsest_precision,
     exact_gold_tolerance,
     fast_readable,
     has_decimal,
@@ -372,6 +375,8 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
         return side_failure(exc, {1})
     seed = pred + "\x00" + gold
     outcome = _compare_expressions(pred_e, gold_e, tolerance, seed=seed)
+    if not outcome.correct and not definitions:
+        return with_constant_values(pred, pred_e, gold_e, tolerance, seed) or outcome
     if outcome.correct and has_decimal(pred) and not has_decimal(gold):
         # an exact gold: the decimals agree to the digits they write (the whole, at the
         # sample points), not only to the tolerance meant for rounded golds
@@ -382,6 +387,23 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
         if rounds_gold(pred, gold_e, definitions, seed) is False:
             return reject("wrong_value")
     return outcome
+
+
+def with_constant_values(
+    pred: str, pred_e: Any, gold_e: Any, tolerance: float, seed: str
+) -> Outcome | None:
+    """Accept ``pred`` where it is the gold with the values of its constants written in
+    (:mod:`studybench.verify.constant_values`): ``\\frac{1.99\\times10^{-25}}{\\lambda}`` for
+    ``\\frac{hc}{\\lambda}``, at a tolerance no looser than the digits ``pred`` writes. None:
+    it does not apply, or the values disagree (the rejection stands as it was)."""
+    if not re.search(r"\d", pred):
+        return None
+    valued = substitute_constants(pred_e, gold_e, asked_question(folded=False))
+    if valued is None:
+        return None
+    written = max(SPREAD * coarsest_precision(pred), LEAST_TOLERANCE)
+    outcome = _compare_expressions(pred_e, valued, min(tolerance, written), seed=seed)
+    return accept("constant_values") if outcome.correct else None
 
 
 # a decimal as written: its digits after the point say how far it may be from what it rounds

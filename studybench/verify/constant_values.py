@@ -1,0 +1,166 @@
+"""Physical constants an expression answer writes as their values.
+
+A gold keeps its constants as letters (``\\frac{hc}{\\lambda}``, ``\\frac32 k_BT``,
+``\\sqrt{2GM/R}``, ``mg`` where the question says "use $g = 9.8$ m/s²"); an answer often
+puts their values in (``\\frac{1.99\\times10^{-25}}{\\lambda}``, ``2.07\\times10^{-23}\\,T``,
+``1.155\\times10^{-5}\\sqrt{M/R}``, ``9.8\\,m``). Both say the same, and the answer was
+rejected as ``wrong_value``.
+
+Verifier 1.7.0 tried this and withdrew it: a tiny constant's value put into the gold met
+the comparison's absolute floor (any two values below 1e-40 were equal), and a letter named
+like a constant (``h`` a height, ``c`` a specific heat) was taken for it. The floor has been
+gone since 1.8.0 (decimals are compared part by part), and here a letter is a constant only
+where nothing says otherwise:
+
+* the answer brings in no name of its own, and writes a number;
+* each of the gold's names the answer leaves out is either given a value by the question
+  (``$g = 9.8\\,\\mathrm{m/s^2}$``, ``take $c = 3.00\\times10^8$ m/s``; the value is read in
+  SI units) or a constant of :data:`REFERENCE`. Where the name has other common meanings
+  (h, c, G, R, k, e, m_e, m_p, N_A), the question must speak of the constant's physics
+  (:data:`studybench.verify.symbolic.CONSTANT_CUES`), and where it writes the name (in its
+  math, or a letter standing alone in its prose: "a resistor R"), call it by the constant's
+  name ("Planck's constant $h$"; "a height $h$", "a planet of mass $m_p$" are quantities);
+* the comparison then is the usual one, part by part, at a tolerance no looser than the
+  digits the answer writes (0.1 % at least: a constant rounded to four digits).
+
+The values are pint's (CODATA), in SI units, as the answer's own units are read.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from studybench.verify.given import given_quantities
+from studybench.verify.normalize import question_math
+from studybench.verify.question import math_names
+from studybench.verify.symbolic import CONSTANT_CUES, canonical_name, canonical_spelling
+from studybench.verify.units import registry
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A constant's pint name (its SI value) and a factor on it. A letter with other common
+    meanings has a ``cue``: the question must speak of the constant's physics
+    (``CONSTANT_CUES[cue]``), and where its math writes the letter, call it by the constant's
+    name (``named``: "Planck's constant $h$"; "a height $h$" keeps it a height)."""
+
+    pint_name: str
+    factor: float = 1.0
+    cue: str | None = None
+    named: str = r"(?!)"
+
+
+# The gold's name (as :func:`canonical_name` spells it) -> the constant.
+REFERENCE: dict[str, Constant] = {
+    "h": Constant("planck_constant", cue="hbar", named=r"planck"),
+    "hbar": Constant("planck_constant", 1 / (2 * math.pi)),
+    "c": Constant("speed_of_light", cue="c", named=r"speed\s+of\s+light|light\s+speed"),
+    "k_B": Constant("boltzmann_constant"),
+    "k_b": Constant("boltzmann_constant"),
+    "G": Constant("gravitational_constant", cue="G", named=r"gravitational\s+constant"),
+    "epsilon_0": Constant("vacuum_permittivity"),
+    "varepsilon_0": Constant("vacuum_permittivity"),
+    "mu_0": Constant("vacuum_permeability"),
+    "N_A": Constant("avogadro_constant", cue="N_A", named=r"avogadro"),
+    "m_e": Constant("electron_mass", cue="m_e", named=r"electron"),
+    "m_p": Constant("proton_mass", cue="m_p", named=r"proton"),
+    "k_e": Constant("coulomb_constant", cue="k", named=r"coulomb"),
+    "k": Constant("coulomb_constant", cue="k", named=r"coulomb'?s?\s+constant"),
+    "R": Constant("molar_gas_constant", cue="R", named=r"gas\s+constant"),
+    # e is a quantity only where the question writes it as one (parsing.e_is_a_quantity):
+    # "charge $-e$" of an electron is the elementary charge, a restitution e is not
+    "e": Constant("elementary_charge", cue="e", named=r"charge|electron|proton"),
+}
+
+# Names whose value comes only from the question (g is 9.8, 9.81 or 10 as the problem says).
+GIVEN_ONLY = frozenset({"g"})
+
+# The loosest a substituted constant may make the comparison: four digits of a constant.
+LEAST_TOLERANCE = 1e-3
+
+
+@lru_cache(maxsize=32)
+def _reference_value(name: str) -> float:
+    constant = REFERENCE[name]
+    quantity = registry().Quantity(constant.factor, constant.pint_name)
+    return float(quantity.to_base_units().magnitude)
+
+
+@lru_cache(maxsize=256)
+def _question_names(question: str) -> frozenset[str]:
+    """The names the question's math writes, spelled as :func:`canonical_name` spells them."""
+    names = math_names(question_math(question))
+    return frozenset(canonical_spelling(name) for name in names)
+
+
+def _writes(question: str, name: str) -> bool:
+    """Whether the question writes ``name`` as a name of its own: in its math, or a letter
+    standing alone anywhere (prose, "a resistor R"; upright, ``\\mathrm{R}``), subscripted
+    letters (``R_E``, ``k_B``) being other names."""
+    if name in _question_names(question):
+        return True
+    return (
+        len(name) == 1 and re.search(rf"(?<![A-Za-z\\]){name}(?![A-Za-z_])", question) is not None
+    )
+
+
+def _given_values(question: str) -> dict[str, float]:
+    found = {}
+    for name, quantity in given_quantities(question).items():
+        try:
+            value = float(quantity.to_base_units().magnitude)
+        except Exception:  # an unreadable unit: no value
+            continue
+        if math.isfinite(value) and value != 0:
+            found[canonical_spelling(name)] = value
+    return found
+
+
+def _means_constant(constant: Constant, written: bool, folded: str | None) -> bool:
+    """Whether the gold's letter is ``constant`` in the (case-folded) question."""
+    if constant.cue is None:
+        return True  # \\hbar, k_B, \\varepsilon_0: no other meaning, whoever writes them
+    if folded is None or not CONSTANT_CUES[constant.cue].search(folded):
+        return False
+    return not written or re.search(constant.named, folded) is not None
+
+
+def constant_values(names: set[str], question: str | None) -> dict[str, float] | None:
+    """The value of every one of ``names`` (names of the gold the answer leaves out), or
+    None where one of them is no constant here (see the module's docstring). ``question`` is
+    the question as written (None: unknown, and then only unambiguous constants count)."""
+    given = _given_values(question) if question else {}
+    folded = question.casefold() if question else None
+    values = {}
+    for name in names:
+        if name in given and (name in REFERENCE or name in GIVEN_ONLY):
+            values[name] = given[name]
+            continue
+        constant = REFERENCE.get(name)
+        written = question is not None and _writes(question, name)
+        if constant is None or not _means_constant(constant, written, folded):
+            return None
+        values[name] = _reference_value(name)
+    return values or None
+
+
+def substitute_constants(pred_e: Any, gold_e: Any, question: str | None) -> Any | None:
+    """The gold with the values of the constants the prediction wrote as numbers, its other
+    names made the prediction's own symbols; None where that does not apply (the prediction
+    names something the gold does not, or the gold names something that is no constant)."""
+    import sympy
+
+    pred_names = {canonical_name(s): s for s in pred_e.free_symbols}
+    gold_names = {canonical_name(s): s for s in gold_e.free_symbols}
+    if set(pred_names) - set(gold_names):
+        return None
+    values = constant_values(set(gold_names) - set(pred_names), question)
+    if values is None:
+        return None
+    mapping = {gold_names[n]: sympy.Float(v, 30) for n, v in values.items()}
+    mapping.update({gold_names[n]: s for n, s in pred_names.items()})
+    return gold_e.xreplace(mapping)
