@@ -45,35 +45,73 @@ from studybench.verify.units import registry
 class Constant:
     """A constant's pint name (its SI value) and a factor on it. A letter with other common
     meanings has a ``cue``: the question must speak of the constant's physics
-    (``CONSTANT_CUES[cue]``), and where its math writes the letter, call it by the constant's
-    name (``named``: "Planck's constant $h$"; "a height $h$" keeps it a height)."""
+    (``CONSTANT_CUES[cue]``); where it writes the letter, call it by the constant's name
+    right before it (``named``: "Planck's constant $h$"; "a height $h$" keeps it a height);
+    and where it does not, speak of none of its ``other`` meanings ("a spring": k is its
+    constant, not Coulomb's)."""
 
     pint_name: str
     factor: float = 1.0
     cue: str | None = None
     named: str = r"(?!)"
+    other: str = r"(?!)"  # the letter's other meanings, in words
 
 
 # The gold's name (as :func:`canonical_name` spells it) -> the constant.
 REFERENCE: dict[str, Constant] = {
-    "h": Constant("planck_constant", cue="hbar", named=r"planck"),
+    "h": Constant(
+        "planck_constant",
+        cue="hbar",
+        named=r"planck(?:'s)?(?:\s+constant)?",
+        other=r"\bheights?\b|altitude|elevation|\btall\b|\bdepth|\bhours?\b|enthalp",
+    ),
     "hbar": Constant("planck_constant", 1 / (2 * math.pi)),
-    "c": Constant("speed_of_light", cue="c", named=r"speed\s+of\s+light|light\s+speed"),
+    "c": Constant(
+        "speed_of_light",
+        cue="c",
+        named=r"speed\s+of\s+light|light\s+speed",
+        other=r"\bsound\b|specific\s+heat|heat\s+capacity|concentration|wave\s+speed",
+    ),
     "k_B": Constant("boltzmann_constant"),
     "k_b": Constant("boltzmann_constant"),
-    "G": Constant("gravitational_constant", cue="G", named=r"gravitational\s+constant"),
+    "G": Constant(
+        "gravitational_constant",
+        cue="G",
+        named=r"gravitational\s+constant|newton'?s\s+constant",
+        other=r"shear|rigidity|conductance|modulus|free\s+energy|gibbs",
+    ),
     "epsilon_0": Constant("vacuum_permittivity"),
     "varepsilon_0": Constant("vacuum_permittivity"),
     "mu_0": Constant("vacuum_permeability"),
-    "N_A": Constant("avogadro_constant", cue="N_A", named=r"avogadro"),
-    "m_e": Constant("electron_mass", cue="m_e", named=r"electron"),
-    "m_p": Constant("proton_mass", cue="m_p", named=r"proton"),
-    "k_e": Constant("coulomb_constant", cue="k", named=r"coulomb"),
-    "k": Constant("coulomb_constant", cue="k", named=r"coulomb'?s?\s+constant"),
-    "R": Constant("molar_gas_constant", cue="R", named=r"gas\s+constant"),
+    "N_A": Constant(
+        "avogadro_constant", cue="N_A", named=r"avogadro'?s?(?:\s+(?:number|constant))?"
+    ),
+    "m_e": Constant("electron_mass", cue="m_e", named=r"electron'?s?(?:\s+mass)?"),
+    "m_p": Constant(
+        "proton_mass", cue="m_p", named=r"proton'?s?(?:\s+mass)?", other=r"planet|particle"
+    ),
+    "k_e": Constant("coulomb_constant", cue="k", named=r"coulomb'?s?(?:\s+constant)?"),
+    "k": Constant(
+        "coulomb_constant",
+        cue="k",
+        named=r"coulomb'?s?\s+constant",
+        other=r"spring|stiff|elastic|restoring|force\s+constant|wave\s*(?:number|vector)"
+        r"|conductiv|dielectric|boltzmann|rate\s+constant|torsion",
+    ),
+    "R": Constant(
+        "molar_gas_constant",
+        cue="R",
+        named=r"(?:molar\s+|universal\s+)?gas\s+constant",
+        other=r"radius|radii|resist|\brange\b|rydberg",
+    ),
     # e is a quantity only where the question writes it as one (parsing.e_is_a_quantity):
     # "charge $-e$" of an electron is the elementary charge, a restitution e is not
-    "e": Constant("elementary_charge", cue="e", named=r"charge|electron|proton"),
+    "e": Constant(
+        "elementary_charge",
+        cue="e",
+        named=r"(?:elementary\s+)?charge(?:\s+of)?|electrons?|protons?",
+        other=r"eccentric|restitution|emissiv|efficien|euler",
+    ),
 }
 
 # Names whose value comes only from the question (g is 9.8, 9.81 or 10 as the problem says).
@@ -120,13 +158,70 @@ def _given_values(question: str) -> dict[str, float]:
     return found
 
 
-def _means_constant(constant: Constant, written: bool, folded: str | None) -> bool:
-    """Whether the gold's letter is ``constant`` in the (case-folded) question."""
+# How near the constant's name must stand before the letter it names ("Planck's constant
+# $h$", "charge $-e$"): a name elsewhere in the question ("Coulomb's constant $k_e$ is
+# needed only in part (b)") names another letter
+_NAMING_REACH = 40
+
+
+def _occurrences(question: str, name: str) -> list[int]:
+    if "_" in name:
+        base, sub = name.split("_", 1)
+        upright = r"(?:\\(?:rm|mathrm)\s*\{?\s*)?"
+        pattern = rf"(?<![A-Za-z\\]){re.escape(base)}_\{{?\s*{upright}{re.escape(sub)}"
+    else:
+        pattern = rf"(?<![A-Za-z\\_]){re.escape(name)}(?![A-Za-z_])"
+    return [m.start() for m in re.finditer(pattern, question)]
+
+
+def _named_where_written(constant: Constant, name: str, question: str) -> bool:
+    """Whether each place the question writes the letter calls it the constant: the
+    constant's name within the few words before it, no other meaning of the letter nearer;
+    or the name after it in the same clause, not negated ("$e$ is the elementary charge",
+    not "$G$ (not the gravitational constant)")."""
+    folded = question.casefold()
+    named, other = re.compile(constant.named), re.compile(constant.other)
+    places = _occurrences(question, name)
+    if not places:
+        return False
+    for start in places:
+        before = folded[max(0, start - _NAMING_REACH) : start]
+        after = re.split(
+            r"[.;?!,]\s", folded[start + len(name) : start + len(name) + _NAMING_REACH]
+        )[0]
+        names_before = [m.end() for m in named.finditer(before)]
+        others_before = [m.end() for m in other.finditer(before)]
+        if names_before and max(names_before) > max(others_before, default=-1):
+            continue
+        if others_before:
+            return False
+        later = named.search(after)
+        if later is None or re.search(r"\b(?:not|no|never|nor)\b", after[: later.start()]):
+            return False
+    return True
+
+
+def _other_meaning(constant: Constant, folded: str) -> bool:
+    """Whether the question speaks of another meaning of the (unwritten) letter without
+    giving that quantity a letter of its own ("a spring", not "a height $H$")."""
+    for match in re.finditer(constant.other, folded):
+        if not re.match(r"\s*(?:of\s+|is\s+|=\s*)?\$", folded[match.end() : match.end() + 12]):
+            return True
+    return False
+
+
+def _means_constant(constant: Constant, name: str, question: str | None) -> bool:
+    """Whether the gold's letter ``name`` is ``constant`` in the question."""
     if constant.cue is None:
         return True  # \\hbar, k_B, \\varepsilon_0: no other meaning, whoever writes them
-    if folded is None or not CONSTANT_CUES[constant.cue].search(folded):
+    if question is None:
         return False
-    return not written or re.search(constant.named, folded) is not None
+    folded = question.casefold()
+    if not CONSTANT_CUES[constant.cue].search(folded):
+        return False
+    if _writes(question, name):
+        return _named_where_written(constant, name, question)
+    return not _other_meaning(constant, folded)
 
 
 def constant_values(names: set[str], question: str | None) -> dict[str, float] | None:
@@ -134,15 +229,13 @@ def constant_values(names: set[str], question: str | None) -> dict[str, float] |
     None where one of them is no constant here (see the module's docstring). ``question`` is
     the question as written (None: unknown, and then only unambiguous constants count)."""
     given = _given_values(question) if question else {}
-    folded = question.casefold() if question else None
     values = {}
     for name in names:
         if name in given and (name in REFERENCE or name in GIVEN_ONLY):
             values[name] = given[name]
             continue
         constant = REFERENCE.get(name)
-        written = question is not None and _writes(question, name)
-        if constant is None or not _means_constant(constant, written, folded):
+        if constant is None or not _means_constant(constant, name, question):
             return None
         values[name] = _reference_value(name)
     return values or None

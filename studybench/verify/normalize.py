@@ -55,6 +55,8 @@ _CHAR_MAP = {
     "∞": r"\infty ",
     "∪": r"\cup ",
     "°": r"^{\circ}",
+    "℃": r"^{\circ}C",
+    "℉": r"^{\circ}F",
     "Å": r"\AA ",
     "\u00a0": " ",
     "\u2009": " ",
@@ -109,6 +111,9 @@ _TILDE_TRUTH = re.compile(
 _DEGREE = re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\(?:text)?degree(?![a-zA-Z])")
 # A degree written with the letter o after a number: ``45^{o}``, ``45^o``.
 _DEGREE_O = re.compile(r"(\d)\s*\^\s*(?:\{\s*o\s*\}|o(?![a-zA-Z]))")
+# A degree sign written without its caret after a number: ``45\circ``, ``45\,\circ`` (after
+# anything else \circ composes functions: ``f \circ g``)
+_BARE_CIRC = re.compile(r"(\d)\s*(?:\\[,;: ]\s*)?\\circ(?![a-zA-Z])")
 _PERCENT = re.compile(r"\\%")
 _UNWRAP = (
     "mathrm",
@@ -347,6 +352,7 @@ def normalize_answer(text: str) -> str:
     text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
     text = unicode_roots(text)
     text = _DEGREE_O.sub(r"\1^{\\circ}", text)
+    text = _BARE_CIRC.sub(r"\1^{\\circ}", text)
     text = _NABLA_PRODUCT.sub(lambda m: rf"\nabla_{{{_NABLA_NAMES[m.group(1)]}}} ", text)
     text = _DOLLARS.sub("", text)
     text = _DROP_COMMANDS.sub("", text)

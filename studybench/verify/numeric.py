@@ -39,6 +39,7 @@ from studybench.verify.normalize import (
     normalize_answer,
     question_math,
 )
+from studybench.verify.number_words import number_in_words
 from studybench.verify.parsing import (
     Quantity,
     UnparseableError,
@@ -204,7 +205,7 @@ def nv_single(
     try:
         pred_q = parse_quantity(pred)
     except UnparseableError as exc:
-        compound = compound_quantity(pred) or _arithmetic_quantity(pred)
+        compound = compound_quantity(pred) or _arithmetic_quantity(pred) or _worded(pred)
         if compound is None:
             return False, f"unparseable:{exc.reason}"
         pred_q = compound
@@ -250,6 +251,18 @@ _CLOSED_FORM = re.compile(rf"{_EXACT_GOLD.pattern}|\^\s*\{{?\s*\(?\s*[-+−]?\d*
 _COMPOUND_PART = re.compile(r"\s*(?<![\d.])(\d++(?:\.\d++)?)\s*([A-Za-z]++)\s*")
 MAX_COMPOUND_PARTS = 4
 MAX_COMPOUND_CHARS = 80
+
+
+def _worded(text: str) -> Quantity | None:
+    """``two point five metres per second`` as the quantity its words spell
+    (:mod:`studybench.verify.number_words`)."""
+    digits = number_in_words(text)
+    if digits is None:
+        return None
+    try:
+        return parse_quantity(digits)
+    except UnparseableError:
+        return None
 
 
 def _arithmetic_quantity(text: str) -> Quantity | None:

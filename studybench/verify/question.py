@@ -17,10 +17,16 @@ from functools import lru_cache
 from typing import Any
 
 from studybench.verify.asked import asked_question
+from studybench.verify.asking import (
+    ASKS,
+    MAX_QUESTION_CHARS,
+    SENTENCE_END,
+    asking_part,
+    asking_sentences,
+)
 from studybench.verify.normalize import MATH_SPAN, normalize_answer
 from studybench.verify.units import parse_unit
 
-MAX_QUESTION_CHARS = 20_000
 _MATH = MATH_SPAN
 
 
@@ -110,7 +116,6 @@ def _as_unit(raw: str) -> Any | None:
 
 
 # A sentence ends at ., ? or ! before a space or the end (never inside 2.5).
-_SENTENCE_END = re.compile(r"[.?!](?=\s|$)")
 # What makes a sentence ask for the answer: a question mark or an asking verb.
 _ASKING = re.compile(
     r"\?|\b(?:find|what|which|how|calculate|compute|determine|estimate|evaluate|obtain"
@@ -129,7 +134,7 @@ def _sentence_ends(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Where each sentence end of ``text`` starts and ends: found once per text, so that
     finding the sentence of each unit a question names is a lookup (a scan from the start
     for each was quadratic: 3 s for a 20,000-character question)."""
-    ends = list(_SENTENCE_END.finditer(text))
+    ends = list(SENTENCE_END.finditer(text))
     return tuple(end.start() for end in ends), tuple(end.end() for end in ends)
 
 
@@ -212,15 +217,6 @@ def asked_bound(question: str | None) -> str | None:
 
 
 # -- which names a question asks about, and which it gives ---------------------------------
-# Where a question asks for its answer: a sentence with a question mark or an asking verb.
-# Narrower than _ASKING: "It starts in state $A$" states data, "state the answer" is rare in
-# a question's asking sentence and common in its setup.
-_ASKS = re.compile(
-    r"\?|\b(?:find|what|which|how|calculate|compute|determine|estimate|evaluate|obtain"
-    r"|derive|express|give|show|write)\b",
-    re.IGNORECASE,
-)
-_PARAGRAPH = re.compile(r"\n\s*\n")
 _GREEK = (
     "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu"
     "|xi|rho|varrho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi"
@@ -275,34 +271,6 @@ def math_names(math: str) -> list[str]:
     """The names ``math`` writes (:data:`WRITTEN_NAME`), units after numbers left out."""
     bare = _UPRIGHT.sub(" ", _UNIT_AFTER_NUMBER.sub(" ", math))
     return [m.group(0).strip() for m in WRITTEN_NAME.finditer(bare)]
-
-
-def _sentences(text: str) -> list[str]:
-    pieces, start = [], 0
-    for end in _SENTENCE_END.finditer(text):
-        pieces.append(text[start : end.end()])
-        start = end.end()
-    pieces.append(text[start:])
-    return [p for p in pieces if p.strip()]
-
-
-@lru_cache(maxsize=1024)
-def asking_sentences(question: str) -> tuple[str, ...]:
-    """The sentences of ``question`` that ask for the answer (a question mark, an asking verb
-    such as "find", "what", "which", "determine")."""
-    return tuple(s for s in _sentences(question[:MAX_QUESTION_CHARS]) if _ASKS.search(s))
-
-
-@lru_cache(maxsize=1024)
-def asking_part(question: str) -> str:
-    """The part of ``question`` that asks: of a question in paragraphs (a setup, then the
-    part asked), the paragraphs holding an asking sentence (``During step $B\\to C$ the
-    temperature changes continuously. What range of temperatures ...?``); of one paragraph,
-    its asking sentences."""
-    paragraphs = [p for p in _PARAGRAPH.split(question[:MAX_QUESTION_CHARS]) if p.strip()]
-    if len(paragraphs) > 1:
-        return "\n\n".join(p for p in paragraphs if asking_sentences(p))
-    return " ".join(s.strip() for s in asking_sentences(question))
 
 
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")  # a word of prose, not a command
@@ -388,7 +356,7 @@ def asked_names(question: str, applied: bool = False) -> tuple[str, ...]:
     found = []
     for sentence in asking_sentences(question):
         verb = next(
-            (v for v in _ASKS.finditer(sentence) if _VERB_START.match(sentence[: v.start()])),
+            (v for v in ASKS.finditer(sentence) if _VERB_START.match(sentence[: v.start()])),
             None,
         )
         if verb is None or verb.group(0) == "?":
@@ -647,6 +615,8 @@ def in_units_of_name(answer: str, gold: str, question: str | None) -> tuple[str,
     is no answer in units of the name)."""
     names = units_of_names(question)
     number = _NUMBER_THEN_NAME.match(gold)
+    if re.search(r"%|percent", answer):
+        return None  # 230 % is no 2.30 in units of the name
     if not names or number is None or _spelled(number.group("name")) not in names:
         return None
     if parse_unit(number.group("name")) is not None:

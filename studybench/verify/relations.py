@@ -16,6 +16,7 @@ from typing import Any
 
 from studybench.data.boxes import closing_bracket
 from studybench.verify.asked import asked_question
+from studybench.verify.asking import asking_part
 from studybench.verify.normalize import (
     MATH_SPAN,
     NAME,
@@ -694,6 +695,12 @@ _QUANTIFIERS = frozenset(
     cumulative relative diameter radius first second""".split()
 )
 _NEGATED_CIRCUMSTANCE = frozenset("friction drag slipping losses loss air".split())
+# a question that leaves out a circumstance a remark may bring back
+_EXCLUDED = re.compile(
+    r"neglect|ignor|frictionless|smooth|\bno\s+(?:air|friction|drag)"
+    r"|without\s+(?:air|friction|drag)",
+    re.IGNORECASE,
+)
 
 
 def _word_stem(word: str) -> str:
@@ -719,6 +726,9 @@ def circumstance_remark(text: str) -> bool:
     words = re.findall(r"[A-Za-z]+", content)
     if not words or words[0].casefold() not in _CIRCUMSTANCE_OPENERS:
         return False
+    lowered = [word.casefold() for word in words]
+    if "with" in lowered and "no" not in lowered and _EXCLUDED.search(question):
+        return False  # "(with friction)" where the question neglects it
     prose = MATH_SPAN.sub(" ", question).casefold()
     stems = {_word_stem(w) for w in re.findall(r"[a-z]{4,}", prose)}
     for i, word in enumerate(words):
@@ -731,8 +741,8 @@ def circumstance_remark(text: str) -> bool:
         if lower in _QUANTIFIERS:
             return False
         if len(word) == 1 and word.isupper():
-            if not re.search(rf"(?<![A-Za-z\\]){word}(?![A-Za-z])", question):
-                return False
+            if not re.search(rf"(?<![A-Za-z\\_{{]){word}(?![A-Za-z])", asking_part(question)):
+                return False  # "(at A)" where the question asks about B (and gives T_A)
             continue
         if lower in _FUNCTION_WORDS or lower in _CIRCUMSTANCE_OPENERS or _describes(lower):
             continue

@@ -53,6 +53,11 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # Boltzmann's constant times an ohm)
         (r"(?<![A-Za-z_\\])([kMG])\s+\\Omega", r"\1\\Omega"),
         (r"\\Omega", "ohm"),
+        # "4.70 kilohms", "2 megohms": the prefix's vowel dropped as people write it
+        (r"(?i)\b(kil|meg)ohms?\b", r" \1oohm "),
+        (r"(?i)\b(kil|meg)o-?ohms?\b", r" \1oohm "),
+        # "25 per cent": the percent
+        (r"(?i)\bper\s*cent\b", " percent "),
         # "y" alone is the year (pint knows it only as the prefix yocto): 1.75 y
         (r"(?<![A-Za-z_\\])y(?![A-Za-z_])", " yr "),
         (r"\\(?:cdot|times)", "*"),
@@ -123,6 +128,12 @@ def registry() -> Any:
 # Unit words joined by hyphens: newton-meters, kilowatt-hours, foot-pounds. Words of three
 # letters or more: symbols set apart by a hyphen (a-b, m-s) are a difference, not a unit.
 _HYPHENATED = re.compile(r"(?<![A-Za-zµ_-])[A-Za-z]{3,}(?:-[A-Za-z]{3,})+(?![A-Za-zµ_-])")
+# The unit symbols written with a hyphen in engineering texts: N-m, N-s, kW-h, W-h, A-h,
+# mA-h, ft-lb, lb-ft (any other pair of symbols, m-s or a-b, stays a difference)
+_HYPHENATED_SYMBOLS = re.compile(
+    r"(?<![A-Za-zµ_-])(k?N|[kMG]?W|m?A|ft|lb)\s*(?:\\text\s*\{\s*-\s*\}|-)\s*(m|s|h|lb|ft)"
+    r"(?![A-Za-zµ_-])"
+)
 
 
 @lru_cache(maxsize=1024)
@@ -164,6 +175,7 @@ def _to_pint_syntax(unit_text: str) -> str | None:
     for pattern, replacement in _UNIT_REWRITES:
         text = pattern.sub(replacement, text)
     text = _HYPHENATED.sub(_hyphenated_product, text)
+    text = _HYPHENATED_SYMBOLS.sub(r" \1 * \2 ", text)
     for old, new in (*_SOLAR.items(), *_EARTH.items()):
         text = text.replace(old, new)
     text = text.replace("{", " ").replace("}", " ").strip()

@@ -606,3 +606,178 @@ LETTER_TEXTS = [
 def test_a_letter_whose_text_says_the_opposite(pred: str, correct: bool) -> None:
     verdict = _judge(pred, "C", "MC", PENDULUM)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Small spellings (red team r21b): a degree without its caret, ℃, "per cent", kilohms, N-m,
+# "Not true", a check mark before the truth word
+# ---------------------------------------------------------------------------------------------
+
+SPELLINGS = [
+    ("45\\circ", "45^\\circ", "NV", True),
+    ("46\\circ", "45^\\circ", "NV", False),
+    ("57.5 ℃", "57.5\\,^\\circ\\mathrm{C}", "NV", True),
+    ("57.5 ℉", "57.5\\,^\\circ\\mathrm{C}", "NV", False),
+    ("25\\ \\text{per cent}", "25\\%", "NV", True),
+    ("35\\ \\text{per cent}", "25\\%", "NV", False),
+    ("4.70\\ \\text{kilohms}", "4.70\\,\\mathrm{k\\Omega}", "NV", True),
+    ("4.70\\ \\text{megohms}", "4.70\\,\\mathrm{k\\Omega}", "NV", False),
+    ("12.0\\ \\mathrm{N\\text{-}m}", "12.0\\,\\mathrm{N\\,m}", "NV", True),
+    ("12.0\\ \\text{N-m}", "12.0\\,\\mathrm{N\\,m}", "NV", True),
+    ("12.0\\ \\text{N-s}", "12.0\\,\\mathrm{N\\,m}", "NV", False),
+    ("12.0\\ \\text{N-mm}", "12.0\\,\\mathrm{N\\,m}", "NV", False),
+    ("f\\circ g", "f\\circ g", "EX", True),  # composition, no degree
+    ("\\text{Not true}", "\\text{False}", "TF", True),
+    ("\\text{Not true}", "\\text{True}", "TF", False),
+    ("\\text{not false.}", "\\text{True}", "TF", True),
+    ("\\text{Not true in general}", "\\text{False}", "TF", False),
+    ("\\checkmark\\ \\text{True}", "\\text{True}", "TF", True),
+    ("\\checkmark\\ \\text{True}", "\\text{False}", "TF", False),
+    ("✗ False", "\\text{False}", "TF", True),
+    ("✓ False", "\\text{False}", "TF", False),
+    ("\\neg\\text{True}", "\\text{False}", "TF", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "gold", "kind", "correct"), SPELLINGS)
+def test_small_spellings(pred: str, gold: str, kind: str, correct: bool) -> None:
+    verdict = _judge(pred, gold, kind)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A number written in words (number_words)
+# ---------------------------------------------------------------------------------------------
+
+IN_WORDS = [
+    ("\\text{two point five metres per second}", "2.5\\,\\mathrm{m/s}", True),
+    ("\\text{three}", "3", True),
+    ("\\text{minus two}", "-2", True),
+    ("\\text{one half}", "\\frac{1}{2}", True),
+    ("\\text{twenty-one}", "21", True),
+    ("\\text{three times}", "3", True),  # "three times larger": a count of times
+    ("\\text{three point five metres per second}", "2.5\\,\\mathrm{m/s}", False),
+    ("\\text{two point five kilometres per second}", "2.5\\,\\mathrm{m/s}", False),
+    ("\\text{two}", "-2", False),
+    ("\\text{one third}", "\\frac{1}{2}", False),
+    ("\\text{two and a bit}", "2", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "gold", "correct"), IN_WORDS)
+def test_a_number_in_words(pred: str, gold: str, correct: bool) -> None:
+    verdict = _judge(pred, gold, "NV")
+    assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        ("two point five metres per second", "2.5 metres per second"),
+        ("three hundred and five s", "305 s"),
+        ("one point zero five J", "1.05 J"),
+        ("minus two", "-2"),
+        ("the answer", None),
+        ("two point", None),
+    ],
+)
+def test_number_in_words_reads_one_number(text: str, digits: str | None) -> None:
+    from studybench.verify.number_words import number_in_words
+
+    assert number_in_words(text) == digits
+
+
+# ---------------------------------------------------------------------------------------------
+# Red team r21a on 1.23.0's new rules: a constant named elsewhere or meant otherwise, a
+# decimal power, a point the question does not ask about, a circumstance the question
+# excludes, an option's opposite in other words, a percentage in units of a name
+# ---------------------------------------------------------------------------------------------
+
+NAMED_ELSEWHERE = (
+    "A charged bead of mass $m$ hangs on a spring of constant $k$. Coulomb's constant $k_e$ "
+    "is needed only in part (b). Find the period of small oscillations."
+)
+NOT_GRAVITATIONAL = (
+    "A wire of shear modulus $G$ (not the gravitational constant) and radius $R$ twists "
+    "near a planet of mass $M$. Find the speed."
+)
+SPRING_UNWRITTEN = (
+    "A charged block on a spring is displaced by $x$ from equilibrium. Find the elastic "
+    "potential energy stored."
+)
+SOUND = "Light and sound leave a source at frequency $f$. Find the wavelength of the sound."
+E_NAMED_AFTER = (
+    "Two electrons a distance $r$ apart each carry charge $e$, where $e$ is the elementary "
+    "charge. Find their potential energy."
+)
+CONSTANTS_IN_CONTEXT = [
+    (
+        NAMED_ELSEWHERE,
+        "2\\pi\\sqrt{\\frac{m}{k}}",
+        "2\\pi\\sqrt{\\frac{m}{8.99\\times10^{9}}}",
+        False,
+    ),
+    (NOT_GRAVITATIONAL, "\\sqrt{\\frac{2GM}{R}}", "1.155\\times10^{-5}\\sqrt{M/R}", False),
+    (SPRING_UNWRITTEN, "\\frac{kx^2}{2}", "\\frac{8.99\\times10^{9}x^2}{2}", False),
+    (SOUND, "\\frac{c}{f}", "\\frac{3.00\\times10^{8}}{f}", False),
+    (PHOTON, HC, "\\frac{1.99\\times10^{-25}}{\\lambda^{1.001}}", False),  # a decimal power
+    (E_NAMED_AFTER, PAIR, "\\frac{2.31\\times10^{-28}}{r}", True),
+    (PLANCK_NAMED, HC, "\\frac{1.99\\times10^{-25}}{\\lambda}", True),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), CONSTANTS_IN_CONTEXT)
+def test_a_constant_is_the_letter_only_where_the_question_means_it(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _judge(pred, gold, "EX", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+NEGLECTED = (
+    "A block slides $2.00$ m down a frictionless ramp from rest. Find its speed at the bottom."
+)
+REMARK_CONTEXTS = [
+    ("600\\ \\mathrm{K}\\ (\\text{at A})", "600\\,\\mathrm{K}", CYCLE, False),  # T_A is given
+    ("6.26\\ \\mathrm{m/s}\\ \\text{(with friction)}", "6.26\\,\\mathrm{m/s}", NEGLECTED, False),
+    ("6.26\\ \\mathrm{m/s}\\ \\text{(with no friction)}", "6.26\\,\\mathrm{m/s}", NEGLECTED, True),
+    ("600\\ \\mathrm{K}\\ (\\text{at B})", "600\\,\\mathrm{K}", CYCLE, True),
+]
+
+
+@pytest.mark.parametrize(("pred", "gold", "question", "correct"), REMARK_CONTEXTS)
+def test_a_circumstance_must_be_the_question_s(
+    pred: str, gold: str, question: str, correct: bool
+) -> None:
+    verdict = _judge(pred, gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+HALVING = (
+    "What happens to the force when the distance doubles? (A) it doubles (B) it halves "
+    "(C) it stays the same"
+)
+IMAGE = "What is the image? (A) real and inverted (B) virtual and upright"
+OPPOSITE_WORDS = [
+    (HALVING, "B", "\\text{(B) it increases}", False),
+    (HALVING, "B", "\\text{(B) it grows}", False),
+    (HALVING, "B", "\\text{(B) it gets bigger}", False),
+    (HALVING, "B", "\\text{(B) it halves}", True),
+    (HALVING, "B", "\\text{(B) it halves, since the force falls as the square}", True),
+    (IMAGE, "B", "\\text{(B) virtual and not upright}", False),
+    (IMAGE, "B", "\\text{(B) virtual and upside down}", False),
+    (IMAGE, "B", "\\text{(B) virtual, upright}", True),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), OPPOSITE_WORDS)
+def test_an_option_s_text_in_opposite_words(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _judge(pred, gold, "MC", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+def test_a_percentage_is_no_value_in_units_of_a_name() -> None:
+    verdict = _judge("230\\%", "2.30\\,\\tau", "NV", TAU)
+    assert verdict.correct is False, verdict.reason

@@ -271,7 +271,7 @@ def _remark_contradicts(remark: str, letters: frozenset[str], question: str | No
     and the letter alone must not decide."""
     own, other = _option_words(question, letters)
     said = _terms(remark) - _MC_COMMON
-    return bool(said & other) or _opposes(said, own)
+    return bool(said & other) or _opposes(_words(remark), own)
 
 
 # Words with an opposite, as (scale, sign): a remark that says one of them where the option
@@ -282,10 +282,12 @@ _POLAR = {
         (
             "size",
             (
-                "greater larger bigger more higher longer wider heavier increase increases "
-                "increased increasing rises",
-                "smaller less lesser fewer lower shorter "
-                "narrower lighter decrease decreases decreased decreasing falls",
+                "greater larger bigger more higher longer wider heavier increase increases"
+                " increased increasing rise rises rising grow grows grew grown raised double"
+                " doubles doubled doubling twice triples tripled quadruples",
+                "smaller less lesser fewer lower shorter narrower lighter decrease decreases"
+                " decreased decreasing fall falls falling reduce reduces reduced reduction drop"
+                " drops dropped shrink shrinks shrank half halves halved",
             ),
         ),
         ("speed", ("faster quicker", "slower")),
@@ -296,8 +298,8 @@ _POLAR = {
         ("rotation", ("clockwise", "counterclockwise anticlockwise")),
         ("charge", ("positive", "negative")),
         ("image", ("real", "virtual")),
-        ("orientation", ("upright erect", "inverted")),
-        ("force", ("attractive attract attracts", "repulsive repel repels")),
+        ("orientation", ("upright erect", "inverted upside")),
+        ("force", ("attractive attract attracts together", "repulsive repel repels apart")),
         ("sameness", ("same", "opposite")),
         ("extreme", ("maximum maximal", "minimum minimal")),
     )
@@ -306,13 +308,30 @@ _POLAR = {
 }
 
 
-def _opposes(said: set[str], own: set[str]) -> bool:
-    """Whether ``said`` holds a word whose opposite the option's text ``own`` holds, while
-    ``own`` does not hold that word's side of the scale too ("greater or smaller")."""
+_NEGATIONS = frozenset("not no never non nor".split())
+# words that restate an option's text without adding to it ("it gets bigger", "becomes")
+_MC_RESTATING = frozenset(
+    "it they gets get becomes become is are will would as large much push pull move moves".split()
+)
+
+
+def _opposes(said: list[str], own: set[str]) -> bool:
+    """Whether the remark's words ``said`` (in order), where they restate the option's text
+    ``own`` (no word of their own but words of a scale), hold a word whose opposite ``own``
+    holds, while ``own`` does not hold that word's side of the scale too ("greater or
+    smaller"); a word after a negation is its opposite ("not upright"). An explanation with
+    words of its own ("a larger mass, because the period gets smaller") is not read."""
     own_sides = {_POLAR[w] for w in own if w in _POLAR}
-    for word in said:
+    rest = {w for w in said if w not in _POLAR and w not in _NEGATIONS} - _MC_COMMON - own
+    if rest - _MC_RESTATING:
+        return False  # words of its own: an explanation ("because the period gets smaller")
+    for index, word in enumerate(said):
         side = _POLAR.get(word)
-        if side is not None and (side[0], -side[1]) in own_sides and side not in own_sides:
+        if side is None:
+            continue
+        if index and said[index - 1] in _NEGATIONS:
+            side = (side[0], -side[1])
+        if (side[0], -side[1]) in own_sides and side not in own_sides:
             return True
     return False
 
@@ -405,8 +424,24 @@ def truth_value(text: str) -> bool | None:
 
 
 def _truth_text(text: str) -> str:
-    """A truth answer without a bold face or a named subject (see the patterns below)."""
-    return _TRUTH_SUBJECT.sub("", _BOLD_TRUTH.sub(r"\1", text), count=1)
+    """A truth answer without a bold face, a named subject or a check mark before its word
+    (see the patterns below); the whole answer "Not true" ("Not false") is the other value."""
+    text = _TRUTH_SUBJECT.sub("", _BOLD_TRUTH.sub(r"\1", text), count=1)
+    plain = _NOT_TRUTH.match(text)
+    if plain is not None:
+        return "False" if plain.group(1).casefold() == "true" else "True"
+    return _MARKED_TRUTH.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+# the whole answer is the negated word: "Not true", "not false." (a negation before any other
+# text, "not true in general", is still refused)
+_NOT_TRUTH = re.compile(r"^\s*not\s+(true|false)\s*\.?\s*$", re.IGNORECASE)
+# a mark that agrees with the word after it: "✓ True", "\checkmark True", "✗ False"
+_MARKED_TRUTH = re.compile(
+    r"^\s*(?:\\checkmark|✓|✔)\s*(?:\\[,;: ]\s*)?(true)\s*\.?\s*$"
+    r"|^\s*(?:\\xmark|✗|✘)\s*(?:\\[,;: ]\s*)?(false)\s*\.?\s*$",
+    re.IGNORECASE,
+)
 
 
 # a bold letter normalises to a vector (\mathbf{F} is a force), but alone in a truth answer it

@@ -389,6 +389,9 @@ def judge_ex_form(pred: str, gold: str, tolerance: float, definitions: Definitio
     return outcome
 
 
+_DECIMAL_POWER = re.compile(r"\^\s*\{?\s*[-+]?\s*\d*\.\d")
+
+
 def with_constant_values(
     pred: str, pred_e: Any, gold_e: Any, tolerance: float, seed: str
 ) -> Outcome | None:
@@ -396,8 +399,8 @@ def with_constant_values(
     (:mod:`studybench.verify.constant_values`): ``\\frac{1.99\\times10^{-25}}{\\lambda}`` for
     ``\\frac{hc}{\\lambda}``, at a tolerance no looser than the digits ``pred`` writes. None:
     it does not apply, or the values disagree (the rejection stands as it was)."""
-    if not re.search(r"\d", pred):
-        return None
+    if not re.search(r"\d", pred) or _DECIMAL_POWER.search(pred):
+        return None  # a decimal power (\lambda^{1.001}) is no constant written as its value
     valued = substitute_constants(pred_e, gold_e, asked_question(folded=False))
     if valued is None:
         return None

@@ -1,0 +1,95 @@
+"""A number written in words at the start of a numeric answer.
+
+``\\text{two point five metres per second}``, ``\\text{three}``, ``\\text{minus two}``,
+``\\text{one half}``: the numeric reader takes digits only, and refused them as
+``not_a_number``. The words are read as the number they spell, and what follows as its unit,
+judged as any other quantity. Only number words that make one number (``twenty-one``,
+``three hundred and five``, ``two point five``); a word after them that is no unit leaves
+the answer unread.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNITS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+        " fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
+_TENS = {
+    w: 10 * (i + 2)
+    for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_FRACTIONS = {
+    "half": "0.5",
+    "one half": "0.5",
+    "a half": "0.5",
+    "one third": "\\frac{1}{3}",
+    "a third": "\\frac{1}{3}",
+    "two thirds": "\\frac{2}{3}",
+    "one quarter": "0.25",
+    "a quarter": "0.25",
+    "three quarters": "0.75",
+}
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def _is_number_word(tokens: list[tuple[str, int, int]], index: int) -> bool:
+    return index < len(tokens) and (tokens[index][0] in _UNITS or tokens[index][0] in _TENS)
+
+
+def number_in_words(text: str) -> str | None:
+    """``text`` with the number its leading words spell written in digits (``two point five
+    metres per second`` -> ``2.5 metres per second``), or None where it does not open with
+    number words."""
+    stripped = text.strip()
+    lowered = stripped.casefold()
+    for words, value in _FRACTIONS.items():
+        if lowered == words or lowered.startswith(words + " "):
+            return value + stripped[len(words) :]
+    tokens = [(m.group().casefold(), m.start(), m.end()) for m in _TOKEN.finditer(stripped)]
+    if not tokens or tokens[0][1] != 0:
+        return None
+    index, sign = 0, ""
+    if tokens[0][0] in ("minus", "negative"):
+        index, sign = 1, "-"
+    total = current = 0
+    seen = False
+    end = 0
+    while index < len(tokens):
+        word, _, word_end = tokens[index]
+        gap = stripped[end : tokens[index][1]] if seen else ""
+        if seen and gap.strip() not in ("", "-"):
+            break
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred" and seen:
+            current *= 100
+        elif word in _SCALES and seen:
+            total, current = total + current * _SCALES[word], 0
+        elif word == "and" and seen and _is_number_word(tokens, index + 1):
+            pass
+        else:
+            break
+        seen, end = True, word_end
+        index += 1
+    if not seen:
+        return None
+    number = str(total + current)
+    if index < len(tokens) and tokens[index][0] == "point":
+        digits = ""
+        index += 1
+        while index < len(tokens) and tokens[index][0] in _UNITS and _UNITS[tokens[index][0]] < 10:
+            digits += str(_UNITS[tokens[index][0]])
+            end = tokens[index][2]
+            index += 1
+        if not digits:
+            return None
+        number += "." + digits
+    return sign + number + stripped[end:]
