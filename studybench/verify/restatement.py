@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from studybench.verify.asking import asking_part
 from studybench.verify.chains import label_key
 from studybench.verify.normalize import collapse_whitespace, question_math
-from studybench.verify.question import asking_part, symbols_of
+from studybench.verify.question import symbols_of
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
 # offers of ``visibility`` read the same labels before a second value)

@@ -654,8 +654,9 @@ def _restated_equation_problem(
     quantity set to the box at every sampled point. A symbol the question never writes
     (``\\omega`` in ``mgh = \\tfrac12 mv^2 + \\tfrac12 I\\omega^2``) makes it working, not a
     claim."""
+    from studybench.verify.asking import asking_part
     from studybench.verify.normalize import question_math
-    from studybench.verify.question import asking_part, symbols_of
+    from studybench.verify.question import symbols_of
     from studybench.verify.restatement import names_asked_quantity, restated_equations
     from studybench.verify.rules import normalize_all
     from studybench.verify.rules.equation import holds_at

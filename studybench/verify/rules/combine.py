@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from studybench.data.answer_types import AnswerType
+from studybench.verify.asking import asking_part
 from studybench.verify.chains import (
     chain,
     gold_chain,
@@ -21,7 +22,7 @@ from studybench.verify.chains import (
 )
 from studybench.verify.normalize import NAME, normalize_answer, question_math
 from studybench.verify.parsing import UnparseableError, single_variable_totals
-from studybench.verify.question import asked_dimension, asking_part
+from studybench.verify.question import asked_dimension
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from studybench.verify.asking import asking_part, asking_sentences
 from studybench.verify.chains import label_key, quantity_key, same_label, underlying_name
 from studybench.verify.normalize import NAME, last_side, question_math, split_top_level
 from studybench.verify.parsing import has_decimal, written_precision
@@ -18,8 +19,6 @@ from studybench.verify.question import (
     WRITTEN_NAME,
     asked_names,
     asked_nouns,
-    asking_part,
-    asking_sentences,
     given_names,
     math_names,
     named_nouns,
