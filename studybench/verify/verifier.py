@@ -257,7 +257,10 @@ from studybench.verify.visibility import (
 # plane and solid angles and counted things are kinds of their own (W/sr is no W, 7 photons
 # no 7 electrons); a tuple's units asked in order go to its elements in order; an option's
 # letter with a text opposite to the option's is no choice; plain-text math, vectors in bold
-# or as components, numbered tuple elements, remarks of circumstance, "in units of $\tau$"
+# or as components, numbered tuple elements, remarks of circumstance, "in units of $\tau$",
+# numbers in words, "Not true" for False, degree, ohm and hyphenated unit spellings (round 21
+# attacked the draft: a constant counts only where the question names it at its letter or
+# speaks of no other meaning of it)
 VERIFIER_VERSION = "1.23.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
