@@ -30,6 +30,9 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?i)\bearth[\s_-]+mass(?:es)?\b", " earth_mass "),
         (r"(?i)\bearth[\s_-]+radi(?:us|i)\b", " earth_radius "),
         (r"(?i)\bearth[\s-]+(years?|days?)\b", r" \1 "),
+        # "1836 electron masses": the electron's (proton's) mass as the unit
+        (r"(?i)\belectron[\s-]+mass(?:es)?\b", " m_e "),
+        (r"(?i)\bproton[\s-]+mass(?:es)?\b", " m_p "),
         # "800 J per cycle": the amount in one cycle, not joules per 2 pi radians
         (r"(?i)\s*(?:\bper\b|/)\s*(?:cycle|revolution|rev|oscillation|period|orbit)s?\b", " "),
         (r"(?i)\belectron[\s-]*volts?\b", " eV "),  # not a counted electron times a volt

@@ -781,3 +781,20 @@ def test_an_option_s_text_in_opposite_words(
 def test_a_percentage_is_no_value_in_units_of_a_name() -> None:
     verdict = _judge("230\\%", "2.30\\,\\tau", "NV", TAU)
     assert verdict.correct is False, verdict.reason
+
+
+PROTON = "Express the proton mass as a multiple of the electron mass $m_e$."
+
+
+@pytest.mark.parametrize(
+    ("pred", "correct"),
+    [
+        ("1836\\ \\text{electron masses}", True),
+        ("1836", True),
+        ("1863\\ \\text{electron masses}", False),
+        ("1836\\ \\text{proton masses}", False),
+    ],
+)
+def test_a_multiple_of_the_electron_mass_in_words(pred: str, correct: bool) -> None:
+    verdict = _judge(pred, "1836\\,m_e", "NV", PROTON)
+    assert verdict.correct is correct, verdict.reason
