@@ -38,8 +38,37 @@ _FRACTIONS = {
 _TOKEN = re.compile(r"[A-Za-z]+")
 
 
-def _is_number_word(tokens: list[tuple[str, int, int]], index: int) -> bool:
-    return index < len(tokens) and (tokens[index][0] in _UNITS or tokens[index][0] in _TENS)
+def _kind(word: str) -> str:
+    if word in _UNITS:
+        return "unit" if _UNITS[word] < 10 else "teen"
+    if word in _TENS:
+        return "tens"
+    if word == "hundred":
+        return "hundred"
+    if word in _SCALES:
+        return "scale"
+    return "and" if word == "and" else ""
+
+
+def _may_follow(kind: str, last: str, word: str, current: int) -> bool:
+    """Whether a number word of ``kind`` may follow the last one as English writes one
+    number: "twenty one", "three hundred and five", "two thousand ten"; never two units
+    ("one two"), a tens after a unit or a teen ("nineteen eighty"), zero after anything."""
+    if kind == "unit":
+        if word == "zero":
+            return not last
+        return (
+            not last
+            or last in ("hundred", "scale", "and")
+            or (last == "tens" and current % 10 == 0)
+        )
+    if kind in ("teen", "tens"):
+        return (not last or last in ("hundred", "scale", "and")) and current % 100 == 0
+    if kind == "hundred":
+        return last in ("unit", "teen") and 0 < current < 100
+    if kind == "scale":
+        return bool(last) and last not in ("scale", "and") and current > 0
+    return kind == "and" and last in ("hundred", "scale")
 
 
 def number_in_words(text: str) -> str | None:
@@ -58,28 +87,28 @@ def number_in_words(text: str) -> str | None:
     if tokens[0][0] in ("minus", "negative"):
         index, sign = 1, "-"
     total = current = 0
-    seen = False
-    end = 0
+    last = ""  # the kind of the last word read: unit, teen, tens, hundred, scale
+    end = read = 0  # where the number's words end; where the last word read ends
     while index < len(tokens):
-        word, _, word_end = tokens[index]
-        gap = stripped[end : tokens[index][1]] if seen else ""
-        if seen and gap.strip() not in ("", "-"):
+        word, start, word_end = tokens[index]
+        if last and stripped[read:start].strip() not in ("", "-"):
             break
-        if word in _UNITS:
+        kind = _kind(word)
+        if not _may_follow(kind, last, word, current):
+            break
+        if kind in ("unit", "teen"):
             current += _UNITS[word]
-        elif word in _TENS:
+        elif kind == "tens":
             current += _TENS[word]
-        elif word == "hundred" and seen:
+        elif kind == "hundred":
             current *= 100
-        elif word in _SCALES and seen:
+        elif kind == "scale":
             total, current = total + current * _SCALES[word], 0
-        elif word == "and" and seen and _is_number_word(tokens, index + 1):
-            pass
-        else:
-            break
-        seen, end = True, word_end
+        if kind != "and":
+            last, end = kind, word_end
+        read = word_end
         index += 1
-    if not seen:
+    if not last or last == "and":
         return None
     number = str(total + current)
     if index < len(tokens) and tokens[index][0] == "point":

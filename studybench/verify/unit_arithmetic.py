@@ -25,7 +25,8 @@ from studybench.verify.units import parse_unit, registry
 # expression (a bare x) never reads as one unless a parser reads it as a unit too.
 _WORD = r"(?:[A-Za-zΩμµÅ°]+(?:\^\{?-?\d\}?)?)"
 _UNIT_RUN = re.compile(
-    rf"(?<=[\d}}])(?P<gap>\s*(?:\\[,;: ]\s*)*)(?P<unit>{_WORD}(?:\s*(?:/|\\cdot|\s)\s*{_WORD})*)"
+    rf"(?<=[\d}}])(?P<gap>\s*(?:\\[,;: ]\s*)*)"
+    rf"(?P<unit>{_WORD}(?:(?:\s*(?:/|\\cdot)\s*|\s+){_WORD})*)"
     r"\s*(?=[)}]|$)"
 )
 MAX_UNITS = 8

@@ -37,9 +37,9 @@ _ANGLE_LIST = re.compile(r"^\s*\\langle(?P<body>.*)\\rangle(?P<rest>.*)$", re.DO
 _COLUMN = re.compile(
     r"^\s*\\begin\{[pbv]?matrix\}(?P<body>.*?)\\end\{[pbv]?matrix\}(?P<rest>.*)$", re.DOTALL
 )
-_UNIT_REST = re.compile(
-    r"^\s*(?:\\[,;: ]|~|\s)*(?:\\(?:mathrm|text|rm)\s*\{[^{}]*\}|[A-Za-zΩμ/^\d\-\s·]*)\s*$"
-)
+# what may follow a component list: spacing, then a unit (upright or plain), or nothing
+_SPACING_RUN = re.compile(r"(?:\s|\\[,;: ]|~)+")
+_UNIT_REST = re.compile(r"\\(?:mathrm|text|rm)\s*\{[^{}]*\}|[A-Za-zΩμ/^\d\-·\s]*")
 
 
 def gold_family(gold: str) -> str | None:
@@ -97,7 +97,9 @@ def _components(text: str) -> tuple[list[str], str] | None:
         body, rest = angle.group("body"), angle.group("rest")
     elif (column := _COLUMN.match(stripped)) is not None:
         body, rest = column.group("body").replace("\\\\", ","), column.group("rest")
-    if body is None or rest is None or not _UNIT_REST.match(rest):
+    if body is None or rest is None:
+        return None
+    if not _UNIT_REST.fullmatch(_SPACING_RUN.sub(" ", rest).strip()):
         return None
     values = [v.strip() for v in split_top_level(body, ",")]
     if not 2 <= len(values) <= 3 or not all(values):

@@ -798,3 +798,35 @@ PROTON = "Express the proton mass as a multiple of the electron mass $m_e$."
 def test_a_multiple_of_the_electron_mass_in_words(pred: str, correct: bool) -> None:
     verdict = _judge(pred, "1836\\,m_e", "NV", PROTON)
     assert verdict.correct is correct, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("one two", "1 two"),  # two numbers, no one: the rest is no unit, so unread
+        ("five five meters", "5 five meters"),
+        ("twenty twenty", "20 twenty"),
+        ("nineteen eighty four", "19 eighty four"),  # a year, no sum of 103
+        ("ninety nine", "99"),
+        ("two thousand ten", "2010"),
+        ("one hundred and twenty one m", "121 m"),
+    ],
+)
+def test_number_words_make_one_number_as_english_writes_it(text: str, start: str) -> None:
+    from studybench.verify.number_words import number_in_words
+
+    assert number_in_words(text) == start
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold"),
+    [
+        ("\\text{one two}", "3"),
+        ("\\text{five five meters}", "10\\,\\mathrm{m}"),
+        ("\\text{twenty twenty}", "40"),
+        ("\\text{nineteen eighty four}", "103"),
+    ],
+)
+def test_a_run_of_number_words_is_no_sum(pred: str, gold: str) -> None:
+    verdict = _judge(pred, gold, "NV")
+    assert verdict.correct is False, verdict.reason
