@@ -25,7 +25,7 @@ from studybench.verify.asking import (
     asking_sentences,
 )
 from studybench.verify.normalize import MATH_SPAN, normalize_answer
-from studybench.verify.units import parse_unit
+from studybench.verify.units import counted_word, parse_unit
 
 _MATH = MATH_SPAN
 
@@ -638,8 +638,6 @@ _HOW_MANY = re.compile(r"\bhow\s+many\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?", re.IGNO
 
 def counted_in_question(question: str | None) -> frozenset[str]:
     """The things ``question`` asks the number of (singular: ``node`` of "How many nodes")."""
-    from studybench.verify.units import counted_word
-
     if not question:
         return frozenset()
     words = (w for match in _HOW_MANY.finditer(question) for w in match.groups() if w)

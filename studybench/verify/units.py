@@ -174,7 +174,7 @@ def _hyphenated_product(match: re.Match[str]) -> str:
 
 def _to_pint_syntax(unit_text: str) -> str | None:
     text = unit_text.strip()
-    text = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", text)
+    text = _singular(text)
     for pattern, replacement in _UNIT_REWRITES:
         text = pattern.sub(replacement, text)
     text = _HYPHENATED.sub(_hyphenated_product, text)
@@ -245,11 +245,16 @@ def unit_readings(unit_text: str) -> tuple[Any, ...]:
     return tuple(readings)
 
 
+def _singular(text: str) -> str:
+    """``nuclei`` -> ``nucleus``, ``quanta`` -> ``quantum`` (the plurals pint does not know)."""
+    return _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", text)
+
+
 def counts_things(word: str) -> bool:
     """Whether ``word`` names things counted (``photons``, ``nuclei``): a count is a plain
     number, so naming it in a remark changes no value (``times`` is an operator, not a thing)."""
     lower = word.casefold()  # Nuclei, Quanta: the plural rule reads lower case
-    singular = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", lower)
+    singular = _singular(lower)
     return singular != "times" and (singular in _COUNTED or singular.removesuffix("s") in _COUNTED)
 
 
@@ -275,17 +280,24 @@ _ANGLES = frozenset(
 )
 
 
+def _named_powers(unit: Any) -> list[tuple[str, Any]]:
+    """Each unit name in ``unit`` without its prefix (``kHz``: hertz, ``mrad``: radian), with
+    its power; none where ``unit`` is no pint unit."""
+    ureg = registry()
+    try:
+        items = list(unit._units.items())
+        named = []
+        for name, power in items:
+            parsed = ureg.parse_unit_name(str(name))
+            named.append((str(parsed[0][1]) if parsed else str(name), power))
+    except Exception:
+        return []
+    return named
+
+
 def _names(unit: Any) -> set[str]:
     """The unit names in ``unit`` without their prefixes (``kHz``: hertz, ``mrad``: radian)."""
-    ureg = registry()
-    names = set()
-    try:
-        for name in unit._units:
-            parsed = ureg.parse_unit_name(str(name))
-            names.add(str(parsed[0][1]) if parsed else str(name))
-    except Exception:
-        return set()
-    return names
+    return {name for name, _ in _named_powers(unit)}
 
 
 # Plane and solid angles, which pint reads as 1: a unit with one more radian or steradian
@@ -299,15 +311,8 @@ _SOLID_ANGLES = {"steradian": 1, "square_degree": 1, "lumen": 1, "lux": 1}
 
 def _angle_powers(unit: Any) -> tuple[int, int]:
     """The powers of plane and of solid angle in ``unit`` (``W/sr``: 0, -1; ``lm``: 0, 1)."""
-    ureg = registry()
     plane = solid = 0
-    try:
-        items = list(unit._units.items())
-    except Exception:
-        return 0, 0
-    for name, power in items:
-        parsed = ureg.parse_unit_name(str(name))
-        base = str(parsed[0][1]) if parsed else str(name)
+    for base, power in _named_powers(unit):
         if base in _PLANE_ANGLES:
             plane += power
         elif base in _SOLID_ANGLES:
@@ -339,7 +344,7 @@ def counted_things(unit: Any) -> frozenset[str]:
 def counted_word(word: str) -> str | None:
     """``word`` as the thing it counts, singular (``nuclei``: nucleus), or None."""
     lower = word.casefold()
-    singular = _PLURALS.sub(lambda m: m.group(1) + "us" if m.group(1) else m.group(2) + "um", lower)
+    singular = _singular(lower)
     for form in (singular, singular.removesuffix("s"), singular.removesuffix("es")):
         if form in _COUNTED and form != "times":
             return form

@@ -412,10 +412,10 @@ def judge_inline(
     requested = requested_units(question) if question else ()
     if kind is AnswerType.NV and len(golds) == 1:
         tolerance = stated_tolerance(question, golds[0], tolerance)
-        in_units = [in_units_of_name(answer, golds[0], question) for answer in answers]
-        if all(in_units):
-            answers = tuple(pair[0] for pair in in_units if pair)
-            golds = (in_units[0][1],) if in_units[0] else golds
+        bare = [in_units_of_name(answer, golds[0], question) for answer in answers]
+        pairs = [pair for pair in bare if pair is not None]
+        if pairs and len(pairs) == len(bare):  # "in units of $\\tau$": bare numbers
+            answers, golds = tuple(answer for answer, _ in pairs), (pairs[0][1],)
     correct, reason, shown = judge(answers)
     shown_gold = tuple(map(unmark, golds))
 
