@@ -114,6 +114,12 @@ FAMILIES: dict[str, tuple[tuple[int, ...], Callable[[int], Case]]] = {
         lambda n: _nv("Work. " + "](" * n + f" {NV_BOX} " + "](" * n + " Done."),
     ),
     "many_boxes": ((6000,), lambda n: _nv("\\boxed{1} " * n + NV_BOX)),
+    # words that take a value back, repeated after the box: markers read by two alternatives
+    # of a repeated group took minutes (a draft of 1.24.0)
+    "taking_back_words_after_box": (
+        (200, 800),
+        lambda n: _nv(f"So ${NV_BOX}$ " + "Actually, " * n + "wait, rechecking: " * n),
+    ),
     "box_at_parse_limit": (
         (990, 1990),
         lambda n: _nv("So $\\boxed{14.5" + "0." * (n // 2) + "\\,\\mathrm{m/s}}$."),

@@ -34,7 +34,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from studybench.verify.normalize import is_negated, split_top_level
+from studybench.verify.asked import asked_question
+from studybench.verify.asking import asking_part
+from studybench.verify.normalize import NAME, is_negated, split_top_level
 from studybench.verify.relations import is_label
 
 Compare = Callable[[str, str], tuple[bool, str]]
@@ -80,6 +82,21 @@ def transformed_quantity(side: str) -> bool:
     ``v_2`` (a name) and ``\\frac{1}{2} m v^2`` (two quantities) are not."""
     bare = _SUBSCRIPT.sub("", side)  # v_2 is one quantity, its index no number
     return _TRANSFORM.search(bare) is not None and len(set(_SYMBOL.findall(bare))) == 1
+
+
+def in_one_quantity(sides: list[str]) -> bool:
+    """Whether every side is a multiple of the same one quantity (``\\ln(10)\\,\\tau =
+    2.3\\,\\tau``): a chain of values written in units of it, not a function of a quantity
+    set equal to a number (``v^2 = 14.5``)."""
+    names = [{m.group(0) for m in NAME.finditer(side)} - _NOT_NAMES for side in sides]
+    return len(names) > 1 and len(names[0]) == 1 and all(n == names[0] for n in names)
+
+
+# commands that NAME reads but that name no quantity: functions, operators, spacing words
+_NOT_NAMES = frozenset(
+    r"\ln \log \lg \exp \sin \cos \tan \sqrt \frac \dfrac \tfrac \times \cdot \left"
+    r" \right \approx \mathrm \text \rm \pi".split()
+)
 
 
 def label_key(text: str) -> str:
@@ -366,6 +383,11 @@ def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
             )
             label = label or (gold_label is not None and reciprocal_label(part, gold_label))
         roles.append(label)
+    if gold_label is None and len(parts) > 2 and roles[0] and _asks_for_each():
+        for position in range(1, len(parts) - 1):  # F_{12} = F_{21} = 0.216 N
+            if not _other_member(parts[0], parts[position]):
+                break
+            roles[position] = True
     last = parts[-1]
     if len(parts) > 1 and not roles[-1] and is_label(last) and "(" not in last:
         # "g/7 = a": the value stated first, then named. Not an application: ``M = Q(M)``
@@ -381,6 +403,36 @@ def value_sides(pred: str, gold_label: str | None) -> list[tuple[int, str]]:
             and (len(stated) == len(parts) - 1 or all(map(_measured_side, stated)))
         )
     return [(position, part) for position, part in enumerate(parts) if not roles[position]]
+
+
+# a question that asks one value of several members: "the current through each resistor", "the
+# force between them", "the force they exert on each other", "both"
+_FOR_EACH = re.compile(
+    r"\beach\b|\bbetween\s+(?:them|the\s+two)\b|\bboth\b|\bon\s+(?:one\s+another|each\s+other)\b",
+    re.IGNORECASE,
+)
+# a member of a family: a letter (maybe a vector, maybe in bars) with a subscript
+_MEMBER = re.compile(
+    r"^\|?\s*(?:\\vec\s*)?\{?\s*(?P<letter>[A-Za-z])\s*\}?\s*_\s*\{?\s*(?P<index>[0-9A-Z]{1,2})\s*\}?\s*\|?$"
+)
+
+
+def _asks_for_each() -> bool:
+    question = asked_question(folded=False)
+    return bool(question) and _FOR_EACH.search(asking_part(question or "")) is not None
+
+
+def _other_member(first: str, other: str) -> bool:
+    """Whether ``other`` names another member of ``first``'s family (``F_{21}`` beside
+    ``F_{12}``, ``I_2`` beside ``I_1``): in a question that asks the value of each, a chain
+    of them says they share the one value asked."""
+    one, two = _MEMBER.match(first.strip()), _MEMBER.match(other.strip())
+    return (
+        one is not None
+        and two is not None
+        and one.group("letter") == two.group("letter")
+        and one.group("index") != two.group("index")
+    )
 
 
 def _label_head(label: str) -> str:

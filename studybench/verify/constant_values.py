@@ -241,10 +241,29 @@ def constant_values(names: set[str], question: str | None) -> dict[str, float] |
     return values or None
 
 
-def substitute_constants(pred_e: Any, gold_e: Any, question: str | None) -> Any | None:
-    """The gold with the values of the constants the prediction wrote as numbers, its other
-    names made the prediction's own symbols; None where that does not apply (the prediction
-    names something the gold does not, or the gold names something that is no constant)."""
+@dataclass(frozen=True)
+class Readings:
+    """The gold with the values of the constants an answer wrote as numbers put in:
+    ``valued`` with the reference values, ``rounded`` with them rounded to three significant
+    figures (as answers write them: 6.63e-34, 3.00e8), ``misvalued`` one reading per constant
+    with that constant at :data:`MISVALUED` times its value."""
+
+    valued: Any
+    rounded: Any
+    misvalued: tuple[Any, ...]
+
+
+def substitute_constants(pred_e: Any, gold_e: Any, question: str | None) -> Readings | None:
+    """The gold's :class:`Readings`, its other names made the prediction's own symbols; None
+    where that does not apply (the prediction names something the gold does not, or the gold
+    names something that is no constant).
+
+    Why the misvalued readings: a match must depend on every value put in. An answer that
+    leaves a constant's physics out matches the gold wherever that physics is small, and the
+    answer's symbols are sampled near 1 (v = 1 m/s, T = 1 K): ``\\frac12 mv^2`` equalled
+    ``mc^2(\\gamma - 1)``, Rayleigh-Jeans equalled Planck, ``\\frac{36}{5R_\\infty}`` its
+    correction for the nucleus's motion (red team r22a). Such a match holds just as well with
+    the constant misvalued, so it says nothing of the constant."""
     import sympy
 
     pred_names = {canonical_name(s): s for s in pred_e.free_symbols}
@@ -254,6 +273,18 @@ def substitute_constants(pred_e: Any, gold_e: Any, question: str | None) -> Any 
     values = constant_values(set(gold_names) - set(pred_names), question)
     if values is None:
         return None
-    mapping = {gold_names[n]: sympy.Float(v, 30) for n, v in values.items()}
-    mapping.update({gold_names[n]: s for n, s in pred_names.items()})
-    return gold_e.xreplace(mapping)
+    own = {gold_names[n]: s for n, s in pred_names.items()}
+
+    def valued(misvalued: str | None = None, digits: int | None = None) -> Any:
+        mapping = {}
+        for name, value in values.items():
+            value *= MISVALUED if name == misvalued else 1
+            if digits is not None and value:
+                value = float(f"{value:.{digits - 1}e}")
+            mapping[gold_names[name]] = sympy.Float(value, 30)
+        return gold_e.xreplace({**mapping, **own})
+
+    return Readings(valued(), valued(digits=3), tuple(valued(name) for name in sorted(values)))
+
+
+MISVALUED = 1.5  # the factor a constant is put in at to see whether a match depends on it

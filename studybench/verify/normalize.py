@@ -74,6 +74,45 @@ _CHAR_MAP = {
     },
 }
 _CHAR_TABLE = str.maketrans(_CHAR_MAP)
+# Unicode vulgar fractions (``½``, ``¾``); after digits a mixed number (``1½`` is 1 + 1/2)
+_VULGAR = {
+    "½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5),
+    "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8),
+    "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8),
+}  # fmt: skip
+_VULGAR_FRACTION = re.compile(r"(?<![\d.])(\d+)?\s*([" + "".join(_VULGAR) + "])")
+
+
+# degrees and arcminutes (and arcseconds): ``20^\\circ 24'``, ``69°36′``, ``12^{\\circ}30'15''``
+_ARC_MINUTES = re.compile(
+    r"(?<![\d.])(\d+)\s*\^\s*\{?\s*\\circ\s*\}?\s*(?:\\[,;: ]\s*)*"
+    r"([0-5]?\d(?:\.\d+)?)\s*(?:'|′|\^\s*\{?\s*\\prime\s*\}?)"
+    r"(?!')(?:\s*(?:\\[,;: ]\s*)*([0-5]?\d(?:\.\d+)?)\s*(?:''|″|\^\s*\{?\s*\\prime\\prime\s*\}?))?"
+)
+
+
+def _in_degrees(match: re.Match[str]) -> str:
+    """``20^\\circ 24'`` as ``20.4^{\\circ}``: one number of degrees, to the minute's digits."""
+    degrees = int(match.group(1)) + float(match.group(2)) / 60 + float(match.group(3) or 0) / 3600
+    return f"{round(degrees, 6):g}^{{\\circ}}"
+
+
+# "= constant" in any spelling (``\\text{constant}``, ``\\mathrm{const.}``): one word
+_CONSTANT_WORD = re.compile(r"\\(?:text|mathrm|textrm|rm)\s*\{\s*(?:const\.?|constant)\s*\}")
+
+
+def constant_word(text: str) -> str:
+    """``= \\text{constant}`` and ``= \\mathrm{const.}`` as ``= \\text{const}``: one word for one
+    claim, in answers and golds alike (a remark reading compared the words)."""
+    return _CONSTANT_WORD.sub(r"\\text{const}", text) if "onst" in text else text
+
+
+def _vulgar_fraction(match: re.Match[str]) -> str:
+    numerator, denominator = _VULGAR[match.group(2)]
+    fraction = rf"\frac{{{numerator}}}{{{denominator}}}"
+    return f"({match.group(1)}+{fraction})" if match.group(1) else f"{{{fraction}}}"
+
+
 # Unicode superscripts: ``10³``, ``10⁻¹⁹``, ``m²`` are powers.
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
@@ -82,7 +121,10 @@ _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 _DROP_COMMANDS = re.compile(
     r"\\(?:left|right)\s*\.|"  # \left. and \right. are invisible delimiters, dot and all
     r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg|displaystyle|textstyle"
-    r"|limits|nolimits)(?![a-zA-Z])"
+    r"|limits|nolimits|tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)"
+    r"(?![a-zA-Z])"
+    # a colour shown is presentation (a colour that hides is read before: ``visibility``)
+    r"|\\color\s*\{[^{}]*\}"
 )
 # LaTeX spacing commands (thin to wide spaces, ~): one spelling, which relations builds on
 SPACING = r"\\[,;:! ]|\\q?quad(?![a-zA-Z])|~"
@@ -100,6 +142,14 @@ _NEGATION = re.compile(
     r"|!=|=/="
 )
 _APPROX = re.compile(r"\\(?:approx|simeq|sim|cong|doteq)(?![a-zA-Z])")
+# a defining sign (``T := 2\\pi/\\omega``, ``\\coloneqq``, ``\\equiv``, ``\\triangleq``,
+# ``\\stackrel{\\text{def}}{=}``) claims the equality as ``=`` does; ``\\stackrel{?}{=}``
+# asks it and is left alone
+_DEFINES = re.compile(
+    r"\\(?:coloneqq|coloneq|eqqcolon|triangleq|equiv|defeq)(?![a-zA-Z])|:\s*=(?!=)|(?<![=<>!])=\s*:(?![=\\])"
+    r"|\\(?:stackrel|overset)\s*\{\s*(?:\\(?:text|mathrm|rm)\s*\{\s*)?(?:def|\\triangle)\s*\}?\s*\}"
+    r"\s*\{\s*=\s*\}"
+)
 # a leading \sim before a truth word negates it
 # (nothing is "approximately true"), and so does one before an option letter standing alone
 # (``\\sim B``: "not B"; an approximate option is no option)
@@ -131,6 +181,9 @@ _UNWRAP = (
     "mathtt",
     "textup",
     "textsl",
+    "underline",  # emphasis marks: an underlined or emphasised value is the value
+    "uline",
+    "emph",
 )
 # A function name set upright (\\mathrm{ln}, \\text{exp}) is the function, not the letters.
 _UPRIGHT_FUNCTION = re.compile(
@@ -173,7 +226,7 @@ _BARE_ARGUMENT = re.compile(
     r"((?:\s*(?:[A-Za-z]|\d+(?:\.\d+)?|" + _GREEK_LETTER + r")(?:\s*" + _SCRIPT + r")*)+)"
     r"(?=\s*" + _THIN_SPACE + r")"
 )
-_UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r")\s*\{")
+_UNWRAP_RE = re.compile(r"\\(?:" + "|".join(_UNWRAP) + r"|textcolor\s*\{[^{}]*\})\s*\{")
 _MULTISPACE = re.compile(r"\s+")
 # an empty sub- or superscript is no script: ``T_{}`` is ``T`` (a second definition of it)
 _EMPTY_SCRIPT = re.compile(r"[_^]\s*\{\s*\}")
@@ -228,7 +281,7 @@ def unwrap_command_groups(text: str) -> str:
                 depth -= 1
             i += 1
         inner = text[match.end() : i - 1] if depth == 0 else text[match.end() :]
-        out.append(" " + inner + " ")
+        out.append(" " + unwrap_command_groups(inner) + " ")
         pos = i
 
 
@@ -341,6 +394,55 @@ def unicode_roots(text: str) -> str:
     return "".join(out)
 
 
+_OVER = re.compile(r"\\over(?![a-zA-Z])")
+
+
+def _group_bounds(text: str, at: int) -> tuple[int, int]:
+    """The span inside the innermost brace group around ``at`` (the whole text outside any)."""
+    depth, start = 0, 0
+    for i in range(at - 1, -1, -1):
+        if text[i] == "}" and (i == 0 or text[i - 1] != "\\"):
+            depth += 1
+        elif text[i] == "{" and (i == 0 or text[i - 1] != "\\"):
+            if depth == 0:
+                start = i + 1
+                break
+            depth -= 1
+    depth, end = 0, len(text)
+    for i in range(at, len(text)):
+        if text[i] == "{" and text[i - 1] != "\\":
+            depth += 1
+        elif text[i] == "}" and text[i - 1] != "\\":
+            if depth == 0:
+                end = i
+                break
+            depth -= 1
+    return start, end
+
+
+def over_fractions(text: str) -> str:
+    """TeX's infix fraction as ``\\frac``: ``{a \\over b}`` is ``\\frac{a}{b}``, the group
+    around ``\\over`` (or the whole text) its numerator and denominator. One ``\\over`` per
+    group; a second in the same group is left, unreadable, as TeX itself refuses it."""
+    for _ in range(8):  # nested groups, innermost last: a bounded number of passes
+        match = _OVER.search(text)
+        if match is None:
+            return text
+        start, end = _group_bounds(text, match.start())
+        top, bottom = text[start : match.start()], text[match.end() : end]
+        if _OVER.search(bottom) or not top.strip() or not bottom.strip():
+            return text
+        text = text[:start] + rf"\frac{{{top.strip()}}}{{{bottom.strip()}}}" + text[end:]
+    return text
+
+
+def _operator_name(match: re.Match[str]) -> str:
+    """``\\operatorname{arcsinh}`` is the function ``\\arcsinh``; a one-letter name
+    (``\\operatorname{d}v``, an upright differential) is that letter."""
+    name = match.group(1)
+    return (name if len(name) == 1 else "\\" + name) + " "
+
+
 def normalize_answer(text: str) -> str:
     """Canonical form of one box's content, for comparison and display.
 
@@ -348,6 +450,10 @@ def normalize_answer(text: str) -> str:
     after ``\\mathrm``/``\\text`` unwrapping, so the unit parser can read them).
     """
     text = plain_math(expand_siunitx(text.translate(_CHAR_TABLE)))
+    text = _VULGAR_FRACTION.sub(_vulgar_fraction, text)
+    text = constant_word(text)
+    if "'" in text or "′" in text or "prime" in text:
+        text = _ARC_MINUTES.sub(_in_degrees, text)
     text = _LONE_TRAILING_BACKSLASH.sub(r"\1", text.rstrip())
     text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
     text = unicode_roots(text)
@@ -357,13 +463,15 @@ def normalize_answer(text: str) -> str:
     text = _DOLLARS.sub("", text)
     text = _DROP_COMMANDS.sub("", text)
     text = _FRAC_VARIANTS.sub(r"\\frac", text)
+    if "\\over" in text:
+        text = over_fractions(text)
     text = _DEGREE.sub(lambda _: r" ^{\circ} ", text)
     text = _PERCENT.sub(" % ", text)
     text = _NEGATION.sub(" " + NEGATED.replace("\\", "\\\\") + " ", text)
     text = _TILDE_TRUTH.sub("¬", text)  # \sim\text{False}: "not false", no approximation
-    text = _APPROX.sub("=", text)
+    text = _APPROX.sub("=", _DEFINES.sub("=", text))
     text = _FONT_SWITCH.sub(" ", text)
-    text = _OPERATORNAME.sub(lambda m: "\\" + m.group(1) + " ", text)
+    text = _OPERATORNAME.sub(_operator_name, text)
     text = _VECTOR.sub(lambda m: r"\vec{" + (m.group(1) or m.group(2)) + "}", text)
     text = _DERIVED_VECTOR.sub(r"\1\2 \3", text)
     text = _BOLD.sub(r"\\mathrm", text)  # bold expressions: just the expression

@@ -26,10 +26,12 @@ from studybench.verify.chains import (
     Compare,
     chain,
     gold_chain,
+    in_one_quantity,
     judge_chain,
     same_label,
     transformed_quantity,
     value_sides,
+    wrong_label,
 )
 from studybench.verify.given import contradicts_givens
 from studybench.verify.normalize import (
@@ -53,7 +55,7 @@ from studybench.verify.question import (
     counted_in_question,
     single_asked_name,
 )
-from studybench.verify.relations import bound_direction, bound_value, is_label
+from studybench.verify.relations import bound_direction, bound_name, bound_value, is_label
 from studybench.verify.unit_arithmetic import quantity_arithmetic
 from studybench.verify.units import (
     PROSE_WORDS,
@@ -374,6 +376,43 @@ def _juxtaposed_value(pred: str) -> bool:
     return len(parts) == 1 and _JUXTAPOSED.match(parts[0]) is not None
 
 
+_PERCENT_SIDE = re.compile(r"%\s*$")
+
+
+def _without_scaled_fraction(pred: str, tolerance: float) -> str:
+    """A chain that writes a fraction and then the same in per cent (``\\frac14 = 25\\%``,
+    ``0.25 = 25\\%``) without the fraction: the two sides say one thing, and the per-cent side
+    is compared with the gold. A fraction that is not the per cent written (``0.3 = 25\\%``)
+    stays, to be compared and refused."""
+    parts = chain(pred)
+    if len(parts) < 2:
+        return pred
+    percents = [p for p in parts if _PERCENT_SIDE.search(p)]
+    if len(percents) != 1:
+        return pred
+    try:
+        scaled = parse_quantity(_PERCENT_SIDE.sub("", percents[0]))
+    except UnparseableError:
+        return pred
+    if scaled.unit is not None:
+        return pred
+    fraction = repr(scaled.value / 100)
+    kept = [
+        part
+        for part in parts
+        if part is percents[0]
+        or not _PLAIN_FRACTION.match(part)
+        or not nv_single(part, fraction, tolerance)[0]
+    ]
+    return " = ".join(kept) if len(kept) < len(parts) else pred
+
+
+# a bare number or a fraction of two: a side that can be the per cent's fraction
+_PLAIN_FRACTION = re.compile(
+    r"^\s*(?:\d+(?:\.\d*)?|\.\d+|\\frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|\\frac\s*\d\s*\d)\s*$"
+)
+
+
 def judge_nv_text(
     pred: str,
     gold: str,
@@ -391,7 +430,7 @@ def judge_nv_text(
     A gold listing several values (``1 s, 3 s``) is one form like any other: every side of a
     predicted chain must list them (``t = 7 s, 9 s = 1 s, 3 s`` is wrong), not just the last.
     A value restated in parentheses is one more side (:func:`restated_as_side`)."""
-    pred = restated_as_side(pred)
+    pred = _without_scaled_fraction(restated_as_side(pred), tolerance)
     if _juxtaposed_value(pred):
         return no("unparseable:juxtaposed_numbers")
     if len(split_values(last_side(gold))) > 1:
@@ -422,6 +461,9 @@ def judge_nv_text(
             # where the gold or the question asks for an extreme pointing its way (v \ge 4
             # m/s for v_{\min} = 4 m/s, or for "the minimum speed")
             return False, "wrong_bound"
+        named, gold_named = bound_name(side), bound_name(form)
+        if named is not None and gold_named is not None and wrong_label(named, gold_named):
+            return False, "wrong_label"  # \\dot v \\ge 11.2 km/s for v \\ge 11.2 km/s
         correct, reason = nv_single(bound_value(side), bound_value(form), tolerance, requested)
         apart = unit_set_apart(side)
         if reason.startswith("unparseable") and apart != side:
@@ -440,6 +482,7 @@ def judge_nv_text(
     if (
         len(parts) > 1
         and transformed_quantity(first)
+        and not in_one_quantity(parts)
         and not _states_quantity(first)  # "5540 s = 92 min": a number and its unit
         and not same_label(first, label)
     ):

@@ -297,6 +297,58 @@ _HELD_FIXED_BAR = re.compile(
 )
 
 
+# a partial derivative with the variable held fixed: (\partial U/\partial T)_V, written as a
+# bracketed fraction or slash with a subscript, or as a fraction with a bar: \frac{…}{…}|_V
+_DIFFERENTIATED = r"(?:\\partial|d)\s*\{?\s*(\\?[A-Za-z]+(?:_\s*\{?[A-Za-z0-9]+\}?)?)\s*\}?"
+_HELD_SUBSCRIPT = r"\s*_\s*\{?\s*(\\?[A-Za-z]+)\s*\}?"
+_HELD_FORMS = (
+    re.compile(
+        r"\(\s*\\frac\s*\{\s*"
+        + _DIFFERENTIATED
+        + r"\s*\}\s*\{\s*"
+        + _DIFFERENTIATED
+        + r"\s*\}\s*\)"
+        + _HELD_SUBSCRIPT
+    ),
+    re.compile(
+        r"\(\s*" + _DIFFERENTIATED + r"\s*/\s*" + _DIFFERENTIATED + r"\s*\)" + _HELD_SUBSCRIPT
+    ),
+    re.compile(
+        r"\\frac\s*\{\s*"
+        + _DIFFERENTIATED
+        + r"\s*\}\s*\{\s*"
+        + _DIFFERENTIATED
+        + r"\s*\}\s*\|"
+        + _HELD_SUBSCRIPT
+    ),
+)
+
+
+def held_fixed(text: str) -> dict[tuple[str, str], frozenset[str]]:
+    """The variables ``text`` holds fixed in its partial derivatives, by (function, variable):
+    ``{("U", "T"): {"V"}}`` for ``(\\partial U/\\partial T)_V``."""
+    found: dict[tuple[str, str], set[str]] = {}
+    if "partial" not in text and "|" not in text and ")_" not in text.replace(" ", ""):
+        return {}
+    for form in _HELD_FORMS:
+        for match in form.finditer(text):
+            key = (match.group(1).replace(" ", ""), match.group(2).replace(" ", ""))
+            found.setdefault(key, set()).add(match.group(3))
+    return {key: frozenset(held) for key, held in found.items()}
+
+
+def held_fixed_differs(pred: str, gold: str) -> bool:
+    """Whether the answer holds another variable fixed than the gold in a derivative both
+    write with one: ``(\\partial U/\\partial T)_p`` (C_p) is not ``(\\partial U/\\partial
+    T)_V`` (C_V). Parsing reads the held variable as a note and drops it, so the two were
+    equal (red team r22c); a side that holds none fixed is left to the comparison."""
+    gold_held = held_fixed(gold)
+    if not gold_held:
+        return False
+    pred_held = held_fixed(pred)
+    return any(key in pred_held and pred_held[key] != held for key, held in gold_held.items())
+
+
 def _apart(match: re.Match[str], name: str) -> str:
     """``name`` spaced from a letter before the match: ``\\gamma\\frac{\\partial u}{\\partial
     t}`` was ``\\gammau_{dt}``, a command neither parser knows (the slow one then read a

@@ -622,6 +622,9 @@ def in_units_of_name(answer: str, gold: str, question: str | None) -> tuple[str,
     if parse_unit(number.group("name")) is not None:
         return None  # L_\\odot, m_e: a unit, converted as units are
     name = _spelled(number.group("name"))
+    worded = _NUMBER_THEN_WORDS.match(normalize_answer(answer))
+    if worded is not None and _names_in_words(worded.group("words"), name, question or ""):
+        return worded.group("number"), number.group("number")  # "2.30 time constants"
     stripped = answer.rstrip()
     for cut in range(len(stripped) - 1, max(len(stripped) - 40, 0), -1):
         if _spelled(stripped[cut:]) == name and not stripped[cut - 1].isalpha():
@@ -630,6 +633,26 @@ def in_units_of_name(answer: str, gold: str, question: str | None) -> tuple[str,
     if name in _spelled(stripped):
         return None  # the name elsewhere (\\tau\\ln 10): judged as written
     return stripped, number.group("number")
+
+
+_NUMBER_THEN_WORDS = re.compile(
+    r"^(?P<number>[-+]?\d+(?:\.\d+)?)\s+(?P<words>[A-Za-z]+(?:\s+[A-Za-z]+){0,2})$"
+)
+_WORDS_BEFORE = re.compile(r"((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s*$")
+
+
+def _names_in_words(words: str, name: str, question: str) -> bool:
+    """Whether ``words`` are what the question calls the quantity ``name`` (spelled as
+    :func:`_spelled`) right before writing it: "time constants" for "with time constant
+    $\\tau$", the last word at least, in the singular or the plural."""
+    said = [_stem(word) for word in words.split()]
+    for span in _MATH.finditer(question[:MAX_QUESTION_CHARS]):
+        if _spelled(next(filter(None, span.groups()), "")) != name:
+            continue
+        before = _WORDS_BEFORE.search(question[: span.start()])
+        if before is not None and [_stem(w) for w in before.group(1).split()][-len(said) :] == said:
+            return True
+    return False
 
 
 # "How many nodes does ...", "how many photons per second": the things a question counts

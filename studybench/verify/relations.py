@@ -143,23 +143,37 @@ def is_inequality(text: str) -> bool:
     return _BOUND.search(text) is not None
 
 
+def _bound_parts(text: str) -> tuple[str, str] | None:
+    """(name, value) of a bound written as the answer (``B < 0.866 T``, ``0.866 T > B``), or
+    None: only a two-sided relation with a label on one side is one."""
+    if not _BOUND.search(text) or _NOT_A_VALUE.search(text):
+        return None
+    pieces = _split_bound(text)
+    if len(pieces) != 2:
+        return None
+    left, right = pieces
+    if is_label(left) and not is_label(right):
+        return left, right
+    if is_label(right) and not is_label(left):
+        return right, left
+    return None
+
+
 def bound_value(text: str) -> str:
     """``B < 0.866 T`` -> ``0.866 T`` (and ``0.866 T > B``): a bound written as the answer.
 
     Only a two-sided relation with a label on one side is read this way; an interval such
     as ``1 < x < 2`` is left alone.
     """
-    if not _BOUND.search(text) or _NOT_A_VALUE.search(text):
-        return text
-    pieces = _split_bound(text)
-    if len(pieces) != 2:
-        return text
-    left, right = pieces
-    if is_label(left) and not is_label(right):
-        return right
-    if is_label(right) and not is_label(left):
-        return left
-    return text
+    parts = _bound_parts(text)
+    return text if parts is None else parts[1]
+
+
+def bound_name(text: str) -> str | None:
+    """The name a bound written as the answer bounds (``B`` of ``B < 0.866 T`` and of
+    ``0.866 T > B``), or None where :func:`bound_value` reads no bound."""
+    parts = _bound_parts(text)
+    return None if parts is None else parts[0]
 
 
 def bound_direction(text: str) -> str | None:
@@ -584,6 +598,8 @@ def _claim(word: str) -> str | None:
         return _DIRECTIONS[lower]
     if lower in _NEUTRAL or len(lower) < 2 or parse_unit(word) is not None:
         return None
+    if lower in ("const", "konst"):
+        return "constant"  # the abbreviation claims what the word does
     for suffix in ("ly", "es", "s", "ed"):
         if lower.endswith(suffix) and len(lower) - len(suffix) >= 4:
             return lower[: -len(suffix)]
@@ -629,6 +645,15 @@ def is_remark(
     return strict and after_unit and circumstance_remark(text)
 
 
+# the name of a law or principle, as a remark: "(Snell's law)", "the ideal gas law", "(Hooke's
+# law)", "(equation of state)", "(Bernoulli's principle)"; names only, no value words
+_LAW_NAME = re.compile(
+    r"^\s*\(?\s*(?:the\s+)?(?:(?:[A-Z][a-z]+(?:['’]s)?|ideal|gas|first|second|third|zeroth|general"
+    r"|thin|lens|mirror|energy|momentum|work|conservation|of|mass|charge)\s+)*"
+    r"(?:law|principle|theorem|equation\s+of\s+state|rule|formula|relation)\s*\)?\s*$"
+)
+
+
 def describing_remark(
     text: str,
     strict: bool = True,
@@ -649,6 +674,8 @@ def describing_remark(
     after a bare number (``3\\ \\text{photons}``) it is what the number counts."""
     from studybench.verify.units import counts_things, parse_unit
 
+    if _LAW_NAME.match(text):
+        return True  # "(Snell's law)", "(ideal gas law)": the name of what the answer states
     text = _NUMBERED_OBJECT.sub(r"\1", text)  # "to the left of lens 2": the lens's name
     if not _REMARK_TEXT.match(text) or _LONE_HYPHEN.search(text):
         return False
@@ -703,7 +730,9 @@ _EXCLUDED = re.compile(
 )
 
 
-def _word_stem(word: str) -> str:
+def word_stem(word: str) -> str:
+    """A lowercase word without its inflection ("heights" and "height" alike), for matching
+    a remark's or a label's words against the question's."""
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -730,10 +759,10 @@ def circumstance_remark(text: str) -> bool:
     if "with" in lowered and "no" not in lowered and _EXCLUDED.search(question):
         return False  # "(with friction)" where the question neglects it
     prose = MATH_SPAN.sub(" ", question).casefold()
-    stems = {_word_stem(w) for w in re.findall(r"[a-z]{4,}", prose)}
+    stems = {word_stem(w) for w in re.findall(r"[a-z]{4,}", prose)}
     for i, word in enumerate(words):
         lower = word.casefold()
-        if lower in VALUE_WORDS or _word_stem(lower) in VALUE_WORDS:
+        if lower in VALUE_WORDS or word_stem(lower) in VALUE_WORDS:
             following = words[i + 1].casefold() if i + 1 < len(words) else ""
             if lower == "no" and following in _NEGATED_CIRCUMSTANCE:
                 continue
@@ -750,7 +779,7 @@ def circumstance_remark(text: str) -> bool:
             continue
         if counts_things(word) or len(word) < 4 or word[1:] != word[1:].lower():
             return False
-        if parse_unit(word) is not None or _word_stem(lower) not in stems:
+        if parse_unit(word) is not None or word_stem(lower) not in stems:
             return False
     return True
 
@@ -868,11 +897,42 @@ _NAME_PHRASE = re.compile(
 )
 
 
+# a box that is one sentence in a text group stating one value: "\\text{The speed is 14.5 m/s}",
+# "\\text{The equilibrium temperature is about 245 K.}"
+_SENTENCE_BOX = re.compile(
+    r"^\s*\\(?:text|textrm|mbox)\s*\{\s*"
+    r"(?P<lead>(?:the\s+)?[A-Za-z][A-Za-z' -]{1,60}?\s+(?:is|are|equals))"
+    r"\s+(?:(?:about|approximately|roughly|around|nearly|close\s+to)\s+)?"
+    r"(?P<value>[+-]?\d+(?:\.\d+)?(?:\s*(?:\\times|x|×)\s*10\s*\^\s*\{?\s*[+-]?\d+\s*\}?)?)"
+    r"(?:\s+(?P<unit>[^{}\d]{1,20}?))?\s*\.?\s*\}\s*$",
+    re.IGNORECASE,
+)
+
+
+def _sentence_as_phrase(box: str) -> str:
+    """One sentence in a text group that states one value with its unit (``\\text{The speed
+    is 14.5 m/s}``) as the name, the value and the unit apart (``\\text{The speed is } 14.5\\
+    \\text{m/s}``), which :func:`phrase_as_label` then reads. Left as written where anything
+    follows that is not a unit ("14.5 m/s less than before", "at most"): a remark is the
+    judge's to read."""
+    from studybench.verify.units import parse_unit
+
+    match = _SENTENCE_BOX.match(box)
+    if match is None:
+        return box
+    unit = match.group("unit")
+    if unit and parse_unit(normalize_answer(unit.strip())) is None:
+        return box
+    tail = rf"\ \text{{{unit.strip()}}}" if unit else ""
+    return rf"\text{{{match.group('lead')} }} {match.group('value')}{tail}"
+
+
 def phrase_as_label(box: str) -> str:
     """A box that names its quantity in words before the value (``\\text{The period is }
     2\\pi\\sqrt{m/k}``) in the label form the rules read (``\\text{period} = 2\\pi\\sqrt{m/k}``),
     so the name is judged as a label is. Left as written where the rest states a relation of
     its own or more words, or the name has a word of value ("is twice", "is less than")."""
+    box = _sentence_as_phrase(box)
     match = _NAME_PHRASE.match(box)
     if match is None:
         return box
@@ -946,14 +1006,17 @@ def split_elements(text: str, count: int) -> tuple[str, ...] | None:
     body = _ENVIRONMENT.sub(" ", text)
     if has_environment(text):
         body = _SYSTEM_BRACE.sub(" ", body)
-    table = _HLINE.sub(" ", body)
-    body = _SEPARATOR_IN_TEXT.sub(_separator_out_of_text, body.replace("&", " ")).strip()
+    table = _HLINE.sub(" ", body)  # rules drawn between rows are no rows (nor elements)
+    cells = _table_cells(table, count)
+    if cells is not None:  # a table's rows are no elements where its cells are
+        return cells
+    body = _SEPARATOR_IN_TEXT.sub(_separator_out_of_text, table.replace("&", " ")).strip()
     for separator in _ELEMENT_SEPARATORS:
         parts = [p.strip(" ,") for p in split_top(body, separator)]
         parts = [p for p in parts if p]
         if len(parts) == count:
             return tuple(parts)
-    return _table_cells(table, count) or _nested_cells(text, count)
+    return _nested_cells(text, count)
 
 
 def _nested_cells(text: str, count: int) -> tuple[str, ...] | None:

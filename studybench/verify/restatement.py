@@ -58,6 +58,19 @@ CORRECTIONS = (
     r"|(?:up)?on\s+re-?(?:evaluation|examination|consideration|inspection|checking|reading)"
     r"|p\.\s*s(?=\.)|(?:(?:it|that|this)\s+)?(?:should|must)\s+(?:be|read|have\s+been)"
 )
+# words that take the box back and no other marker reads ("I need to correct this:", "Let me
+# redo this:", "Rechecking:"); none of them may be read by another alternative of the markers
+# too: the markers repeat, and two readings of one word made "Actually, " x 800 take minutes
+_MORE_TAKING_BACK = (
+    r"I\s+need\s+to\s+(?:correct|fix|redo)\s+(?:this|that|it)|let\s+me\s+re-?(?:do|check)\b"
+    r"|re-?checking(?=\s*:)"
+)
+# words that take a value back, wherever they stand in their sentence (see _CORRECTED_VALUE)
+_TAKING_BACK = (
+    rf"{CORRECTIONS}|correction|actually|wait|re-?check(?:ing|ed)?"
+    r"|on\s+(?:second\s+thought|reflection)|re-?(?:comput|calculat)(?:ing|ed|e)\b"
+    rf"|{_MORE_TAKING_BACK}"
+)
 # words that take the box back or state the answer again: after them a value needs no label
 _ANSWER_WORDS = (
     rf"actually|corrected|on\s+(?:second\s+(?:look|thought)|reflection)|{CONCLUSION_LABELS}"
@@ -66,7 +79,7 @@ _ANSWER_WORDS = (
     r"|re-?(?:comput|calculat)\w*(?:\s+with\s+[^.,;:\n]{0,40})?"
     r"|with\s+the\s+correct\s+(?:numbers|values|arithmetic)|re-?check(?:ing|ed)?\b[^.,;\n]{0,40}?"
     r"\s(?:gives|yields|shows)"
-    rf"|{CORRECTIONS}"
+    rf"|{CORRECTIONS}|{_MORE_TAKING_BACK}"
 )
 _CONNECTIVES = (
     r"so|therefore|thus|hence|finally|overall|altogether|in\s+the\s+end|all\s+in\s+all"
@@ -141,6 +154,8 @@ _CONCLUSION = re.compile(
     + rf"\$?\s*(?:(?P<label>{_LABEL})\s*(?:{_STATES}|{_ROUGHLY})\s*"
     + rf"|{_NOUN_STATES}(?:\$?\s*(?P<noun_label>{_LABEL})\s*{_STATES}\s*)?)?"
     + rf"|{_NOUN_CONCLUDES}\$?\s*)"
+    # the value may open its math: "the maximum height is $3.0\,\mathrm{m}$" (red team r22a)
+    + r"(?:\$\s*(?:\\approx\s*)?(?=[-+−]?\s*\d))?"
     + _VALUE_TAIL,
     re.IGNORECASE,
 )
@@ -163,6 +178,23 @@ _IN_UNIT_STATEMENT = re.compile(
     r"|around|nearly)\s+)?\$?(?P<value>[-+−]?\d[\d.,]*(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
     r"\$?(?=[.,;!]?\s|[.,;!]?$)",
     re.IGNORECASE,
+)
+# a value in a sentence that takes the box back, whatever words lead to it: "Correction: it
+# rises $3.0\,\mathrm{m}$.", "Rechecking: 3.0 m.", "I made an error above; the ball rises to
+# 3.0 m.", "(Typo: should read 3.0 m.)", "On reflection the ball only rises 3.0 m." (red team
+# r22a: the words before the value are too many to list, the taking back is what counts)
+_CORRECTED_VALUE = re.compile(
+    r"(?:^|(?<=[.!?\n:;{|>(]))"
+    + _FILLERS  # also opening a footnote, a cell, an aside
+    + rf"(?:{_TAKING_BACK})\b(?P<sentence>(?:[^.!?\n]|\.(?=\d)){{0,200}})",
+    re.IGNORECASE,
+)
+# each value in such a sentence, with the unit after it
+_SENTENCE_VALUE = re.compile(
+    r"(?<![\w.^_/{])(?P<value>[-+−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
+    r"(?P<unit>(?:\s|\\[,;: ])*"
+    r"(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,20}\}|[A-Za-zµμΩ°][A-Za-z/^\d]{0,8})"
+    r"(?![.][A-Za-z]))?\s*\$?(?=[\s.,;!)$]|$)"
 )
 # a line that names a quantity in words and gives its value: "- emf: 16.0 V", "potential: 4.96 V"
 _NOUN_LINE = re.compile(
@@ -279,6 +311,16 @@ def restated_values(
         if all(m.end() <= start or end <= m.start() for start, end in spans):
             found.append((m.start(), m.group("label"), _with_unit(value, m.group("line_unit"))))
             spans.append(m.span())
+    earlier = _read(found, spans)
+    for m in _CORRECTED_VALUE.finditer(text):
+        for v in _SENTENCE_VALUE.finditer(m.group("sentence")):
+            unit = (v.group("unit") or "").strip()
+            value = v.group("value")
+            at = m.start("sentence") + v.start()
+            if any(start <= at < end and read.startswith(value) for start, end, read in earlier):
+                continue  # read already by a rule above
+            found.append((at, None, f"{value}\\,{unit}" if unit else value))
+        spans.append(m.span())
     for m in _IN_UNIT_STATEMENT.finditer(text):
         unit = m.group("unit").strip("$")
         found.append((m.start(), None, f"{m.group('value').rstrip('.,')}\\,{unit}"))
@@ -287,8 +329,28 @@ def restated_values(
         found += _asked_statements(text, asked, question, spans)
     # prose writes a power of ten without braces ("7.35 × 10^26 W"): the whole exponent
     return [
-        (label, _PROSE_POWER.sub(r"^{\1}", value)) for _, label, value in sorted(found, key=_first)
+        (label, _PROSE_POWER.sub(r"^{\1}", _closed(value)))
+        for _, label, value in sorted(found, key=_first)
     ]
+
+
+def _closed(value: str) -> str:
+    """``value`` without the sentence's end read into it: "3.0 m.)" of "(Typo: should read
+    3.0 m.)" is 3.0 m; a bracket the value opens stays."""
+    value = value.rstrip()
+    while value.endswith((".", ")")) and (
+        value.endswith(".") or value.count(")") > value.count("(")
+    ):
+        value = value[:-1].rstrip()
+    return value
+
+
+def _read(
+    found: list[tuple[int, str | None, str]], spans: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """The spans read so far, each with the value read there (the rules above append to
+    ``found`` and ``spans`` together)."""
+    return [(start, end, value) for (start, end), (_, _, value) in zip(spans, found, strict=False)]
 
 
 def _asked_statements(

@@ -68,7 +68,27 @@ def in_gold_basis(answer: str, gold: str) -> str:
             f"({value})\\hat{{{letter}}}" for value, letter in zip(values, family, strict=False)
         ]
         text = f"({' + '.join(terms)}){rest}"
-    return _into_family(text, family)
+    return _into_family(_unit_after_sum(text), family)
+
+
+# a sum of numbers times unit vectors, then one unit after the last: ``3\\hat x + 4\\hat y\\,N``
+_COEFFICIENT = r"(?:[\s+\-−\d.{}^]|\\times|\\cdot|\\[,;: ])*"
+_HAT = r"\\(?:hat|widehat)\s*(?:\{\s*[ijkxyz]\s*\}|[ijkxyz](?![A-Za-z]))"
+_SUM_THEN_UNIT = re.compile(
+    rf"^(?P<sum>{_COEFFICIENT}{_HAT}(?:\s*[+\-−]{_COEFFICIENT}{_HAT}){{1,2}})"
+    r"(?P<rest>(?:\s|\\[,;: ]|~)+"
+    r"(?:\\(?:mathrm|text|rm)\s*\{[^{}]*\}|[A-Za-zΩμ][A-Za-zΩμ/^\d\-·]*))\s*$"
+)
+
+
+def _unit_after_sum(text: str) -> str:
+    """``3\\hat x + 4\\hat y\\ \\mathrm{N}`` as ``(3\\hat x + 4\\hat y)\\ \\mathrm{N}``: a unit
+    written once after a sum of unit-vector terms with bare numbers is every term's (no term
+    of a vector is in another unit)."""
+    match = _SUM_THEN_UNIT.match(text)
+    if match is None:
+        return text
+    return f"({match.group('sum').strip()}){match.group('rest')}"
 
 
 def _into_family(text: str, family: str) -> str:

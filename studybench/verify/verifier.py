@@ -23,8 +23,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studybench.data.answer_types import AnswerType, split_type_sequence
+from studybench.verify.conditions import without_condition
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
-from studybench.verify.normalize import collapse_whitespace, expand_siunitx, split_top_level
+from studybench.verify.normalize import (
+    collapse_whitespace,
+    constant_word,
+    expand_siunitx,
+    split_top_level,
+)
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import asked_words, remarks_in_asked_order, requested_units
 from studybench.verify.relations import (
@@ -44,6 +50,7 @@ from studybench.verify.visibility import (
     label_before,
     unwrapped,
 )
+from studybench.verify.word_labels import without_respectively, words_as_labels
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
@@ -261,7 +268,12 @@ from studybench.verify.visibility import (
 # numbers in words, "Not true" for False, degree, ohm and hyphenated unit spellings (round 21
 # attacked the draft: a constant counts only where the question names it at its letter or
 # speaks of no other meaning of it)
-VERIFIER_VERSION = "1.23.0"
+# 1.24.0 (round 22): a partial derivative's held-fixed variable and a bound's name are checked
+# (C_p is no C_V, \dot v \ge 11.2 no v \ge 11.2); one value takes the first asked dimension;
+# word labels of tuple elements are claims in the question's order; conditions of validity,
+# definitions after "where" or in brackets, defining signs, law names, presentation commands,
+# sentences in \text, "B is correct", vulgar fractions, arcminutes, ruled tables
+VERIFIER_VERSION = "1.24.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -351,7 +363,7 @@ def judge_inline(
         return verdict(False, "bad_type_sequence")
 
     question = collapse_whitespace(question) if question else None  # as the output's is
-    gold_boxes = gold_answers(gold)
+    gold_boxes = tuple(map(constant_word, gold_answers(gold)))
     if kind is AnswerType.TUP and len(gold_boxes) == 1 and len(sequence) > 1:
         gold_boxes = select_answers(gold_boxes, kind, len(sequence))
     golds = normalize_all(_without_remarks(gold_boxes, kind, sequence, gold=True))
@@ -360,7 +372,7 @@ def judge_inline(
         return verdict(
             False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
         )
-    boxes = extraction.answers
+    boxes = tuple(map(constant_word, extraction.answers))
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
         boxes = tuple(map(read, boxes, extraction.after))
@@ -376,6 +388,8 @@ def judge_inline(
         boxes = tuple(map(list_with_unit_inside, boxes))
     if kind is AnswerType.NV:
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
+    if kind is AnswerType.TUP:
+        boxes = tuple(without_respectively(words_as_labels(box, question)) for box in boxes)
     answers = tuple(split_unit_connectives(phrase_as_label(box)) for box in boxes)
     if kind in (AnswerType.EX, AnswerType.NV) and len(gold_boxes) == 1:
         answers = tuple(in_gold_basis(answer, gold_boxes[0]) for answer in answers)
@@ -1198,6 +1212,8 @@ def _clean(
     box = strip_remark(box, strict, allowed)
     if kind not in (AnswerType.EX, AnswerType.EQ):
         return box
+    if strict:
+        box = without_condition(box)  # "…, 0 \le x \le L": where it holds, no value
     return mark_unit_annotations(unit_out_of_fraction(box))
 
 

@@ -2247,11 +2247,21 @@ def _open_box(before: str, after: str) -> bool:
     )
 
 
+# A box given for comparison, not as the answer: "(For comparison, without drag one would get
+# \\boxed{5.0 m}.)", "For reference, the textbook idealisation gives \\boxed{…}" (red team
+# r22a: the last box was read as the answer)
+_COMPARISON_BEFORE = re.compile(
+    r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b[^.!?\n]{0,100}$", re.IGNORECASE
+)
+
+
 def _disowned(before: str, after: str) -> bool:
-    """Whether a mark or a label around one box disowns it (see ``_DISOWNED_AFTER``)."""
+    """Whether a mark or a label around one box disowns it (see ``_DISOWNED_AFTER``), or the
+    words before it in its sentence give it for comparison (``_COMPARISON_BEFORE``)."""
     prose, _ = _split_label(before)
     return (
         _MARK_BEFORE.search(_window_before(prose)) is not None
+        or _COMPARISON_BEFORE.search(_plain(before[-_WINDOW:])) is not None
         or _DISOWNED_AFTER.match(_plain(_same_paragraph(_decoded(after[:_WINDOW])))) is not None
         or _DISOWNED_AFTER.match(_decoded(after[:_WINDOW])) is not None
         or (_BRACED_BEFORE.search(before) is not None and _JUDGING_LABEL.match(after) is not None)

@@ -20,7 +20,13 @@ _MC_WORDS = re.compile(
 _MC_TRAILING = re.compile(r"^(?P<text>.*\S)\s+\((?P<letter>[A-Z])\)\s*\.?\s*$", re.DOTALL)
 _MC_HEDGE = re.compile(r"\b(?:or|nor|either|neither|not|unless|except|maybe|perhaps)\b", re.I)
 # a lead letter, then its option's text: "B) 1/3", "B. 1/3", "B, 1/3", "B (1/3)", "B — 1/3"
-_MC_LEAD = re.compile(r"^\(?([A-Za-z])(?:\s*[).:,—–]\s*\S|\s+-\s+\S|\s*(?=\(\s*[^\s)]))")
+_MC_LEAD = re.compile(r"^\(?([A-Za-z])(?:\s*[).:,—–]\s*\S|\s+-{1,3}\s+\S|\s*(?=\(\s*[^\s)]))")
+# a letter the box calls the answer: "B is correct", "(C) is the right answer"
+_MC_CALLED = re.compile(
+    r"^\(?([A-Za-z])\)?\s+is\s+(?:the\s+)?(?:correct|right)(?:\s+(?:answer|option|choice))?"
+    r"\s*\.?$",
+    re.IGNORECASE,
+)
 # an option named in the text after a lead: "(A) and (C) are correct" (not "f(x)")
 _MC_MARKED = re.compile(r"(?:^|[\s,;/&])\(([A-Za-z])\)")
 
@@ -36,6 +42,9 @@ def mc_letters(text: str) -> frozenset[str] | None:
     option named after it (``A: incorrect, B: correct`` names A and B, so it selects both:
     reading only the first let a box that argues for another option pass)."""
     text = _MC_WORDS.sub("", text.strip())
+    called = _MC_CALLED.match(text)
+    if called is not None:
+        return frozenset({called.group(1).upper()})
     lead = _MC_LEAD.match(text)
     later: set[str] = set()
     if ":" in text:  # "B: 5 m/s", "(A), (C): both": the letters are before the first colon
@@ -198,13 +207,15 @@ def mc_remark(text: str) -> str:
     the letters before a colon (``A, C: both hold``), after a lead letter (``(D) it is not
     deflected``), or before a trailing letter (``Toward the top (A)``)."""
     text = _MC_WORDS.sub("", text.strip())
+    if _MC_CALLED.match(text):
+        return ""
     head, _, rest = text.partition(":")
     tokens = [t.strip("()[]{}.") for t in re.split(r"[\s,;/&]+|\band\b", head) if t.strip()]
     if tokens and all(re.fullmatch(r"[A-Za-z]", t) for t in tokens):
         return rest
     lead = _MC_LEAD.match(text)
     if lead is not None:  # a dash after the letter separates (it is no range "a-d")
-        return re.sub(r"^\s+[-—–]\s+", " ", text[lead.end(1) :])
+        return re.sub(r"^\s+(?:-{1,3}|[—–])\s+", " ", text[lead.end(1) :])
     trailing = _MC_TRAILING.match(text)
     return trailing.group("text") if trailing is not None else text
 
@@ -455,6 +466,16 @@ _TRUTH_SUBJECT = re.compile(
 )
 
 
+# words of an explanation that only look like truth words: "no" before a noun ("True: no
+# external torque acts"), "right" in "right-hand rule", "right angle", "to the right"
+_NOT_TRUTH_WORDS = re.compile(
+    r"\bno(?=\s+(?!(?:wait|but|or|it|that|this|actually|sorry|i|its|it's|not|way|longer)\b)"
+    r"[a-z]{2,})|\bright(?=[\s-]+(?:hand(?:ed)?|angles?|side|triangle|circular)\b)"
+    r"|(?<=\bthe\s)right\b|(?<=\bto\sthe\s)right\b",
+    re.IGNORECASE,
+)
+
+
 def _stated_truth(text: str) -> bool | None:
     """The truth word an answer leads with, when nothing after it hedges or states the other
     value; whether it is negated or taken back is :func:`truth_denial`'s to say."""
@@ -469,7 +490,7 @@ def _stated_truth(text: str) -> bool | None:
     value = _truth_word(lead.group("word"))
     if value is None:
         return None
-    later = _TF_WORDS.findall(lead.group("rest"))
+    later = _TF_WORDS.findall(_NOT_TRUTH_WORDS.sub(" ", lead.group("rest")))
     if any(w in _TF_HEDGES or w == "?" or _truth_word(w) is (not value) for w in later):
         return None
     return value
@@ -491,7 +512,7 @@ def truth_denial(text: str) -> str | None:
         return None
     value = lead.group("word") in _TRUE
     after = _TF_CONTRACTION.sub("nt", lead.group("rest"))
-    words = re.findall(r"[^\W\d_]+", after)
+    words = re.findall(r"[^\W\d_]+", _NOT_TRUTH_WORDS.sub(" ", after))
     if not words:
         return None
     if words[0] in _TF_NEGATIONS | _TF_PREDICATE or words[-1] in _TF_NEGATIONS:

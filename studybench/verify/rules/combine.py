@@ -21,7 +21,11 @@ from studybench.verify.chains import (
     same_label,
 )
 from studybench.verify.normalize import NAME, normalize_answer, question_math
-from studybench.verify.parsing import UnparseableError, single_variable_totals
+from studybench.verify.parsing import (
+    UnparseableError,
+    held_fixed_differs,
+    single_variable_totals,
+)
 from studybench.verify.question import asked_dimension
 from studybench.verify.relations import (
     DIRECTION_NAMES,
@@ -40,6 +44,8 @@ from studybench.verify.rules.interval import judge_in
 from studybench.verify.rules.matching import match_all
 from studybench.verify.rules.numeric_value import judge_nv
 from studybench.verify.rules.outcome import Outcome, accept, reject
+from studybench.verify.units import same_dimension
+from studybench.verify.word_labels import in_asked_order, word_label
 
 Judger = Callable[[str, str, float], Outcome]
 JUDGERS: dict[AnswerType, Judger] = {
@@ -76,6 +82,8 @@ def judge_atom(
     ):
         return reject("unparseable:words")  # "= 0 or 7", "= 0 at least": read as symbols,
         # the words multiplied the zero away and the answer was the gold
+    if answer_type in (AnswerType.EX, AnswerType.EQ) and held_fixed_differs(pred, gold):
+        return reject("held_fixed_variable")  # (\\partial U/\\partial T)_p for …_V
     if MARK_OPEN in pred or MARK_OPEN in gold:  # units set apart after EX/EQ sides
         if answer_type not in (AnswerType.EX, AnswerType.EQ):
             pred, gold = unmark(pred), unmark(gold)
@@ -508,6 +516,22 @@ def _subscript_kind(subscript: str) -> str:
     return "digit" if text.isdigit() else "letter" if text.isalpha() else "other"
 
 
+def _by_asked_words(
+    preds: tuple[str, ...], labels: list[str | None], question: str | None
+) -> tuple[str, ...]:
+    """A tuple whose every element is labelled in words the question asks about
+    (``\\text{work} = 800\\,J, \\text{efficiency} = 0.40``), in the order the question asks
+    them, which is the order of an unlabelled gold; else as given. So the labels are claims:
+    ``work = 0.40, efficiency = 800 J`` puts 800 J in the efficiency's place."""
+    if any(label is not None for label in labels):
+        return preds
+    names = [word_label(pred) for pred in preds]
+    if any(name is None for name in names):
+        return preds
+    order = in_asked_order([name for name in names if name is not None], question)
+    return preds if order is None else tuple(preds[i] for i in order)
+
+
 def _by_label(preds: tuple[str, ...], labels: list[str | None]) -> tuple[str, ...]:
     """A tuple whose every element is labelled with the gold's labels, in another order
     (``y = 3, x = 2`` for ``x = 2, y = 3``), in the gold's order; else as given."""
@@ -547,6 +571,7 @@ def judge_answers(
             return reject("wrong_count")
         labels = [gold_chain(g).label for g in golds]
         preds = _by_label(preds, labels)
+        preds = _by_asked_words(preds, labels, question)
         problem = (
             _element_labels_problem(preds, labels)
             or _asked_order_problem(preds, labels, question)
@@ -570,6 +595,8 @@ def judge_answers(
             preds, golds, type_sequence, tolerance, requested, question, claims
         )
     if len(golds) == 1:
+        if answer_type is AnswerType.NV:
+            requested = _first_asked_kind(requested)
         return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested, question)
     return match_all(
         list(preds),
@@ -593,6 +620,19 @@ def _units_by_position(
     if any(kind is not AnswerType.NV for kind in type_sequence):
         return [requested] * len(type_sequence)
     return [(unit, *scales) for unit in dimensional]
+
+
+def _first_asked_kind(requested: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The units one value may take where the question asks for quantities of several
+    dimensions ("the image distance in cm and the time in ns"): those of the first asked
+    dimension, the scales beside them. One value answers one quantity, and a sub-problem's
+    gold answers the first it asks; any asked unit let "60.0 ns" pass for the image distance
+    60.0 (cm) (red team r20a)."""
+    dimensional = [unit for unit in requested if not unit.dimensionless]
+    if len(dimensional) < 2:
+        return requested
+    first = dimensional[0]
+    return tuple(unit for unit in requested if unit.dimensionless or same_dimension(unit, first))
 
 
 def normalize_all(answers: tuple[str, ...]) -> tuple[str, ...]:

@@ -83,6 +83,7 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     gold_sides = _equation_sides(gold)
     if gold_sides is None:
         return judge_ex(pred, gold, tolerance)  # a gold without "=" is an expression
+    pred = without_common_argument(pred, gold)
     whole = pred
     pred, definitions = split_definitions(pred)
     if definitions:  # q(t) = C\\varepsilon(1 - e^{-t/\\tau}), \\tau = RC
@@ -194,6 +195,46 @@ def _judge_sides(
         if valued is not None:
             return valued
     return outcome
+
+
+# a quantity written with the variable it depends on: ``x(t)``, ``\\ddot{x}(t)``, ``q(t)``
+_APPLIED = re.compile(
+    r"(?P<name>(?:\\d{1,2}dot\s*\{\s*[A-Za-z]\s*\}|\\d{1,2}dot\s+[A-Za-z]|(?<!\\)[A-Za-z])"
+    r"(?:_\{?[A-Za-z0-9]\}?)?'*)\s*\(\s*(?P<variable>t|x|r|z|s|\\theta|\\phi|\\tau)\s*\)"
+)
+
+
+def without_common_argument(pred: str, gold: str) -> str:
+    """An equation whose quantities are written as functions of one variable the gold never
+    writes (``\\ddot x(t) = -\\tfrac{k}{m}x(t)`` for ``m\\ddot x + kx = 0``) without it: the
+    gold's ``x`` is the same function, unnamed argument and all (the parser read ``x(t)`` as
+    x times t). Only where every application takes that one variable, never a number (``x(0)``
+    is a value at a point) and each applied name is one the gold writes."""
+    applications = [m for m in _APPLIED.finditer(pred) if not _in_command(pred, m.start())]
+    if not applications or "(" not in pred:
+        return pred
+    variables = {m.group("variable") for m in applications}
+    if len(variables) != 1:
+        return pred
+    (variable,) = variables
+    gold_symbols, letters = symbols_of(gold), symbols_of(pred)
+    if variable.lstrip("\\") in gold_symbols or variable in gold_symbols:
+        return pred
+    names = {
+        re.sub(r"\\d{1,2}dot\s*\{?\s*|\}", "", m.group("name")).strip()[:1] for m in applications
+    }
+    if not names <= gold_symbols or not letters:
+        return pred
+    kept = {m.start() for m in applications}
+    return _APPLIED.sub(lambda m: m.group("name") if m.start() in kept else m.group(0), pred)
+
+
+def _in_command(text: str, at: int) -> bool:
+    """Whether the letter at ``at`` is part of a command's name (the n of ``\\sin``)."""
+    start = at
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    return start > 0 and text[start - 1] == "\\"
 
 
 def _with_arguments(pred_sides: tuple[str, str], gold_label: str) -> bool:

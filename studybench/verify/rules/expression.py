@@ -171,6 +171,24 @@ Definitions = tuple[tuple[str, str], ...]
 _LIST_SEPARATORS = (",", ";")
 _DEFINITION_LEAD = re.compile(r"^(?:where|with|and|in\s+which)\s+", re.IGNORECASE)
 MAX_DEFINITIONS = 4
+# the words that open a definition after the value: "A\\cos(\\omega t) where \\omega = …"
+_DEFINITION_WORD = re.compile(
+    r"(?:\s*,)?\s+(?:where|with|in\s+which)\s+(?=\\?[A-Za-z])", re.IGNORECASE
+)
+# a definition in brackets after the value: "\\frac{V_0}{R}e^{-t/\\tau} (\\tau = RC)"
+_BRACKETED_DEFINITION = re.compile(
+    r"^(?P<value>.*\S)\s*\(\s*(?P<name>[^()=,]+?)\s*=\s*(?P<body>(?:[^()]|\([^()]*\))+?)\s*\)\s*$",
+    re.DOTALL,
+)
+
+
+def _definition_in_brackets(text: str) -> str:
+    """A last bracket that defines a plain symbol (``(\\tau = RC)``) as a listed definition
+    (``, \\tau = RC``); any other bracket is left to the value."""
+    match = _BRACKETED_DEFINITION.match(text)
+    if match is None or not is_label(match.group("name")):
+        return text
+    return f"{match.group('value')}, {match.group('name')} = {match.group('body')}"
 
 
 def split_definitions(text: str) -> tuple[str, Definitions]:
@@ -182,7 +200,7 @@ def split_definitions(text: str) -> tuple[str, Definitions]:
     value. A defined symbol is no free symbol: the value means the definition substituted, and
     that is what is compared with the gold, so a wrong definition is a wrong value. Read as
     one expression, the list was not even parsed (and took the slow parser 1-2 s to refuse)."""
-    parts = [text]
+    parts = [_definition_in_brackets(_DEFINITION_WORD.sub(", ", text))]
     for separator in _LIST_SEPARATORS:
         parts = [piece.strip() for part in parts for piece in split_top_level(part, separator)]
     if len(parts) < 2 or len(parts) > MAX_DEFINITIONS + 1 or not parts[0]:
@@ -401,12 +419,56 @@ def with_constant_values(
     it does not apply, or the values disagree (the rejection stands as it was)."""
     if not re.search(r"\d", pred) or _DECIMAL_POWER.search(pred):
         return None  # a decimal power (\lambda^{1.001}) is no constant written as its value
-    valued = substitute_constants(pred_e, gold_e, asked_question(folded=False))
-    if valued is None:
+    readings = substitute_constants(pred_e, gold_e, asked_question(folded=False))
+    if readings is None:
         return None
-    written = max(SPREAD * coarsest_precision(pred), LEAST_TOLERANCE)
-    outcome = _compare_expressions(pred_e, valued, min(tolerance, written), seed=seed)
-    return accept("constant_values") if outcome.correct else None
+    tolerance = min(tolerance, max(SPREAD * coarsest_precision(pred), LEAST_TOLERANCE))
+    valued, misvalued = readings.valued, readings.misvalued
+    if not _compare_expressions(pred_e, valued, tolerance, seed=seed).correct:
+        return None
+    scalings = [
+        {symbol: symbol * factor}
+        for factor in _SCALES
+        for symbol in sorted(pred_e.free_symbols, key=str)
+    ]
+    loose = max(3 * tolerance, _SCALED_TOLERANCE)
+    for scaling in scalings:  # a limit of the gold agrees only near the sampled scale
+        answer = pred_e.xreplace(scaling)
+        if _agree(answer, valued.xreplace(scaling), loose, seed) is False and (
+            _agree(answer, readings.rounded.xreplace(scaling), loose, seed) is False
+        ):  # (the constants as answers round them move an exponential's argument)
+            return None
+    for other in misvalued:  # a constant whose misvalued reading matches everywhere is unchecked
+        if _agree(pred_e, other, tolerance, seed) is not False and all(
+            _agree(pred_e.xreplace(scaling), other.xreplace(scaling), tolerance, seed) is not False
+            for scaling in scalings
+        ):
+            return None
+    return accept("constant_values")
+
+
+def _agree(pred_e: Any, gold_e: Any, tolerance: float, seed: str) -> bool | None:
+    """Whether two expressions agree as wholes at the sampled points (None: too few points
+    evaluate): the cheap comparison, for the many readings of a constant's check."""
+    pred_p, gold_p = positive_symbols(pred_e, gold_e)
+    return agree_at_points(pred_p, gold_p, relative_tolerance(pred_p, gold_p, tolerance), seed)
+
+
+# Two questions make a match of constants written as values mean something. Does it depend on
+# each value put in? The gold is read with each constant at 1.5 times its value
+# (``constant_values.MISVALUED``); a constant whose misvalued reading matches too at every
+# scale below was never checked (``\\frac{36}{5R_\\infty}`` against its correction for the
+# nucleus's motion, ``1 + m_e/m_p``). Does it hold away from the sampled scale? The answer's
+# symbols are sampled near 1 (v = 1 m/s, f = 1 Hz), where a classical formula is the limit of
+# the relativistic or quantum one whose constants it writes as values (``\\frac12 mv^2`` for
+# ``mc^2(\\gamma - 1)``, ``3.00\\times10^{8}f/(3.00\\times10^{8} - v)`` for the relativistic
+# Doppler shift, Rayleigh-Jeans for Planck); so each symbol is also scaled by each factor
+# below, alone, and the answer must agree there too (an undecided scale, an overflow, says
+# nothing). Red team r22a.
+_SCALES = (1e8, 1e12, 1e-8, 1e-12, 1e4, 1e-4)  # the scales of c and of h/k_B first
+# far from the sampled scale a limit is off by far more than a rounded constant moves the
+# answer (3.00e8 for c, 9.81 for a given 9.8): only such a difference counts there
+_SCALED_TOLERANCE = 0.03
 
 
 # a decimal as written: its digits after the point say how far it may be from what it rounds
@@ -492,6 +554,13 @@ def _compare_expressions(pred_e: Any, gold_e: Any, tolerance: float, seed: str) 
 
     if pred_e == gold_e:
         return accept("structural")
+    shapes = [
+        getattr(e, "shape", None) if getattr(e, "is_Matrix", False) else None
+        for e in (pred_e, gold_e)
+    ]
+    if shapes[0] != shapes[1]:
+        return reject("wrong_shape")  # a matrix against a scalar, or of another size: sympy
+        # raised on their difference (TypeError "Mix of Matrix and Scalar symbols")
     pred_e, gold_e = substitute_definitions(pred_e, gold_e)
     pred_e, gold_e = checked_closed_forms(pred_e), checked_closed_forms(gold_e)
     if pred_e.has(sympy.Sum, sympy.Product) or gold_e.has(sympy.Sum, sympy.Product):

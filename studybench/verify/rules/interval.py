@@ -185,10 +185,11 @@ _TRAILING_UNIT = re.compile(r"^(?P<body>[(\[\]].*[)\]\[])\s*(?P<unit>[^()\[\],=<
 
 def _with_unit(body: str, unit: str) -> list[_Interval] | None:
     """The intervals of ``body`` with ``unit`` after every finite bound, when ``unit`` is one
-    (``(0, 20)\\ \\text{cm}``, ``[20.4, 69.6]^{\\circ}``); None otherwise."""
+    (``(0, 20)\\ \\text{cm}``, ``[20.4, 69.6]^{\\circ}``) or the name of a quantity the
+    bounds are multiples of (``[2, 4]\\,T_0``); None otherwise."""
     from studybench.verify.units import parse_unit
 
-    if parse_unit(unit.strip()) is None:
+    if parse_unit(unit.strip()) is None and not is_label(unit.strip()):
         return None
     intervals = parse_intervals(body)
     if not intervals:
