@@ -417,22 +417,29 @@ _MEMBER = re.compile(
 )
 
 
+_ALIKE = re.compile(r"\b(?:identical|equal|same|alike)\b", re.IGNORECASE)
+
+
 def _asks_for_each() -> bool:
     question = asked_question(folded=False)
     return bool(question) and _FOR_EACH.search(asking_part(question or "")) is not None
 
 
 def _other_member(first: str, other: str) -> bool:
-    """Whether ``other`` names another member of ``first``'s family (``F_{21}`` beside
-    ``F_{12}``, ``I_2`` beside ``I_1``): in a question that asks the value of each, a chain
-    of them says they share the one value asked."""
+    """Whether ``other`` names another member of ``first``'s family that shares its value in
+    a question asking for each: the other side of one interaction (``F_{21}`` beside
+    ``F_{12}``), or a member of a family the question calls identical (``I_2`` beside
+    ``I_1`` for "two identical resistors")."""
     one, two = _MEMBER.match(first.strip()), _MEMBER.match(other.strip())
-    return (
-        one is not None
-        and two is not None
-        and one.group("letter") == two.group("letter")
-        and one.group("index") != two.group("index")
-    )
+    if one is None or two is None or one.group("letter") != two.group("letter"):
+        return False
+    index, other_index = one.group("index"), two.group("index")
+    if len(index) == 2 and other_index == index[::-1]:
+        return True  # F_{12} and F_{21}: one interaction, seen from each side
+    question = asked_question(folded=False) or ""
+    # members share the value only where the question makes them alike (red team r23a:
+    # V_1 = V_2 across two different resistors in series)
+    return index != other_index and _ALIKE.search(question) is not None
 
 
 def _label_head(label: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from studybench.verify.asked import asked_question
 from studybench.verify.question import symbols_of
 
 # what separates a condition from the expression before it
@@ -37,6 +38,16 @@ _RELATION = re.compile(
     r"<|>|\\(?:le|leq|leqslant|ge|geq|geqslant|ll|gg|lesssim|gtrsim)(?![a-zA-Z])"
 )
 _REGIME = re.compile(r"\\(?:ll|gg)(?![a-zA-Z])")
+_BELOW = frozenset({"<", "\\le", "\\leq", "\\leqslant", "\\lesssim"})
+# a regime the question speaks of: "\\ll" needs a small or slow thing, "\\gg" a large one
+_SMALL = re.compile(
+    r"\b(?:small|low|weak|short|slow|thin|non-?relativistic|near|approximat)|\\ll|much\s+(?:less|smaller)",
+    re.IGNORECASE,
+)
+_LARGE = re.compile(
+    r"\b(?:large|high|strong|long|far|fast|ultra-?relativistic)|\\gg|much\s+(?:greater|larger)",
+    re.IGNORECASE,
+)
 # a side of a range: a name (a letter or command, a subscript), 0, or infinity
 _NAME_SIDE = re.compile(r"^(?:\\[A-Za-z]+|[A-Za-z])(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?$")
 _OPEN_END = re.compile(r"^(?:0|[+-]?\\infty)$")
@@ -51,6 +62,12 @@ _APPROXIMATION_WORDS = frozenset(
     a an""".split()
 )
 _WORDS_ONLY = re.compile(r"^[A-Za-z\s,'-]+$")
+_FUNCTION_WORDS = frozenset("for in the and of with without a an no".split())
+_EFFECTS = frozenset("drag friction resistance damping air".split())
+_NEGATORS = frozenset(
+    "no without neglecting neglected ignoring ignored negligible frictionless undamped".split()
+)
+_SIZES = frozenset("small large low high weak strong short long far near thin slow fast".split())
 _TEXT_GROUP = re.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 
 
@@ -100,6 +117,13 @@ def _bracketed_words(text: str) -> str | None:
     words = re.findall(r"[A-Za-z]+", content.casefold().replace("-", " "))
     if not words or not all(word in _APPROXIMATION_WORDS for word in words):
         return None
+    if not set(words) - _FUNCTION_WORDS:
+        return None  # "(no)": no approximation named
+    if set(words) & _EFFECTS and not set(words) & _NEGATORS:
+        return None  # "(with air resistance)", "(strong drag)": an effect kept is another problem
+    question = (asked_question(folded=False) or "").casefold()
+    if question and any(word in _SIZES and word not in question for word in words):
+        return None  # a size the question does not speak of
     return text[: match.start()]
 
 
@@ -114,18 +138,34 @@ def _depth(text: str) -> int:
 
 
 def _is_condition(condition: str, head: str) -> bool:
-    """Whether ``condition`` is a regime or a range of a variable of ``head``."""
+    """Whether ``condition`` is a regime the question speaks of or a range of a variable of
+    ``head`` from 0 or up to a name (see the module's docstring)."""
     condition = _TEXT_GROUP.sub(r"\1", condition).strip()
     if not _RELATION.search(condition) or "=" in _RELATION.sub("", condition):
         return False
+    relations = _RELATION.findall(condition)
     sides = [side.strip().strip("{}").strip() for side in _RELATION.split(condition)]
-    if any(not side for side in sides):
+    if any(not side for side in sides) or len(sides) > 3:
         return False
-    if all(_REGIME.match(m.group()) for m in _RELATION.finditer(condition)):
-        return all(_NAME_SIDE.match(side) or side in ("1", "0") for side in sides)
+    if all(_REGIME.match(relation) for relation in relations):
+        if not all(_NAME_SIDE.match(side) or side in ("1", "0") for side in sides):
+            return False
+        question = asked_question(folded=False)  # "(\\theta_0 \\gg 1)" for small oscillations
+        regime = _LARGE if "gg" in relations[0] else _SMALL
+        return not question or regime.search(question) is not None
+    if any(_REGIME.match(relation) for relation in relations):
+        return False
     written = symbols_of(head)
     names = [side for side in sides if not _OPEN_END.match(side)]
-    if not all(_NAME_SIDE.match(side) for side in names):
+    if not names or not all(
+        _NAME_SIDE.match(side) and symbols_of(side) <= written for side in names
+    ):
         return False
-    variables = [side for side in names if symbols_of(side) <= written]
-    return len(variables) == len(names) and len(names) >= 1 and len(sides) <= 3
+    below = [relation in _BELOW for relation in relations]
+    if len(sides) == 3:  # 0 \\le x \\le L: from 0 up to a name
+        return all(below) and sides[0] == "0" and sides[2] != "0" and "infty" not in sides[2]
+    variable_first = not _OPEN_END.match(sides[0])
+    bound = sides[1] if variable_first else sides[0]
+    if below[0] == variable_first:  # x < bound: up to a name (v < c), never 0 or infinity
+        return not _OPEN_END.match(bound)
+    return bound == "0"  # t \\ge 0; never a lower bound that is a name (r \\ge R: another region)

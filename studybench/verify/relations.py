@@ -648,9 +648,9 @@ def is_remark(
 # the name of a law or principle, as a remark: "(Snell's law)", "the ideal gas law", "(Hooke's
 # law)", "(equation of state)", "(Bernoulli's principle)"; names only, no value words
 _LAW_NAME = re.compile(
-    r"^\s*\(?\s*(?:the\s+)?(?:(?:[A-Z][a-z]+(?:['’]s)?|ideal|gas|first|second|third|zeroth|general"
-    r"|thin|lens|mirror|energy|momentum|work|conservation|of|mass|charge)\s+)*"
-    r"(?:law|principle|theorem|equation\s+of\s+state|rule|formula|relation)\s*\)?\s*$"
+    r"^\s*\(?\s*(?:the\s+)?(?:(?:[A-Z][a-z]+['’]s|(?i:ideal|gas|first|second|third|zeroth|general"
+    r"|thin|lens|mirror|energy|momentum|work|conservation|of|mass|charge))\s+)*"
+    r"(?i:law|principle|theorem|equation\s+of\s+state|rule|formula|relation)\s*\)?\s*$"
 )
 
 
@@ -737,6 +737,28 @@ def word_stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
     return word
+
+
+# words of no content before a quantity's noun: "the emf", "an efficiency"
+_ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def asked_place(label: str, question: str) -> int | None:
+    """Where the asking part of ``question`` writes the words of ``label`` in a row
+    (inflection and articles aside), or None: "current" in "Find the emf and the current";
+    a word of value ("twice") is no name of a quantity."""
+    words = [w.casefold() for w in _WORD.findall(label) if w.casefold() not in _ARTICLES]
+    if not words or any(w in VALUE_WORDS for w in words):
+        return None
+    asked = [
+        (m.start(), word_stem(m.group().casefold())) for m in _WORD.finditer(asking_part(question))
+    ]
+    stems = [word_stem(w) for w in words]
+    for i in range(len(asked) - len(stems) + 1):
+        if [stem for _, stem in asked[i : i + len(stems)]] == stems:
+            return asked[i][0]
+    return None
 
 
 def circumstance_remark(text: str) -> bool:
@@ -913,13 +935,18 @@ def _sentence_as_phrase(box: str) -> str:
     """One sentence in a text group that states one value with its unit (``\\text{The speed
     is 14.5 m/s}``) as the name, the value and the unit apart (``\\text{The speed is } 14.5\\
     \\text{m/s}``), which :func:`phrase_as_label` then reads. Left as written where anything
-    follows that is not a unit ("14.5 m/s less than before", "at most"): a remark is the
-    judge's to read."""
+    follows that is not a unit ("14.5 m/s less than before", "at most"), and where the
+    sentence names a quantity the question's asking part does not ("The time is 14.5 m/s",
+    "The speed lost is …" for "find its speed"; red team r23a): the judge's to read."""
     from studybench.verify.units import parse_unit
 
     match = _SENTENCE_BOX.match(box)
     if match is None:
         return box
+    question = asked_question(folded=False)
+    name = re.sub(r"\s+(?:is|are|equals)$", "", match.group("lead").strip(), flags=re.IGNORECASE)
+    if not question or asked_place(name, question) is None:
+        return box  # "The time is 14.5 m/s" for the speed: a claim about another quantity
     unit = match.group("unit")
     if unit and parse_unit(normalize_answer(unit.strip())) is None:
         return box

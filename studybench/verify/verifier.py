@@ -390,7 +390,8 @@ def judge_inline(
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
     if kind is AnswerType.TUP:
         boxes = tuple(without_respectively(words_as_labels(box, question)) for box in boxes)
-    answers = tuple(split_unit_connectives(phrase_as_label(box)) for box in boxes)
+    with asked_in(question):  # a sentence's name must be one the question asks for
+        answers = tuple(split_unit_connectives(phrase_as_label(box)) for box in boxes)
     if kind in (AnswerType.EX, AnswerType.NV) and len(gold_boxes) == 1:
         answers = tuple(in_gold_basis(answer, gold_boxes[0]) for answer in answers)
     gold_words = frozenset(w.casefold() for w in _WORDS.findall(" ".join(gold_boxes)))
@@ -1212,7 +1213,7 @@ def _clean(
     box = strip_remark(box, strict, allowed)
     if kind not in (AnswerType.EX, AnswerType.EQ):
         return box
-    if strict:
+    if strict and kind is AnswerType.EX:  # an equation's second relation is a claim
         box = without_condition(box)  # "…, 0 \le x \le L": where it holds, no value
     return mark_unit_annotations(unit_out_of_fraction(box))
 

@@ -2251,7 +2251,12 @@ def _open_box(before: str, after: str) -> bool:
 # \\boxed{5.0 m}.)", "For reference, the textbook idealisation gives \\boxed{…}" (red team
 # r22a: the last box was read as the answer)
 _COMPARISON_BEFORE = re.compile(
-    r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b[^.!?\n]{0,100}$", re.IGNORECASE
+    r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b"
+    # not where the box's own sentence calls it the answer: "By contrast with that slip, the
+    # corrected height is \boxed{…}" (red team r23a)
+    r"(?![^.!?\n]{0,100}\b(?:answer|correct(?:ed|ly)?|final|actual(?:ly)?|true|real)\b)"
+    r"[^.!?\n]{0,100}$",
+    re.IGNORECASE,
 )
 
 

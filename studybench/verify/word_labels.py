@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import re
 
-from studybench.verify.asking import asking_part
 from studybench.verify.normalize import split_top_level
-from studybench.verify.relations import VALUE_WORDS, word_stem
+from studybench.verify.relations import asked_place
 
-# words of no content before a label's noun: "the emf", "an efficiency"
-_ARTICLES = frozenset({"the", "a", "an", "its", "their"})
 _WORD = re.compile(r"[A-Za-z]+")
 # a text group of words, then a value: after the box's start or an element separator
 _LEAD_WORDS = re.compile(
@@ -30,26 +27,6 @@ _RESPECTIVELY = re.compile(
     r"|(?:,\s*)?\\text\s*\{\s*(?P<unit>[^{}]*?)\s*,?\s*\(?respectively\)?\.?\s*\}\s*$",
     re.IGNORECASE,
 )
-
-
-def _words(label: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(label) if w.casefold() not in _ARTICLES]
-
-
-def asked_place(label: str, question: str) -> int | None:
-    """Where the asking part of ``question`` writes the words of ``label`` in a row
-    (inflection aside), or None: "current" in "Find the emf and the current"."""
-    words = _words(label)
-    if not words or any(w in VALUE_WORDS for w in words):
-        return None
-    asked = [
-        (m.start(), word_stem(m.group().casefold())) for m in _WORD.finditer(asking_part(question))
-    ]
-    stems = [word_stem(w) for w in words]
-    for i in range(len(asked) - len(stems) + 1):
-        if [stem for _, stem in asked[i : i + len(stems)]] == stems:
-            return asked[i][0]
-    return None
 
 
 def words_as_labels(box: str, question: str | None) -> str:
@@ -96,7 +73,7 @@ def in_asked_order(names: list[str], question: str | None) -> list[int] | None:
     each at a place of its own."""
     if not question or any(not _WORD_NAME.fullmatch(n) for n in names):
         return None
-    if not any(len(w) > 2 for n in names for w in _words(n)):
+    if not any(len(w) > 2 for n in names for w in _WORD.findall(n)):
         return None
     places = [asked_place(name, question) for name in names]
     if any(place is None for place in places) or len(set(places)) != len(places):

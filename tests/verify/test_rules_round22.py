@@ -852,3 +852,126 @@ COMPARISON_BOXES = [
 def test_a_box_given_for_comparison_is_no_answer(pred: str, correct: bool) -> None:
     verdict = judge_inline(pred, "\\boxed{5.0\\,\\mathrm{m}}", "NV", question=THROW)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Round 23a on a draft of 1.24.0: what the new recall rules must not let through
+# ---------------------------------------------------------------------------------------------
+
+SPHERE = (
+    "Find the electric field magnitude inside a uniformly charged solid sphere of radius R and "
+    "charge Q at a distance r from its centre."
+)
+SMALL_SWINGS = "Find the period of a simple pendulum of length L for small oscillations."
+RANGE_Q = (
+    "A projectile is launched at speed v_0 and angle theta over level ground, ignoring air "
+    "resistance. Find its range."
+)
+RANGE_EX = "\\frac{v_0^2\\sin 2\\theta}{g}"
+
+CONDITIONS_THAT_CLAIM = [
+    (SPHERE, "\\frac{kQr}{R^3}", "\\frac{kQr}{R^3},\\ r \\ge R", False),  # another region
+    (SPHERE, "\\frac{kQr}{R^3}", "\\frac{kQr}{R^3} \\text{ for } r > R", False),
+    (SPHERE, "\\frac{kQr}{R^3}", "\\frac{kQr}{R^3},\\ r < R", True),
+    (SMALL_SWINGS, PENDULUM, "2\\pi\\sqrt{L/g}\\quad(\\theta_0 \\gg 1)", False),
+    (SMALL_SWINGS, PENDULUM, "2\\pi\\sqrt{L/g}\\quad(\\theta_0 \\ll 1)", True),
+    (SMALL_SWINGS, PENDULUM, "2\\pi\\sqrt{L/g}\\ (\\text{large amplitude})", False),
+    (RANGE_Q, RANGE_EX, RANGE_EX + "\\ (\\text{with air resistance})", False),
+    (RANGE_Q, RANGE_EX, RANGE_EX + "\\ (\\text{strong drag})", False),
+    (RANGE_Q, RANGE_EX, RANGE_EX + "\\ (\\text{no})", False),
+    (RANGE_Q, RANGE_EX, RANGE_EX + "\\ (\\text{level ground, no drag})", True),
+    (RANGE_Q, RANGE_EX, RANGE_EX + ",\\ \\theta > \\infty", False),
+    (RANGE_Q, RANGE_EX, RANGE_EX + ",\\ 0 < \\theta < 0", False),
+    (RANGE_Q, RANGE_EX, RANGE_EX + ",\\ v_0 < 0", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), CONDITIONS_THAT_CLAIM)
+def test_a_condition_that_claims_something_stays(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _judge(pred, gold, "EX", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+def test_an_equation_keeps_a_second_relation() -> None:
+    verdict = _judge("y = x^2,\\ y < x", "y = x^2", "EQ", "Find the trajectory's equation.")
+    assert not verdict.correct
+
+
+LAW_NAMES_THAT_CLAIM = [
+    ("5.0\\,\\mathrm{N}\\ (\\text{Newton's third law})", True),
+    ("5.0\\,\\mathrm{N}\\ (\\text{Twice Hooke's law})", False),
+    ("5.0\\,\\mathrm{N}\\ (\\text{Double Newton's third law})", False),
+    ("5.0\\ (\\text{Kilonewtons rule})", False),
+    ("5.0\\ (\\text{Thousands rule})", False),
+    ("5.0\\,\\mathrm{N}\\ (\\text{Not Hooke's law})", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "correct"), LAW_NAMES_THAT_CLAIM)
+def test_a_law_name_holds_no_value_word(pred: str, correct: bool) -> None:
+    verdict = _judge(pred, "5.0\\,\\mathrm{N}", "NV", "Find the force on block B.")
+    assert verdict.correct is correct, verdict.reason
+
+
+DENIED_LEADS = [
+    "B -- not",
+    "\\text{B -- no}",
+    "B --- nope",
+    "B -- never",
+    "B: nope",
+    "B — never",
+    "B) never",
+]
+
+
+@pytest.mark.parametrize("pred", DENIED_LEADS)
+def test_a_letter_then_a_negation_chooses_nothing(pred: str) -> None:
+    question = "Which option is correct? (A) 1 m (B) 2 m (C) 3 m (D) 4 m"
+    assert not _judge(pred, "B", "MC", question).correct
+
+
+@pytest.mark.parametrize(
+    "pred",
+    ["\\text{True — no chance}", "\\text{True — no dice}", "\\text{True - no indeed}"],
+)
+def test_a_no_that_answers_is_no_explanation(pred: str) -> None:
+    question = "True or false: the work done by the normal force on a sliding block is zero."
+    assert not _judge(pred, "\\text{True}", "TF", question).correct
+
+
+ACCELERATING = "A car accelerates from rest. Find its speed after 5 s."
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "\\text{The time is 14.5 m/s}",
+        "\\text{The acceleration is 14.5 m/s}",
+        "\\text{The speed lost is 14.5 m/s}",
+    ],
+)
+def test_a_sentence_naming_another_quantity_is_left_unread(pred: str) -> None:
+    assert not _judge(pred, SPEED, "NV", ACCELERATING).correct
+
+
+def test_a_box_its_sentence_calls_the_answer_is_not_disowned() -> None:
+    pred = (
+        "A first estimate gives $\\boxed{5.1\\,\\mathrm{m}}$. By contrast with that slip, the "
+        "corrected height is $\\boxed{3.0\\,\\mathrm{m}}$."
+    )
+    verdict = judge_inline(pred, "\\boxed{5.1\\,\\mathrm{m}}", "NV", question=THROW)
+    assert not verdict.correct, verdict.reason
+
+
+SERIES_UNLIKE = (
+    "Resistors of 10 ohm and 20 ohm are connected in series to a 6 V battery. Find the voltage "
+    "across each resistor."
+)
+
+
+def test_members_share_a_value_only_where_the_question_makes_them_alike() -> None:
+    assert not _judge(
+        "V_1 = V_2 = 2.0\\,\\mathrm{V}", "2.0\\,\\mathrm{V}", "NV", SERIES_UNLIKE
+    ).correct

@@ -20,7 +20,11 @@ _MC_WORDS = re.compile(
 _MC_TRAILING = re.compile(r"^(?P<text>.*\S)\s+\((?P<letter>[A-Z])\)\s*\.?\s*$", re.DOTALL)
 _MC_HEDGE = re.compile(r"\b(?:or|nor|either|neither|not|unless|except|maybe|perhaps)\b", re.I)
 # a lead letter, then its option's text: "B) 1/3", "B. 1/3", "B, 1/3", "B (1/3)", "B — 1/3"
-_MC_LEAD = re.compile(r"^\(?([A-Za-z])(?:\s*[).:,—–]\s*\S|\s+-{1,3}\s+\S|\s*(?=\(\s*[^\s)]))")
+_MC_LEAD = re.compile(
+    r"^\(?([A-Za-z])(?:\s*[).:,—–]\s*\S|\s+-{1,3}\s+(?!(?:not|no|nope|never|nah)\b)\S"
+    r"|\s*(?=\(\s*[^\s)]))",
+    re.IGNORECASE,
+)
 # a letter the box calls the answer: "B is correct", "(C) is the right answer"
 _MC_CALLED = re.compile(
     r"^\(?([A-Za-z])\)?\s+is\s+(?:the\s+)?(?:correct|right)(?:\s+(?:answer|option|choice))?"
@@ -77,7 +81,9 @@ def _trailing_letter(text: str) -> frozenset[str] | None:
 _MC_STRUCK = re.compile(r"/\s*$|^\W*¬")
 # a box that calls its option false: "(A) is false", "A: incorrect"
 _MC_DENIED = re.compile(
-    r"\b(?:false|incorrect|wrong|untrue)\b|^\W*\(?[A-Za-z]\)?\s*(?:is\s+)?not\b", re.I
+    r"\b(?:false|incorrect|wrong|untrue)\b"
+    r"|^\W*\(?[A-Za-z]\)?\s*[-—–:).,]*\s*(?:is\s+)?(?:not|no|nope|never(?!\s*mind)|nah)\b",
+    re.I,
 )
 
 
@@ -466,11 +472,17 @@ _TRUTH_SUBJECT = re.compile(
 )
 
 
-# words of an explanation that only look like truth words: "no" before a noun ("True: no
-# external torque acts"), "right" in "right-hand rule", "right angle", "to the right"
+# "no" that answers, whatever follows it: "no chance", "no dice", "no, wait", "no sense in it"
+_NO_IDIOMS = (
+    "wait but or it that this actually sorry i its not way longer chance dice siree sir indeed "
+    "good sense doubt kidding means comment problem deal thanks question joke idea clue reason"
+).split()
+# words of an explanation that only look like truth words: "no" before a noun and a clause
+# ("True: no external torque acts"), "right" in "right-hand rule", "right angle", "to the
+# right"
 _NOT_TRUTH_WORDS = re.compile(
-    r"\bno(?=\s+(?!(?:wait|but|or|it|that|this|actually|sorry|i|its|it's|not|way|longer)\b)"
-    r"[a-z]{2,})|\bright(?=[\s-]+(?:hand(?:ed)?|angles?|side|triangle|circular)\b)"
+    r"\bno(?=\s+(?!(?:" + "|".join(_NO_IDIOMS) + r")\b)[a-z]{2,}\s+[a-z]{2,})"
+    r"|\bright(?=[\s-]+(?:hand(?:ed)?|angles?|side|triangle|circular)\b)"
     r"|(?<=\bthe\s)right\b|(?<=\bto\sthe\s)right\b",
     re.IGNORECASE,
 )
