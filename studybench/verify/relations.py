@@ -752,7 +752,9 @@ def asked_place(label: str, question: str) -> int | None:
     if not words or any(w in VALUE_WORDS for w in words):
         return None
     asked = [
-        (m.start(), word_stem(m.group().casefold())) for m in _WORD.finditer(asking_part(question))
+        (m.start(), word_stem(m.group().casefold()))
+        for m in _WORD.finditer(asking_part(question))
+        if m.group().casefold() not in _ARTICLES
     ]
     stems = [word_stem(w) for w in words]
     for i in range(len(asked) - len(stems) + 1):

@@ -975,3 +975,38 @@ def test_members_share_a_value_only_where_the_question_makes_them_alike() -> Non
     assert not _judge(
         "V_1 = V_2 = 2.0\\,\\mathrm{V}", "2.0\\,\\mathrm{V}", "NV", SERIES_UNLIKE
     ).correct
+
+
+UNASKED_WORD_LABELS = [
+    # (question, gold, prediction, kind, sequence, correct)
+    (ACCELERATING, SPEED, "\\text{distance} = 14.5\\,\\mathrm{m/s}", "NV", "", False),
+    (ACCELERATING, SPEED, "\\text{The distance is } 14.5\\,\\mathrm{m/s}", "NV", "", False),
+    (ACCELERATING, SPEED, "\\text{speed} = 14.5\\,\\mathrm{m/s}", "NV", "", True),
+    (ACCELERATING, SPEED, "v = 14.5\\,\\mathrm{m/s}", "NV", "", True),
+    (
+        ENGINE,
+        ENGINE_GOLD,
+        "\\text{heat} = 0.40,\\ \\text{work} = 800\\,\\mathrm{J}",
+        "TUP",
+        "NV,NV",
+        False,
+    ),
+    (
+        "A proton moves across a field. Find the radius of the circular path of the proton.",
+        "0.157\\,\\mathrm{m}",
+        "\\text{radius of the circular path } r = 0.157\\ \\text{m}",
+        "NV",
+        "",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "pred", "kind", "sequence", "correct"), UNASKED_WORD_LABELS
+)
+def test_a_word_label_names_an_asked_quantity(
+    question: str, gold: str, pred: str, kind: str, sequence: str, correct: bool
+) -> None:
+    verdict = _judge(pred, gold, kind, question, sequence)
+    assert verdict.correct is correct, verdict.reason

@@ -30,6 +30,7 @@ from studybench.verify.question import asked_dimension
 from studybench.verify.relations import (
     DIRECTION_NAMES,
     MARK_OPEN,
+    asked_place,
     is_inequality,
     is_label,
     resolve_unit_annotations,
@@ -582,6 +583,9 @@ def judge_answers(
         for position, p in enumerate(preds):
             if _names_another(p, position, labels):
                 return reject(f"element_{position}:wrong_label")
+        for position, pred in enumerate(preds):
+            if labels[position] is None and _unasked_word_label(pred, question):
+                return reject(f"element_{position}:unasked_label")
         units = _units_by_position(requested, type_sequence)
         for position, (p, g, kind) in enumerate(zip(preds, golds, type_sequence, strict=True)):
             outcome = judge_atom(p, g, kind, tolerance, units[position], question)
@@ -597,6 +601,8 @@ def judge_answers(
     if len(golds) == 1:
         if answer_type is AnswerType.NV:
             requested = _first_asked_kind(requested)
+            if _unasked_word_label(preds[-1], question):
+                return reject("unasked_label")
         return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested, question)
     return match_all(
         list(preds),
@@ -620,6 +626,21 @@ def _units_by_position(
     if any(kind is not AnswerType.NV for kind in type_sequence):
         return [requested] * len(type_sequence)
     return [(unit, *scales) for unit in dimensional]
+
+
+def _unasked_word_label(pred: str, question: str | None) -> bool:
+    """Whether ``pred`` names itself in words the question's asking part does not write
+    (``\\text{distance} = 14.5\\,m/s``, ``\\text{heat} = 0.40`` for "the speed", "the
+    efficiency"): the value is claimed for another quantity (red team r23a)."""
+    if not question:
+        return False
+    label = word_label(pred)
+    words = label.split() if label is not None else []
+    while words and len(words[-1]) == 1:
+        words.pop()  # "radius of the circular path r": the symbol after the words
+    if not any(len(word) > 2 for word in words):
+        return False
+    return asked_place(" ".join(words), question) is None
 
 
 def _first_asked_kind(requested: tuple[Any, ...]) -> tuple[Any, ...]:
