@@ -741,19 +741,21 @@ def word_stem(word: str) -> str:
 
 # words of no content before a quantity's noun: "the emf", "an efficiency"
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
-_WORD = re.compile(r"[A-Za-z]+")
+# a run of letters: a word of a label or of the asking part (``_WORD`` above counts two letters
+# at least, for remarks)
+LETTER_RUN = re.compile(r"[A-Za-z]+")
 
 
 def asked_place(label: str, question: str) -> int | None:
     """Where the asking part of ``question`` writes the words of ``label`` in a row
     (inflection and articles aside), or None: "current" in "Find the emf and the current";
     a word of value ("twice") is no name of a quantity."""
-    words = [w.casefold() for w in _WORD.findall(label) if w.casefold() not in _ARTICLES]
+    words = [w.casefold() for w in LETTER_RUN.findall(label) if w.casefold() not in _ARTICLES]
     if not words or any(w in VALUE_WORDS for w in words):
         return None
     asked = [
         (m.start(), word_stem(m.group().casefold()))
-        for m in _WORD.finditer(asking_part(question))
+        for m in LETTER_RUN.finditer(asking_part(question))
         if m.group().casefold() not in _ARTICLES
     ]
     stems = [word_stem(w) for w in words]

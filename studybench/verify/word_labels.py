@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 from studybench.verify.normalize import split_top_level
-from studybench.verify.relations import asked_place
+from studybench.verify.relations import LETTER_RUN, asked_place
 
-_WORD = re.compile(r"[A-Za-z]+")
 # a text group of words, then a value: after the box's start or an element separator
 _LEAD_WORDS = re.compile(
     r"(?P<before>^|[,;]|\\text\s*\{\s*and\s*\})(?P<space>\s*(?:\\[,;:! ]\s*)*)"
@@ -73,7 +72,7 @@ def in_asked_order(names: list[str], question: str | None) -> list[int] | None:
     each at a place of its own."""
     if not question or any(not _WORD_NAME.fullmatch(n) for n in names):
         return None
-    if not any(len(w) > 2 for n in names for w in _WORD.findall(n)):
+    if not any(len(w) > 2 for n in names for w in LETTER_RUN.findall(n)):
         return None
     places = [asked_place(name, question) for name in names]
     if any(place is None for place in places) or len(set(places)) != len(places):

@@ -611,6 +611,11 @@ def judge_answers(
     )
 
 
+def _dimensional(requested: tuple[Any, ...]) -> list[Any]:
+    """The asked units that have a dimension, in the order asked (the scales left out)."""
+    return [unit for unit in requested if not unit.dimensionless]
+
+
 def _units_by_position(
     requested: tuple[Any, ...], type_sequence: tuple[AnswerType, ...]
 ) -> list[tuple[Any, ...]]:
@@ -619,7 +624,7 @@ def _units_by_position(
     time in ns"), the i-th element takes the i-th, the dimensionless scales beside it; else
     every element takes every unit asked. Any element took any asked unit, so a unitless
     gold's 60.0 (cm) took "60.0 ns" (red team r20a)."""
-    dimensional = [unit for unit in requested if not unit.dimensionless]
+    dimensional = _dimensional(requested)
     scales = tuple(unit for unit in requested if unit.dimensionless)
     if len(dimensional) < 2 or len(dimensional) != len(type_sequence):
         return [requested] * len(type_sequence)
@@ -649,7 +654,7 @@ def _first_asked_kind(requested: tuple[Any, ...]) -> tuple[Any, ...]:
     dimension, the scales beside them. One value answers one quantity, and a sub-problem's
     gold answers the first it asks; any asked unit let "60.0 ns" pass for the image distance
     60.0 (cm) (red team r20a)."""
-    dimensional = [unit for unit in requested if not unit.dimensionless]
+    dimensional = _dimensional(requested)
     if len(dimensional) < 2:
         return requested
     first = dimensional[0]
