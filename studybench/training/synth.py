@@ -145,11 +145,14 @@ def parse_reply(reply: str, fragment: dict[str, Any]) -> tuple[SynthPair | None,
     boxes = boxed_answers(match["final"], strip_thinking=False).answers
     if len(boxes) != 1:
         return None, f"final answer needs exactly one \\boxed{{}}, found {len(boxes)}"
-    answer = f"\\boxed{{{boxes[0]}}}"
+    # the answer is stored on one line: a line break inside a box is a space to LaTeX, and
+    # an engine that loses the grammar (or a teacher without one) may still write one
+    box = " ".join(part.strip() for part in boxes[0].splitlines() if part.strip())
+    answer = f"\\boxed{{{box}}}"
     question = match["question"].strip()
     if "\\boxed" in question or "final answer" in question.lower():
         return None, "the question gives the answer away"
-    if not _fits(boxes[0], kind):
+    if not _fits(box, kind):
         return None, f"the answer {answer!r} does not look like {kind}"
     if not judge_inline(answer, answer, kind).correct:
         return None, f"the verifier cannot read the answer {answer!r} as {kind}"

@@ -49,6 +49,26 @@ def test_format_filter_rejects_with_a_reason(reply: str, reason: str) -> None:
     assert pair is None and reason in why
 
 
+@pytest.mark.parametrize(
+    ("box", "stored"),
+    [
+        ("2", "\\boxed{2}"),
+        ("\\frac{1}{2}\n m v^2", "\\boxed{\\frac{1}{2} m v^2}"),
+        ("\n\\begin{pmatrix} 1 \\\\\n 2 \\end{pmatrix}\n", None),
+    ],
+)
+def test_the_answer_is_stored_on_one_line(box: str, stored: str | None) -> None:
+    """A line break in a box (an engine that lost the grammar, a teacher without one) is a
+    space to LaTeX; the stored answer never spans lines."""
+    kind = "NV" if box == "2" else "EX"
+    reply = GOOD.replace("\\boxed{2}", f"\\boxed{{{box}}}").replace("NV", kind)
+    pair, why = parse_reply(reply, {"fragment_id": "f", "book": "b"})
+    assert pair is not None, why
+    assert "\n" not in pair.answer and pair.answer.startswith("\\boxed{")
+    if stored is not None:
+        assert pair.answer == stored
+
+
 def test_synthesis_is_cached_resumable_and_trains(tiny_model: Path, tmp_path: Path) -> None:
     fragments = build_fragments(
         SAMPLE / "books", tmp_path / "fragments.jsonl", input_name="full.md"
