@@ -141,14 +141,17 @@ def _unbox(content: str) -> str:
     return _INNER_BOX.sub("{", content)
 
 
-def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
+def boxed_answers(
+    text: str, *, strip_thinking: bool = True, question: str | None = None
+) -> Extraction:
     """Every non-empty box a reader sees and the output stands behind, in order (``\\fbox``
     is a box too); see :mod:`studybench.verify.visibility` for what is hidden or disowned.
 
     ``hedges`` says which neighbouring boxes a hedge word joins (``\\boxed{a} or
     \\boxed{b}``): such boxes are claims about one answer (``judge_inline`` wants each of them
     right). Boxes side by side without one keep the protocol's rule: the last box (the last
-    ``k``) wins."""
+    ``k``) wins. ``question`` says which effects a box given for comparison keeps that the
+    question leaves out (:func:`~studybench.verify.visibility.denials`)."""
     visible, unterminated = visible_text(text, strip_thinking=strip_thinking)
     # hidden text and code spans leave spaces behind: runs as short as the visible text's
     shown = collapse_whitespace(
@@ -160,7 +163,7 @@ def boxed_answers(text: str, *, strip_thinking: bool = True) -> Extraction:
         for content, (start, end) in zip(scan.contents, scan.spans, strict=True)
         if (box := _unbox(content) if content.strip() else "")
     ]
-    denied = denials(shown, [(start, end) for _, start, end in found])
+    denied = denials(shown, [(start, end) for _, start, end in found], question)
     kept = [box for box, flag in zip(found, denied, strict=True) if not flag]
     if kept:
         boxes = tuple(box for box, _, _ in kept)

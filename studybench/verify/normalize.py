@@ -204,6 +204,15 @@ _VECTOR = re.compile(
     r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*"
     r"(?:\{\s*([A-Za-z]|\\[A-Za-z]+)\s*\}|([A-Za-z])(?![A-Za-z]))"
 )
+# the norm of one vector, in bars or double bars (\\|\\vec v\\|, \\lVert\\mathbf v\\rVert,
+# \\left|\\vec{v}\\right|): its magnitude, the name without the arrow, so a label's checks
+# read it ("|\\vec v|^2 = 14.5 m/s" is v^2, transformed_quantity; red team r24b)
+_BAR = (
+    r"(?:\\[bB]igg?[lr]?|\\left|\\right)?\s*"
+    r"(?:\\\||\\[lr]?Vert(?![A-Za-z])|\\[lr]vert(?![A-Za-z])|\|)"
+)
+_SCRIPT = r"(\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\w))?"
+_VECTOR_NORM = re.compile(rf"{_BAR}\s*\\vec\{{([A-Za-z]|\\[A-Za-z]+)\}}{_SCRIPT}\s*{_BAR}")
 _BOLD = re.compile(
     r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*(?=\{)"
     r"(?!\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\})"
@@ -473,6 +482,7 @@ def normalize_answer(text: str) -> str:
     text = _FONT_SWITCH.sub(" ", text)
     text = _OPERATORNAME.sub(_operator_name, text)
     text = _VECTOR.sub(lambda m: r"\vec{" + (m.group(1) or m.group(2)) + "}", text)
+    text = _VECTOR_NORM.sub(lambda m: m.group(1) + (m.group(2) or ""), text)
     text = _DERIVED_VECTOR.sub(r"\1\2 \3", text)
     text = _BOLD.sub(r"\\mathrm", text)  # bold expressions: just the expression
     text = _UPRIGHT_FUNCTION.sub(lambda m: "\\" + m.group(1) + " ", text)

@@ -53,6 +53,7 @@ from studybench.verify.parsing import (
 from studybench.verify.question import (
     asks_temperature_change,
     counted_in_question,
+    data_angle_unit,
     single_asked_name,
 )
 from studybench.verify.relations import bound_direction, bound_name, bound_value, is_label
@@ -62,6 +63,7 @@ from studybench.verify.units import (
     convert,
     counted_things,
     has_offset,
+    is_angle,
     is_dimensionless,
     parse_unit,
     same_dimension,
@@ -127,6 +129,9 @@ def _scale_reading(pred: Quantity, requested: tuple[Any, ...]) -> float | None:
     else applied (``3\\,ppm`` is 3e-6, ``30^\\circ`` is 0.52 rad). Reading it both ways
     accepted one box for two golds a factor apart."""
     scales = tuple(unit for unit in requested if is_dimensionless(unit))
+    if not scales and is_angle(pred.unit):
+        angle = data_angle_unit(asked_question(folded=False))  # the gold is in the data's
+        scales = (angle,) if angle is not None else ()
     if scales:
         hit = _convert_any(pred, scales)
         if hit is not None:

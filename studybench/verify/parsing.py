@@ -687,10 +687,19 @@ def _parsed_or_failure(text: str) -> tuple[Any, str | None]:
         return None, exc.reason
 
 
+# a subscript straight after a written number ("3.8_{2.6}", "2_{4}\\pi", "48_{\\text{or } 24}"):
+# no notation gives a number one, and the LaTeX parser dropped it, so that every wrong
+# value could ride on a right one (red team r24a); a name's subscript (``v_0``, ``x_{12}``,
+# ``\\log_{10}``, ``10^{3}_{…}``) is no number's
+_NUMBER_SUBSCRIPT = re.compile(r"(?<![\w.^}\\])(?<!\^\{)(?<!\^\{-)\d+(?:\.\d+)?\s*_")
+
+
 def _parsed(text: str) -> Any:
     guard(text)
     if not _balanced(text):  # a truncated answer: ANTLR took 20-60 ms to say so
         raise UnparseableError("syntax")
+    if _NUMBER_SUBSCRIPT.search(text):
+        raise UnparseableError("number_subscript")
     prepared = _prepare(text)
     dummies: dict[Any, Any] = {}
     if "\\int" in prepared:

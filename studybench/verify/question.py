@@ -159,6 +159,32 @@ def _names_data(text: str, match: re.Match[str], asking: bool) -> bool:
     return asking and _ASKING.search(_sentence(text, match.start())) is None
 
 
+# angles the data are written in: degrees ("45^\\circ", "30°", "\\degree", "30 degrees", not
+# a temperature), radians ("\\pi/4 rad", "2 radians")
+_DATA_DEGREES = re.compile(
+    r"(?:°|\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z])|\bdeg(?:rees?)?\b)"
+    r"(?!\s*(?:\\mathrm\s*\{|\\text\s*\{|\\rm\s*)?\s*(?:[CFK]\b|celsius|fahrenheit|kelvin))",
+    re.IGNORECASE,
+)
+_DATA_RADIANS = re.compile(r"\brad(?:ians?)?\b|\\(?:mathrm|text|rm)\s*\{\s*rad\s*\}")
+
+
+@lru_cache(maxsize=1024)
+def data_angle_unit(question: str | None) -> Any | None:
+    """The one unit the question writes its angles in (degree or radian), or None where it
+    writes none or both. A bare gold for an angle is in that unit: "incidence of
+    $45^\\circ$ … Find the angle of refraction" has the gold 30 for 30°, so 30 rad is wrong
+    (red team r22a: applying the degree made 30° 0.52 and 30 rad 30)."""
+    if not question:
+        return None
+    text = question[:MAX_QUESTION_CHARS]
+    degrees = _DATA_DEGREES.search(text) is not None
+    radians = _DATA_RADIANS.search(text) is not None
+    if degrees == radians:
+        return None
+    return parse_unit("degree" if degrees else "radian")
+
+
 @lru_cache(maxsize=1024)
 def requested_units(question: str | None) -> tuple[Any, ...]:
     """The units ``question`` asks the answer in, in order of appearance, without repeats;

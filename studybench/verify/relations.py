@@ -506,7 +506,7 @@ _DESCRIPTIVE = frozenset(
     counterclockwise anticlockwise counter inward inwards outward outwards toward towards away
     forward forwards backward backwards above below behind front beneath under underneath
     along across through radially radial radially tangential tangentially horizontal
-    horizontally vertical vertically perpendicular parallel antiparallel direction directions
+    horizontally vertical vertically perpendicular normal parallel antiparallel direction directions
     directed pointing points pointed pointing axis plane page screen center centre centered
     origin ground floor wall ceiling surface incline ramp slope side sides top bottom edge
     inside outside within between near beyond past position located location lies lying
@@ -746,13 +746,18 @@ _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
 LETTER_RUN = re.compile(r"[A-Za-z]+")
 
 
+# words of value that also name a quantity, where the question asks with them: "the maximum
+# height" (red team r24c: "\\text{maximum height} = 11.5 m" was an unasked label)
+_EXTREMA = frozenset("max min maximum minimum maximal minimal".split())
+
+
 def asked_place(label: str, question: str) -> int | None:
     """Where the asking part of ``question`` writes the words of ``label`` in a row
     (inflection and articles aside), or None: "current" in "Find the emf and the current";
     a word of value ("twice") is no name of a quantity."""
     words = [w.casefold() for w in LETTER_RUN.findall(label) if w.casefold() not in _ARTICLES]
-    if not words or any(w in VALUE_WORDS for w in words):
-        return None
+    if not words or any(w in VALUE_WORDS and w not in _EXTREMA for w in words):
+        return None  # an extreme names the quantity where the asking part writes it too
     asked = [
         (m.start(), word_stem(m.group().casefold()))
         for m in LETTER_RUN.finditer(asking_part(question))

@@ -19,6 +19,7 @@ from studybench.verify.asking import asking_part
 from studybench.verify.chains import label_key
 from studybench.verify.normalize import collapse_whitespace, question_math
 from studybench.verify.question import symbols_of
+from studybench.verify.short_offers import short_expressions, short_offers
 
 # the labels a conclusion begins with: "TL;DR:", "Bottom line:", "Correction:" (the later
 # offers of ``visibility`` read the same labels before a second value)
@@ -119,7 +120,10 @@ _STATES = (
 # an order of magnitude ("$\\lambda \\sim 10^{-10}$ m")
 _ROUGHLY = r"(?:\\sim(?![a-zA-Z])|∼)(?=\s*[-+−]?\d+\.\d)"
 # a quantity named in words: "So the work is 1200 J", "Hence the speed comes to about 29 m/s"
+# ("it reaches a height of 3.0 m", "the ball rises to a height of …": red team r22a)
 _NOUN_STATES = (
+    r"(?:(?:it|this|that|they|the\s+[a-z]+)\s+(?:[a-z]+(?:s|ed)|has|had|will\s+[a-z]+)\s+"
+    r"(?:(?:to|at|with|up\s+to)\s+)?)?"
     r"(?:an?|the)\s+(?P<noun_of>[a-z]+(?:\s+[a-z]+){0,2}?)\s+of\s+(?=[-+−]?\$?\d)|"
     r"(?:the|its|their|our|your|this|the\s+answer['’]s|the\s+final)\s+"
     r"(?P<noun>[a-z]+(?:\s+[a-z]+){0,4}?)\s+"
@@ -134,7 +138,8 @@ _NOUN_STATES = (
 _UNIT_WORD = r"[A-Za-zµμΩ°%][\w/^·\-]{0,12}"
 _UNIT_AFTER_MATH = rf"(?:(?<=\$)[ \t]*(?!instead\b)(?P<unit>{_UNIT_WORD}))?"
 _VALUE_TAIL = (
-    r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)(?:\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
+    r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)"
+    r"(?P<rest>\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
     r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
@@ -189,13 +194,33 @@ _CORRECTED_VALUE = re.compile(
     + rf"(?:{_TAKING_BACK})\b(?P<sentence>(?:[^.!?\n]|\.(?=\d)){{0,200}})",
     re.IGNORECASE,
 )
-# each value in such a sentence, with the unit after it
+# each value in such a sentence, with the unit after it (after its math too: "$v = 2.0$ m/s")
 _SENTENCE_VALUE = re.compile(
-    r"(?<![\w.^_/{])(?P<value>[-+−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
-    r"(?P<unit>(?:\s|\\[,;: ])*"
+    r"(?<![\w.^_/{(])(?P<value>[-+−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
+    r"(?![\d.]*\s*[)*^(])(?P<unit>(?:\s|\\[,;: ]|\$(?=[ \t]*[A-Za-zµμΩ°\\]))*"
     r"(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,20}\}|[A-Za-zµμΩ°][A-Za-z/^\d]{0,8})"
     r"(?![.][A-Za-z]))?\s*\$?(?=[\s.,;!)$]|$)"
 )
+# words that set a value aside in its sentence: "3.0 m, not 5.0 m", "instead of 5.0 m"
+_SET_ASIDE_BEFORE = re.compile(
+    r"\b(?:not|n[o']t|never|instead\s+of|rather\s+than|than|from|vs\.?|versus)\W*\$?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _concluding_value(sentence: str) -> re.Match[str] | None:
+    """The value a sentence that takes the box back concludes with: its last one that no
+    word sets aside ("Correction: it rises 3.0 m, not 5.0 m" concludes with 3.0 m). The
+    values of its working ("$\\omega = 20$ rad/s, so $v = 0.10 \\times 20 = 2.0$ m/s") are
+    steps to it (red team r24c: each was offered beside the box)."""
+    kept = [
+        v
+        for v in _SENTENCE_VALUE.finditer(sentence)
+        if not _SET_ASIDE_BEFORE.search(sentence[max(0, v.start() - 20) : v.start()])
+    ]
+    return kept[-1] if kept else None
+
+
 # a line that names a quantity in words and gives its value: "- emf: 16.0 V", "potential: 4.96 V"
 _NOUN_LINE = re.compile(
     r"(?:^|(?<=\n))[ \t]*(?:[-*•>]\s+|\d+[.)]\s+|\|[ \t]*)?(?P<noun>[A-Za-z][A-Za-z ]{1,30}?)"
@@ -301,6 +326,7 @@ def restated_values(
         if noun and question and not _asks_about(noun, question):
             continue  # "So the time to the top is 1.5 s": another quantity than the asked one
         value = m.group("value") or m.group("letter") or m.group("bare") or m.group("truth")
+        value = _last_link(value, m.group("rest"))
         label = m.group("label") or m.group("noun_label")
         found.append((m.start(), label, _with_unit(value, m.group("unit"))))
         spans.append(m.span())
@@ -313,13 +339,15 @@ def restated_values(
             spans.append(m.span())
     earlier = _read(found, spans)
     for m in _CORRECTED_VALUE.finditer(text):
-        for v in _SENTENCE_VALUE.finditer(m.group("sentence")):
-            unit = (v.group("unit") or "").strip()
+        v = _concluding_value(m.group("sentence"))
+        if v is not None:
+            unit = (v.group("unit") or "").replace("$", "").strip()
             value = v.group("value")
             at = m.start("sentence") + v.start()
-            if any(start <= at < end and read.startswith(value) for start, end, read in earlier):
-                continue  # read already by a rule above
-            found.append((at, None, f"{value}\\,{unit}" if unit else value))
+            if not any(
+                start <= at < end and read.startswith(value) for start, end, read in earlier
+            ):
+                found.append((at, None, f"{value}\\,{unit}" if unit else value))
         spans.append(m.span())
     for m in _IN_UNIT_STATEMENT.finditer(text):
         unit = m.group("unit").strip("$")
@@ -327,11 +355,37 @@ def restated_values(
         spans.append(m.span())
     if asked is not None:
         found += _asked_statements(text, asked, question, spans)
+    found += [
+        (start, None, value)
+        for start, end, value in short_offers(text)
+        # a sentence read already, by a reader above
+        if not any(a < end and start < b for a, b in spans)
+        and not any(start <= at < end for at, _, _ in found)
+    ]
     # prose writes a power of ten without braces ("7.35 × 10^26 W"): the whole exponent
     return [
         (label, _PROSE_POWER.sub(r"^{\1}", _closed(value)))
         for _, label, value in sorted(found, key=_first)
     ]
+
+
+_OPERATOR_NEXT = re.compile(r"\s*(?:\\times|\\cdot|[×*/+])")
+# arithmetic in a stated value ("v = 0.10 \\times 20 = 2.0"), and the chain's last number
+_ARITHMETIC = re.compile(r"\\times|\\cdot|[×*/+]|\d\s+\(|\)\s*\(")
+_LAST_LINK = re.compile(
+    r"=\s*(?P<number>[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
+    r"\s*\$?\s*$"
+)
+
+
+def _last_link(value: str, rest: str | None) -> str:
+    """A value written as arithmetic and then worked out ("$v = 0.10 \\times 20 = 2.0$ m/s"):
+    the number it works out to (red team r24c: the first factor was read); another form
+    after a plain value ("5.54 ks ≈ 1.5 h") leaves the first."""
+    if not rest or _ARITHMETIC.search(value) is None:
+        return value
+    link = _LAST_LINK.search(rest)
+    return link.group("number") if link is not None else value
 
 
 def _closed(value: str) -> str:
@@ -377,6 +431,19 @@ def _asked_statements(
             continue  # "So at $v = 20$ m/s the car slips"
         if _VALUE_BEFORE.search(text[start : m.start()]):
             continue  # "So on the Moon, with $g = 1.62$ m/s², …"
+        number = m.group("number")
+        math_end = text.find("$", m.end("number"))
+        tail = text[m.end("number") : math_end if math_end >= 0 else m.end("number") + 80]
+        if _OPERATOR_NEXT.match(tail):  # "$v = 0.10 \\times 20 = 2.0$ m/s": what it works out to
+            link = _LAST_LINK.search(tail)
+            if link is None:
+                continue  # arithmetic left unworked: an expression, not a value
+            number = link.group("number")
+            close = _AFTER_CLOSE.match(text, math_end + 1) if math_end >= 0 else None
+            unit = close.group("unit") if close is not None else ""
+            found.append((m.start(), label, _with_unit(number, unit or None)))
+            read.append(m.span())
+            continue
         unit = m.group("unit").strip()
         if _NOT_UNIT.search(unit):
             continue  # "v = 2\\sqrt{gh}": an expression with a number in it
@@ -542,6 +609,17 @@ _DRESSING = (
         re.compile(r'\{?\s*"(?:final_?)?answer"\s*:\s*"([^"\n]{1,60})"\s*\}?', re.IGNORECASE),
         "\nanswer: \\1\n",
     ),
+    # a block of its own opens a line: "<details><summary>Correction</summary>Actually, …",
+    # "\\begin{remark}Actually, …" (red team r22a: a correction inside a block is one)
+    (
+        re.compile(
+            r"</?(?:details|summary|div|p|br|aside|blockquote|section|li|note)\b[^<>\n]{0,40}>"
+            r"|\\(?:begin|end)\s*\{(?:remark|note|notes|aside|comment|quote|quotation|center"
+            r"|framed|mdframed|tcolorbox|small|footnotesize)\*?\}",
+            re.IGNORECASE,
+        ),
+        "\n",
+    ),
     (re.compile(r"`|\*\*|__|</?[A-Za-z][^<>\n]{0,40}>|[✅✔☑✓]\ufe0f?"), ""),
     (re.compile(rf"(?:\\therefore(?![A-Za-z])|∴){_SPACING}"), "\ntherefore "),
     (
@@ -587,7 +665,8 @@ def restated_expressions(
     in words that the question uses ("i.e. the height is kx^2/mg") is the asked one too
     (``question``; see :func:`restated_values`)."""
     found: list[tuple[str | None, str, bool]] = []
-    for match in _EXPRESSION_CONCLUSION.finditer(unframed(after[:_SCOPE])):
+    text = unframed(after[:_SCOPE])
+    for match in _EXPRESSION_CONCLUSION.finditer(text):
         expression = match.group("expression")
         for stop in (_PROSE_WORD.search(expression), _RELATION.search(expression)):
             if stop is not None:
@@ -604,6 +683,51 @@ def restated_expressions(
             or bool(noun and (question is None or _asks_about(noun, question)))
         )
         found.append((match.group("label"), expression, answered))
+    found += _corrected_expressions(text, {expression for _, expression, _ in found})
+    read = {expression for _, expression, _ in found}
+    return found + [
+        (label, expression, True)
+        for label, expression in short_expressions(text)
+        if expression not in read
+    ]
+
+
+_MATH = re.compile(r"\$([^$\n]{1,160})\$")
+_ONLY_UNITS = re.compile(r"(?:\s|\\[,;: ]|\\(?:mathrm|text|rm|textrm)\s*\{[^{}]*\})*")
+
+
+def _corrected_expressions(text: str, read: set[str]) -> list[tuple[str | None, str, bool]]:
+    """The expressions in a sentence that takes the box back, whatever words lead to them
+    ("I made an error above; the block arrives with $\\sqrt{gh}$.", red team r22a), as
+    :data:`_CORRECTED_VALUE` reads values: each piece of math that is an expression (not a
+    lone name, nor only a unit) is offered as the answer; ``label = …`` offers its right
+    side under that label. Not in a sentence about another case (``_WHAT_IF``)."""
+    found: list[tuple[str | None, str, bool]] = []
+    for m in _CORRECTED_VALUE.finditer(text):
+        sentence = m.group("sentence")
+        if _WHAT_IF.search(sentence):
+            continue
+        for math in _MATH.finditer(sentence):
+            content = math.group(1).strip()
+            label = None
+            relations = list(_RELATION.finditer(content))
+            if relations:
+                if len(relations) != 1 or relations[0].group() != "=":
+                    continue  # an inequality or a chain: working, not an answer
+                label = content[: relations[0].start()].strip()
+                if re.fullmatch(_LABEL, label) is None:
+                    continue  # "v^2 = 2gh": an equation (restated_equations)
+                content = content[relations[0].end() :].strip()
+            content = content.rstrip(",.;:").strip()
+            if (
+                not re.search(r"[A-Za-z]", content)
+                or re.fullmatch(_LABEL, content)
+                or _ONLY_UNITS.fullmatch(content)
+                or content in read
+            ):
+                continue
+            read.add(content)
+            found.append((label, content, label is None))
     return found
 
 

@@ -12,6 +12,11 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
+_PREFIX_WORDS = "atto|femto|pico|nano|micro|milli|centi|deci|kilo|mega|giga|tera|peta"
+_UNIT_WORDS = (
+    "(?:newton|ampere|amp|coulomb|volt|ohm|watt|joule|met(?:er|re)|gram|second|farad|henr"
+    "|tesla|hertz|pascal|weber|lit(?:er|re)|mole|calorie|becquerel|gray|sievert|siemens)"
+)
 _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
@@ -35,6 +40,19 @@ _UNIT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?i)\bproton[\s-]+mass(?:es)?\b", " m_p "),
         # "800 J per cycle": the amount in one cycle, not joules per 2 pi radians
         (r"(?i)\s*(?:\bper\b|/)\s*(?:cycle|revolution|rev|oscillation|period|orbit)s?\b", " "),
+        # an SI prefix written as a word of its own: "3.5 kilo-newtons", "2.0 mega electron
+        # volts", "12 milli amperes" (pint read a difference, or no unit; red team r24b)
+        (rf"(?i)\b({_PREFIX_WORDS})[\s-]+electron[\s-]*volts?\b", r" \1electronvolt "),
+        (rf"(?i)\b({_PREFIX_WORDS})[\s-]+(?={_UNIT_WORDS})", r"\1"),
+        # units of two or three words, and amperes as people say them ("2.0 amps": pint read
+        # attometres per second), "degrees C" (a degree times a coulomb)
+        (r"(?i)\blight[\s-]+years?\b", " light_year "),
+        (r"(?i)\bastronomical[\s-]+units?\b", " astronomical_unit "),
+        (r"(?i)\batomic[\s-]+mass[\s-]+units?\b", " amu "),
+        (r"(?i)(?<![A-Za-z])(milli|micro|kilo)?amps?(?![A-Za-z])", r" \1ampere "),
+        (r"\bdeg(?:ree)?s?\s+C\b", " degC "),
+        (r"\bdeg(?:ree)?s?\s+F\b", " degF "),
+        (r"(?i)henries\b", "henry"),
         (r"(?i)\belectron[\s-]*volts?\b", " eV "),  # not a counted electron times a volt
         (r"\\sec(?![a-zA-Z])", " s "),
         (r"\^\{\\circ\}\s*K(?![a-zA-Z])", " K "),  # degrees kelvin, old style
@@ -318,6 +336,17 @@ def _angle_powers(unit: Any) -> tuple[int, int]:
         elif base in _SOLID_ANGLES:
             solid += power * _SOLID_ANGLES[base]
     return plane, solid
+
+
+def is_angle(unit: Any) -> bool:
+    """Whether ``unit`` measures a plane angle (degree, radian, arcminute, ...), not a count
+    of turns nor a scale such as percent."""
+    return (
+        unit is not None
+        and _angle_powers(unit) == (1, 0)
+        and not _names(unit) & {"turn", "revolution", "rev", "cycle"}
+        and is_dimensionless(unit)
+    )
 
 
 def _angle_per_time_or_length(angled: Any, plain: Any) -> bool:

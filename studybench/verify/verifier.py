@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studybench.data.answer_types import AnswerType, split_type_sequence
+from studybench.verify.angle_reference import with_agreed_reference
 from studybench.verify.conditions import without_condition
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.normalize import (
@@ -50,7 +51,7 @@ from studybench.verify.visibility import (
     label_before,
     unwrapped,
 )
-from studybench.verify.word_labels import without_respectively, words_as_labels
+from studybench.verify.word_labels import names_set_equal, without_respectively, words_as_labels
 
 # 1.2.0: angle-bracket tuples split inside their brackets, an ambiguous unit symbol read in
 # either side's dimension, "quanta" a count, a failed list names a failed pair's reason,
@@ -367,12 +368,14 @@ def judge_inline(
     if kind is AnswerType.TUP and len(gold_boxes) == 1 and len(sequence) > 1:
         gold_boxes = select_answers(gold_boxes, kind, len(sequence))
     golds = normalize_all(_without_remarks(gold_boxes, kind, sequence, gold=True))
-    extraction = boxed_answers(pred, strip_thinking=strip_think)
+    extraction = boxed_answers(pred, strip_thinking=strip_think, question=question)
     if not extraction.answers:
         return verdict(
             False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
         )
     boxes = tuple(map(constant_word, extraction.answers))
+    if kind is not AnswerType.TF:  # a tick is a truth value only where one is asked
+        boxes = tuple(_OWN_TICK.sub("", box) for box in boxes)
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
         boxes = tuple(map(read, boxes, extraction.after))
@@ -389,7 +392,9 @@ def judge_inline(
     if kind is AnswerType.NV:
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
     if kind is AnswerType.TUP:
-        boxes = tuple(without_respectively(words_as_labels(box, question)) for box in boxes)
+        boxes = tuple(
+            without_respectively(words_as_labels(names_set_equal(box), question)) for box in boxes
+        )
     with asked_in(question):  # a sentence's name must be one the question asks for
         answers = tuple(split_unit_connectives(phrase_as_label(box)) for box in boxes)
     if kind in (AnswerType.EX, AnswerType.NV) and len(gold_boxes) == 1:
@@ -402,6 +407,11 @@ def judge_inline(
 
     def judged(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
         chosen = select_answers(boxes, kind, len(golds), sequence)
+        if kind is AnswerType.NV:  # "30° from the surface" for 30° from the normal
+            referenced = tuple(with_agreed_reference(box, gold_boxes, question) for box in chosen)
+            if None in referenced:
+                return False, "angle_reference", tuple(map(unmark, normalize_all(chosen)))
+            chosen = tuple(box for box in referenced if box is not None)
         allowed = gold_words
         if question and remarks_in_asked_order(chosen, question):
             allowed |= asked_words(question)  # "8.00 V (induced emf)" for "Find the induced emf"
@@ -1139,6 +1149,13 @@ _DECIMAL_COMMA = re.compile(
 # A plain comma as a decimal comma, in one value (NV) only, where lists use commas elsewhere:
 # ``7,52 \\times 10^{-10}``, ``0,816\\ \\text{m}``, ``14,5`` (three digits after it group
 # thousands, ``1,000``; a space after it separates values).
+# the model's own tick at the start or end of a box ("3.98\\times10^{-19}\\ J\\ \\checkmark",
+# "✓ 2.0 A"): a check it made, not part of the answer (red team r24b); a cross is no tick
+_TICK_SPACE = r"(?:\\[,;: ]|\\q?quad(?![A-Za-z])|~|\s)*"
+_OWN_TICK = re.compile(
+    rf"{_TICK_SPACE}(?:\\checkmark(?![A-Za-z])|[✓✔]\ufe0f?){_TICK_SPACE}$"
+    rf"|^{_TICK_SPACE}(?:\\checkmark(?![A-Za-z])|[✓✔]\ufe0f?){_TICK_SPACE}(?=\S)"
+)
 _PLAIN_DECIMAL_COMMA = re.compile(
     r"(?<![\w.^_{}\\,])(0|\d+(?=,(?:\d{1,2}|\d{4,})(?![\d.,])))\,(\d+)(?![\d.,])"
 )

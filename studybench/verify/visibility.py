@@ -1866,7 +1866,7 @@ def operands(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     return found
 
 
-def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+def denials(text: str, spans: list[tuple[int, int]], question: str | None = None) -> list[bool]:
     """For each box (its span in ``text``), whether the output takes it back: the prose right
     before it denies it ("it is not", "wrong:", ``\\neq``) or the prose right after it does
     ("is wrong", "(incorrect)"). A denial covers a whole list: "it is not \\boxed{a},
@@ -1887,6 +1887,8 @@ def denials(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     for index in range(len(spans) - 2, -1, -1):  # "a, b is wrong": back through the list
         after[index] = after[index] or (after[index + 1] and listed[index])
     marked = [_disowned(b, a) for b, a in zip(befores, afters, strict=True)]
+    for index, compared in enumerate(_compared(befores, question)):
+        marked[index] = marked[index] or compared
     flags = zip(before, after, marked, uncommitted(text, spans), strict=True)
     return [any(flag) for flag in flags]
 
@@ -2260,13 +2262,58 @@ _COMPARISON_BEFORE = re.compile(
 )
 
 
+# what makes a comparison's box another case than the asked one: it is hypothetical ("for
+# comparison, a frictionless block would reach …"), or another part's ("For reference, part
+# (b): …")
+_OTHER_CASE = re.compile(
+    r"\b(?:would|could|if|without|ignoring|neglecting|ideal\w*|naive|textbook|instead|had"
+    r"|frictionless|dragless|no\s+(?:drag|friction|air)|earlier|previous)\b|\bpart\s*\(?[a-z]\b",
+    re.IGNORECASE,
+)
+# an effect a comparison keeps ("with drag"), and one the question leaves out ("ignoring drag")
+_KEPT = re.compile(r"\bwith\s+(?:the\s+|air\s+)?([a-z]+)", re.IGNORECASE)
+_LEFT_OUT = re.compile(
+    r"\b(?:ignor\w*|neglect\w*|without|no)\s+(?:the\s+|air\s+|any\s+)?([a-z]+)", re.IGNORECASE
+)
+# words before a box that claim it as the answer
+_CLAIMED = re.compile(r"\b(?:final|answer|result|therefore|thus|hence)\b", re.IGNORECASE)
+
+
+def _compared(befores: list[str], question: str | None) -> list[bool]:
+    """For each box, whether the words before it in its sentence give it for comparison
+    (``_COMPARISON_BEFORE``) of another case than the asked one: another box is claimed as
+    the answer, the comparison is of another case (``_OTHER_CASE``), or it keeps an effect
+    the question leaves out ("For comparison, with drag: …" for a question ignoring drag).
+    Else the comparison is the asked case given after a baseline ("In air it is 500 nm. By
+    contrast, inside the glass it is 333 nm."), and stands (red team r24c: disowning it
+    judged the baseline)."""
+    found = [_COMPARISON_BEFORE.search(_plain(b[-_WINDOW:])) for b in befores]
+    if not any(found):
+        return [False] * len(befores)
+    claimed = [
+        match is None and _CLAIMED.search(_plain(_window_before(b))) is not None
+        for b, match in zip(befores, found, strict=True)
+    ]
+    left_out = {m.group(1).casefold().rstrip("s") for m in _LEFT_OUT.finditer(question or "")}
+    flags = []
+    for index, match in enumerate(found):
+        if match is None:
+            flags.append(False)
+            continue
+        clause = match.group(0)
+        kept = {m.group(1).casefold().rstrip("s") for m in _KEPT.finditer(clause)}
+        other_claimed = any(c for j, c in enumerate(claimed) if j != index)
+        flags.append(
+            other_claimed or _OTHER_CASE.search(clause) is not None or bool(kept & left_out)
+        )
+    return flags
+
+
 def _disowned(before: str, after: str) -> bool:
-    """Whether a mark or a label around one box disowns it (see ``_DISOWNED_AFTER``), or the
-    words before it in its sentence give it for comparison (``_COMPARISON_BEFORE``)."""
+    """Whether a mark or a label around one box disowns it (see ``_DISOWNED_AFTER``)."""
     prose, _ = _split_label(before)
     return (
         _MARK_BEFORE.search(_window_before(prose)) is not None
-        or _COMPARISON_BEFORE.search(_plain(before[-_WINDOW:])) is not None
         or _DISOWNED_AFTER.match(_plain(_same_paragraph(_decoded(after[:_WINDOW])))) is not None
         or _DISOWNED_AFTER.match(_decoded(after[:_WINDOW])) is not None
         or (_BRACED_BEFORE.search(before) is not None and _JUDGING_LABEL.match(after) is not None)

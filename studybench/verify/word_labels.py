@@ -78,3 +78,37 @@ def in_asked_order(names: list[str], question: str | None) -> list[int] | None:
     if any(place is None for place in places) or len(set(places)) != len(places):
         return None
     return sorted(range(len(names)), key=lambda i: places[i])  # type: ignore[arg-type, return-value]
+
+
+# a tuple of names set equal to a tuple of values, a shared unit after it: "(v_1, v_2) =
+# (-1.0, 2.0)\ m/s", "(T,\ v_{\max}) = (1.26\ s,\ 0.50\ m/s)"
+_NAMES_EQUAL_VALUES = re.compile(
+    r"^\s*(?:\\left\s*)?\(\s*(?P<names>[^()=]+?)\s*(?:\\right\s*)?\)\s*=\s*"
+    r"(?:\\left\s*)?\(\s*(?P<values>.+?)\s*(?:\\right\s*)?\)"
+    r"(?P<unit>(?:\s|\\[,;: ]|~)*"
+    r"(?:\\(?:mathrm|text|textrm|rm)\s*\{[^{}]*\}|[A-Za-zµΩ°%][\w/^{}-]*))?"
+    r"\s*$",
+    re.DOTALL,
+)
+# one name: a letter or a command, a subscript, primes (``v_1'``, ``v_{\max}``, ``\theta``)
+_ONE_NAME = re.compile(
+    r"(?:\\[A-Za-z]+\s*|[A-Za-z])(?:\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?\w+))?\s*(?:'+|\^\s*\{?\\prime\}?)?"
+)
+_SEPARATOR_SPACE = re.compile(r"^(?:\s|\\[,;: ]|~)+|(?:\s|\\[,;: ]|~)+$")
+
+
+def names_set_equal(box: str) -> str:
+    """``(v_1, v_2) = (-1.0, 2.0)\\ m/s`` as ``v_1 = -1.0\\ m/s, v_2 = 2.0\\ m/s``: each name
+    labels the value in its place (red team r24b), the unit after the values each one's; as
+    written where the sides are no names, or hold different counts."""
+    match = _NAMES_EQUAL_VALUES.match(box)
+    if match is None:
+        return box
+    names = [_SEPARATOR_SPACE.sub("", n) for n in split_top_level(match.group("names"), ",")]
+    values = [_SEPARATOR_SPACE.sub("", v) for v in split_top_level(match.group("values"), ",")]
+    if len(names) < 2 or len(names) != len(values):
+        return box
+    if not all(_ONE_NAME.fullmatch(name) for name in names) or not all(values):
+        return box
+    unit = match.group("unit") or ""
+    return ", ".join(f"{name} = {value}{unit}" for name, value in zip(names, values, strict=True))

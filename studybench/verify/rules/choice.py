@@ -41,11 +41,15 @@ _MC_LATER = re.compile(
 )
 
 
+_SPACED_LETTER = re.compile(r"\(\s*([A-Za-z])\s*\)")
+
+
 def mc_letters(text: str) -> frozenset[str] | None:
     """The options an answer selects: the letters before a colon (``B: 5 m/s``), and every
     option named after it (``A: incorrect, B: correct`` names A and B, so it selects both:
     reading only the first let a box that argues for another option pass)."""
-    text = _MC_WORDS.sub("", text.strip())
+    # "(\\text{B})" normalises to "( B )": the letter in its brackets (red team r24b)
+    text = _SPACED_LETTER.sub(r"(\1)", _MC_WORDS.sub("", text.strip()))
     called = _MC_CALLED.match(text)
     if called is not None:
         return frozenset({called.group(1).upper()})
@@ -81,8 +85,13 @@ def _trailing_letter(text: str) -> frozenset[str] | None:
 _MC_STRUCK = re.compile(r"/\s*$|^\W*¬")
 # a box that calls its option false: "(A) is false", "A: incorrect"
 _MC_DENIED = re.compile(
-    r"\b(?:false|incorrect|wrong|untrue)\b"
-    r"|^\W*\(?[A-Za-z]\)?\s*[-—–:).,]*\s*(?:is\s+)?(?:not|no|nope|never(?!\s*mind)|nah)\b",
+    r"\b(?:false|incorrect|wrong|untrue|ruled\s+out|eliminated|excluded|rejected|discarded)\b"
+    # "B, not D" sets B against D: no denial of B
+    r"|^\W*\(?[A-Za-z]\)?\s*[-—–:).,]*\s*(?:is\s+)?(?:not|no|nope|never(?!\s*mind)|nah)\b"
+    r"(?!\s*\(?(?-i:[A-H])\)?(?:\W|$))"
+    # a denial in a word or two more, closing the text: "B -- definitely not", "B -- hardly"
+    # (red team r24c)
+    r"|^\W*\(?[A-Za-z]\)?\s*[-—–:).,(]*\s*(?:[A-Za-z]+\s+){0,2}(?:not|never|hardly|nope|nah)\W*$",
     re.I,
 )
 
@@ -300,10 +309,11 @@ _POLAR = {
             "size",
             (
                 "greater larger bigger more higher longer wider heavier increase increases"
-                " increased increasing rise rises rising grow grows grew grown raised double"
-                " doubles doubled doubling twice triples tripled quadruples",
+                " increased increasing rise rises rising grow grows grew grown raised raises"
+                " raising double doubles doubled doubling twice triples tripled quadruples",
                 "smaller less lesser fewer lower shorter narrower lighter decrease decreases"
                 " decreased decreasing fall falls falling reduce reduces reduced reduction drop"
+                " lowers lowered lowering"
                 " drops dropped shrink shrinks shrank half halves halved",
             ),
         ),
@@ -341,7 +351,9 @@ def _opposes(said: list[str], own: set[str]) -> bool:
     own_sides = {_POLAR[w] for w in own if w in _POLAR}
     rest = {w for w in said if w not in _POLAR and w not in _NEGATIONS} - _MC_COMMON - own
     if rest - _MC_RESTATING:
-        return False  # words of its own: an explanation ("because the period gets smaller")
+        # words of its own: an explanation ("because the period gets smaller"), unless an
+        # opposite word qualifies the option's own thing before any explanation begins
+        return _qualifies_opposite(said, own, own_sides)
     for index, word in enumerate(said):
         side = _POLAR.get(word)
         if side is None:
@@ -349,6 +361,30 @@ def _opposes(said: list[str], own: set[str]) -> bool:
         if index and said[index - 1] in _NEGATIONS:
             side = (side[0], -side[1])
         if (side[0], -side[1]) in own_sides and side not in own_sides:
+            return True
+    return False
+
+
+_EXPLAINS = frozenset("because since as so which due given while but means meaning".split())
+
+
+def _qualifies_opposite(said: list[str], own: set[str], own_sides: set[tuple[str, int]]) -> bool:
+    """Whether, before the remark explains itself (``_EXPLAINS``), a word opposite to the
+    option's stands at most two words (not counting articles) before a thing the option
+    names: "(C) lowering the release point", "C, i.e. decrease the release height", "(C) a
+    less elevated release" where (C) is "a greater release height" (red team r22a). "(A) a
+    larger mass, because the period gets smaller" explains, and is not read."""
+    things = own - set(_POLAR) - _MC_COMMON - _NEGATIONS
+    for index, word in enumerate(said):
+        if word in _EXPLAINS:
+            return False
+        side = _POLAR.get(word)
+        if side is None or side in own_sides or (side[0], -side[1]) not in own_sides:
+            continue
+        if index and said[index - 1] in _NEGATIONS:
+            continue  # "not lower": the option's own side
+        following = [w for w in said[index + 1 :] if w not in _MC_COMMON][:2]
+        if things & set(following):
             return True
     return False
 

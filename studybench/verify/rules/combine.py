@@ -603,6 +603,8 @@ def judge_answers(
             requested = _first_asked_kind(requested)
             if _unasked_word_label(preds[-1], question):
                 return reject("unasked_label")
+            if _later_asked_word_label(preds[-1], question):
+                return reject("wrong_label")
         return judge_atom(preds[-1], golds[0], answer_type, tolerance, requested, question)
     return match_all(
         list(preds),
@@ -646,6 +648,41 @@ def _unasked_word_label(pred: str, question: str | None) -> bool:
     if not any(len(word) > 2 for word in words):
         return False
     return asked_place(" ".join(words), question) is None
+
+
+_ASKING_VERB = re.compile(
+    r"\b(?:find|determine|calculate|compute|obtain|estimate|evaluate|what\s+(?:is|are))\b",
+    re.IGNORECASE,
+)
+_NEXT_ASKED = re.compile(r"\s(?:and|as\s+well\s+as)\s", re.IGNORECASE)
+
+
+def _later_asked_word_label(pred: str, question: str | None) -> bool:
+    """Whether one value names itself in words the asking part writes only after its first
+    "and" ("\\text{range} = 5.1 m" for "Find the maximum height and the horizontal range"):
+    one value answers the first quantity asked (as :func:`_first_asked_kind` reads its
+    unit), so the value is claimed for another (red team r24c)."""
+    if not question:
+        return False
+    label = word_label(pred)
+    words = label.split() if label is not None else []
+    while words and len(words[-1]) == 1:
+        words.pop()
+    if not any(len(word) > 2 for word in words):
+        return False
+    part = asking_part(question)
+    verb = _ASKING_VERB.search(part)
+    place = asked_place(" ".join(words), question)
+    if verb is None or place is None:
+        return False
+    later = _NEXT_ASKED.search(part, verb.end())
+    return later is not None and place > later.start() and not _asked_before(words, part, later)
+
+
+def _asked_before(words: list[str], part: str, later: re.Match[str]) -> bool:
+    """Whether the words are asked before the first "and" too ("the speed … and the speed
+    in km/h")."""
+    return asked_place(" ".join(words), part[: later.start()] + ".") is not None
 
 
 def _first_asked_kind(requested: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -69,6 +69,35 @@ def _equation_sides(text: str) -> tuple[str, str] | None:
     return sides[0].strip(), sides[-1].strip()
 
 
+# steps of a derivation in one box: "\\tfrac12 kx^2 = \\tfrac12 mv^2 \\Rightarrow kx^2 = mv^2"
+_IMPLIES = re.compile(
+    r"\\(?:Rightarrow|implies|Longrightarrow|Leftrightarrow|iff|therefore)(?![A-Za-z])|⇒|⟹|∴"
+)
+_MAX_STEPS = 4
+_STEP_NAME = re.compile(r"\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9,]+\}?)?\s*")
+
+
+def _judge_steps(steps: list[str], gold: str, tolerance: float) -> Outcome:
+    """Steps of a derivation (``A = B \\Rightarrow C = D``): each states an equation, and each
+    must be the gold's (``step_k`` names the first that is not), but a step whose sides are
+    only names the gold does not use (``U_s = K``, ``E_i = E_f``: where the equation came
+    from) claims nothing to check (red team r24b: every step is judged, "wrong ⇒ gold" as
+    much as "gold ⇒ wrong")."""
+    steps = [step.strip().rstrip(",;").strip() for step in steps]
+    if len(steps) > _MAX_STEPS or not all("=" in step for step in steps):
+        return reject("unparseable:steps")
+    outcome = reject("unparseable:steps")
+    for index, step in enumerate(steps):
+        sides = split_top_level(step, "=")
+        naming = all(_STEP_NAME.fullmatch(side) and side.strip() not in gold for side in sides)
+        if naming and index < len(steps) - 1:
+            continue  # "U_s = K": the names of what the next step writes out
+        outcome = judge_eq(step, gold, tolerance)
+        if not outcome.correct:
+            return reject(f"step_{index}:{outcome.reason}")
+    return outcome
+
+
 def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     """Equations are equal when proportional, when one holds wherever the other does after
     solving it for a variable it is linear in (``h\\nu = E_2 - E_1`` and ``\\nu = (E_2 -
@@ -79,6 +108,9 @@ def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
     only a name, restates the question."""
     if is_negated(pred) and not is_negated(gold):
         return reject("negated_relation")  # ``x \\neq 2`` is no equation for x
+    steps = _IMPLIES.split(pred)
+    if len(steps) > 1:
+        return _judge_steps(steps, gold, tolerance)
     tolerance = exact_gold_tolerance(pred, gold, tolerance)
     gold_sides = _equation_sides(gold)
     if gold_sides is None:

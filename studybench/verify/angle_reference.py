@@ -1,0 +1,143 @@
+"""The reference an angle is measured from: part of its value, never a description.
+
+"30° from the surface" is 60° from the normal, "30° below the horizontal" is no launch above
+it, "36.9° north of west" is not 36.9° west of north. A remark after an angle that names its
+reference (a line or axis it is measured from, a side of it, or a compass bearing) is a claim:
+where the question says which reference its angles are measured from, the answer's must be
+that one (on the same side, where the question gives one), and then it changes nothing and
+is dropped ("30° with respect to the normal" is 30°); a different one is ``angle_reference``
+(red team r24b: 1.24.0 read every such remark as a description and dropped it). Where the
+question names no reference the remark is left to the other rules.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from studybench.verify.asking import MAX_QUESTION_CHARS, asking_part
+
+# the lines an angle is measured from, with the words that name the same line
+_SAME_LINE = {
+    "horizontal": "horizontal horizon ground floor level",
+    "vertical": "vertical plumb",
+    "normal": "normal perpendicular",
+    "surface": "surface boundary interface",
+    "x-axis": "x-axis",
+    "y-axis": "y-axis",
+    "z-axis": "z-axis",
+    "incline": "incline ramp slope",
+}
+_LINE_OF = {word: line for line, words in _SAME_LINE.items() for word in words.split()}
+_PREPOSITION = (
+    r"(?:(?:as\s+)?measured\s+)?(?P<side>from|to|with\s+respect\s+to|relative\s+to|with|above"
+    r"|below|beneath|under|off|beyond|past)"
+)
+_LINE = r"(?P<line>[xyz][\s-]?axis|[a-z]+)"
+_REFERENCE = re.compile(rf"\b{_PREPOSITION}\s+(?:the\s+)?{_LINE}\b", re.IGNORECASE)
+_BEARING = re.compile(
+    r"\b(?P<first>north|south|east|west)(?:ward)?\s+of\s+(?P<second>north|south|east|west)\b",
+    re.IGNORECASE,
+)
+# where a question speaks of an angle: the reference follows within a clause
+_ANGLE_WORD = re.compile(r"degrees?\b|°|\\circ|\bangles?\b|\binclined\b|\btilted\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[^.;?!\n]{0,40}")
+_BELOW = frozenset({"below", "beneath", "under"})
+
+Reference = tuple[str, str]  # (side: "above", "below" or "", line), or ("bearing", "west of north")
+
+
+def _line(word: str) -> str | None:
+    return _LINE_OF.get(re.sub(r"(?<=[xyz])[\s-]?(?=axis)", "-", word.casefold()))
+
+
+def _references(text: str) -> list[tuple[int, int, Reference]]:
+    """Each reference ``text`` names, with where it stands."""
+    found = []
+    for match in _REFERENCE.finditer(text):
+        line = _line(match.group("line"))
+        if line is None:
+            continue  # "from the top", "to the wall": no line an angle is measured from
+        side = match.group("side").casefold()
+        side = "below" if side in _BELOW else "above" if side == "above" else ""
+        found.append((match.start(), match.end(), (side, line)))
+    for match in _BEARING.finditer(text):
+        first, second = match.group("first").casefold(), match.group("second").casefold()
+        if first != second:
+            found.append((match.start(), match.end(), ("bearing", f"{first} of {second}")))
+    return found
+
+
+def _of_angles(text: str) -> set[Reference]:
+    """The references ``text`` gives its angles: those within a clause after an angle word
+    ("48.6 degrees from the normal", "the angle the force makes with the x-axis", "at what
+    angle west of north")."""
+    found: set[Reference] = set()
+    for start, _, reference in _references(text):
+        before = text[max(0, start - 60) : start]
+        for word in _ANGLE_WORD.finditer(before):
+            if _CLAUSE.fullmatch(before[word.end() :]):
+                found.add(reference)
+                break
+    return found
+
+
+@lru_cache(maxsize=256)
+def question_references(question: str) -> frozenset[Reference]:
+    """The references the question's angles are measured from: those of its asking part,
+    else the question's where it names one line only (a question that names several says
+    nothing of which one the answer's angle is from)."""
+    asked = _of_angles(asking_part(question))
+    if asked:
+        return frozenset(asked)
+    found = _of_angles(question[:MAX_QUESTION_CHARS])
+    return frozenset(found) if len({line for _, line in found}) == 1 else frozenset()
+
+
+def _agrees(reference: Reference, references: frozenset[Reference]) -> bool:
+    side, line = reference
+    if side == "bearing":
+        return reference in references
+    return any(
+        line == other and (side == other_side or "" in (side, other_side))
+        for other_side, other in references
+        if other_side != "bearing"
+    )
+
+
+# what a reference leaves when it is taken out of a box: an empty text group or brackets,
+# "measured", the spacing before it
+_LEFT_OVER = re.compile(
+    r"(?:\\[,;: !]|\\q?quad(?![A-Za-z])|~|\s)*(?:\\(?:text|mathrm|textrm|mbox)\s*\{\s*\}"
+    r"|\(\s*\)|\[\s*\])"
+)
+_MEASURED = re.compile(r"\b(?:as\s+)?measured\s*(?=\}|\)|$)", re.IGNORECASE)
+# a value is an angle where it or the gold writes an angle's unit
+_ANGLE_UNIT = re.compile(r"\\circ|°|\\degree(?![A-Za-z])|\bdeg(?:rees?)?\b|\brad(?:ians?)?\b")
+
+
+def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None) -> str | None:
+    """``box`` (a value as written) without the references to the question's line that
+    follow its number, or None where one names another line, side or bearing. Unchanged
+    where it is no angle (nor the gold one), names no reference, or the question names
+    none."""
+    if not question or not _ANGLE_UNIT.search(" ".join((box, *golds))):
+        return box
+    number = re.search(r"\d", box)
+    references = question_references(question) if number is not None else frozenset()
+    if number is None or not references:
+        return box
+    kept, last = [], 0
+    for start, end, reference in _references(box):
+        if start < number.start():
+            continue  # before the value: a label's words ("\\theta_{\\text{from normal}}")
+        if not _agrees(reference, references):
+            return None
+        kept.append(box[last:start])
+        last = end
+    if not kept:
+        return box
+    text, previous = _MEASURED.sub("", "".join(kept) + box[last:]), ""
+    while previous != text:  # "\\text{(measured )}": the word, the brackets, the group
+        previous, text = text, _LEFT_OVER.sub("", text)
+    return text.strip()
