@@ -274,7 +274,13 @@ from studybench.verify.word_labels import names_set_equal, without_respectively,
 # word labels of tuple elements are claims in the question's order; conditions of validity,
 # definitions after "where" or in brackets, defining signs, law names, presentation commands,
 # sentences in \text, "B is correct", vulgar fractions, arcminutes, ruled tables
-VERIFIER_VERSION = "1.24.0"
+# 1.25.0 (round 24): an angle's reference is part of it; a number has no subscript; a short
+# sentence after the box that ends in a value offers it, whatever its words; a box given for
+# comparison is disowned only as another case; one value's word label names the first asked
+# quantity; a letter denied in more words; every step of an equation's derivation; a bare
+# angle gold in the data's unit; corrections in blocks and in a sentence's math; units in
+# words, norms of vectors, ticks, names set equal to a tuple, "(\text{B})"
+VERIFIER_VERSION = "1.25.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
