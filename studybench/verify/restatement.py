@@ -139,7 +139,7 @@ _UNIT_WORD = r"[A-Za-zµμΩ°%][\w/^·\-]{0,12}"
 _UNIT_AFTER_MATH = rf"(?:(?<=\$)[ \t]*(?!instead\b)(?P<unit>{_UNIT_WORD}))?"
 _VALUE_TAIL = (
     r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)"
-    r"(?P<rest>\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)[^.\n]*)?"
+    r"(?P<rest>\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)(?:[^.\n]|\.(?=\d))*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
     r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
@@ -326,9 +326,9 @@ def restated_values(
         if noun and question and not _asks_about(noun, question):
             continue  # "So the time to the top is 1.5 s": another quantity than the asked one
         value = m.group("value") or m.group("letter") or m.group("bare") or m.group("truth")
-        value = _last_link(value, m.group("rest"))
+        value, unit = _last_link(value, m.group("rest"), m.group("unit"))
         label = m.group("label") or m.group("noun_label")
-        found.append((m.start(), label, _with_unit(value, m.group("unit"))))
+        found.append((m.start(), label, _with_unit(value, unit)))
         spans.append(m.span())
     for m in _LINE_STATEMENT.finditer(text):
         value = m.group("line_value")
@@ -374,18 +374,20 @@ _OPERATOR_NEXT = re.compile(r"\s*(?:\\times|\\cdot|[×*/+])")
 _ARITHMETIC = re.compile(r"\\times|\\cdot|[×*/+]|\d\s+\(|\)\s*\(")
 _LAST_LINK = re.compile(
     r"=\s*(?P<number>[-+−]?\s*\d[\d.,]*(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?[-+−]?\d+\}?)?)"
-    r"\s*\$?\s*$"
+    rf"\s*\$?(?:[ \t]*(?P<unit>{_UNIT_WORD}))?\s*$"
 )
 
 
-def _last_link(value: str, rest: str | None) -> str:
+def _last_link(value: str, rest: str | None, unit: str | None) -> tuple[str, str | None]:
     """A value written as arithmetic and then worked out ("$v = 0.10 \\times 20 = 2.0$ m/s"):
-    the number it works out to (red team r24c: the first factor was read); another form
-    after a plain value ("5.54 ks ≈ 1.5 h") leaves the first."""
+    the number it works out to, with its unit (red team r24c: the first factor was read);
+    another form after a plain value ("5.54 ks ≈ 1.5 h") leaves the first."""
     if not rest or _ARITHMETIC.search(value) is None:
-        return value
+        return value, unit
     link = _LAST_LINK.search(rest)
-    return link.group("number") if link is not None else value
+    if link is None:
+        return value, unit
+    return link.group("number"), link.group("unit") or unit
 
 
 def _closed(value: str) -> str:

@@ -44,6 +44,7 @@ from studybench.verify.relations import (
     unit_out_of_fraction,
     unmark,
 )
+from studybench.verify.unit_qualifiers import without_asked_qualifier
 from studybench.verify.visibility import (
     MAGNITUDE,
     MAX_OFFERS,
@@ -382,6 +383,8 @@ def judge_inline(
     boxes = tuple(map(constant_word, extraction.answers))
     if kind is not AnswerType.TF:  # a tick is a truth value only where one is asked
         boxes = tuple(_OWN_TICK.sub("", box) for box in boxes)
+    if kind in _UNIT_AFTER_TYPES:  # "120\ \mathrm{V_{rms}}" for "Find the rms voltage"
+        boxes = tuple(without_asked_qualifier(box, question) for box in boxes)
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
         boxes = tuple(map(read, boxes, extraction.after))

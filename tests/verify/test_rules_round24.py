@@ -204,3 +204,419 @@ def test_a_bare_angle_gold_takes_the_data_unit(
 def test_the_data_angle_unit(question: str, unit: str | None) -> None:
     found = data_angle_unit(question)
     assert (str(found) if found is not None else None) == unit
+
+
+# ---------------------------------------------------------------------------------------------
+# The reference of an angle is part of its value
+# ---------------------------------------------------------------------------------------------
+
+REFRACTION = (
+    "Light in air strikes a glass block (n = 1.50) at 48.6 degrees from the normal. Find the "
+    "angle of refraction."
+)
+LAUNCH = (
+    "A projectile is launched from level ground at 20 m/s and lands 35.3 m away. Find its "
+    "launch angle above the horizontal (the smaller solution)."
+)
+BEARING = (
+    "A river flows east at 3.0 m/s; a boat heads so that its velocity relative to the water is "
+    "5.0 m/s. To cross straight north, at what angle west of north must it head?"
+)
+FORCE = (
+    "A 5.0 N force has an x-component of 4.0 N and a positive y-component. Find the angle the "
+    "force makes with the x-axis."
+)
+CRITICAL = "A ray in glass (n = 1.50) meets the glass-air boundary. Find the critical angle."
+REFERENCES = [
+    (REFRACTION, "30^\\circ", "30^\\circ\\ \\text{from the surface}", False),
+    (REFRACTION, "30^\\circ", "30^\\circ\\ \\text{from the horizontal}", False),
+    (REFRACTION, "30^\\circ", "60^\\circ\\ \\text{from the normal}", False),
+    (LAUNCH, "30^\\circ", "30^\\circ\\ \\text{below the horizontal}", False),
+    (LAUNCH, "30^\\circ", "30^\\circ\\ \\text{from the vertical}", False),
+    (BEARING, "36.9^\\circ", "36.9^\\circ\\ \\text{north of west}", False),
+    (BEARING, "36.9^\\circ", "36.9^\\circ\\ \\text{east of north}", False),
+    (FORCE, "36.9^\\circ", "36.9^\\circ\\ \\text{with the y-axis}", False),
+    # controls: the question's reference in any words, or none
+    (REFRACTION, "30^\\circ", "30^\\circ\\ \\text{from the normal}", True),
+    (
+        REFRACTION,
+        "30^\\circ",
+        "\\theta_2 = 30.0^{\\circ}\\ \\text{(measured from the normal)}",
+        True,
+    ),
+    (REFRACTION, "30^\\circ", "30^\\circ\\ \\text{with respect to the perpendicular}", True),
+    (LAUNCH, "30^\\circ", "30^\\circ\\ \\text{above the horizontal}", True),
+    (LAUNCH, "30^\\circ", "30^\\circ\\ \\text{above the ground}", True),
+    (BEARING, "36.9^\\circ", "36.9^\\circ\\ \\text{west of north}", True),
+    (FORCE, "36.9^\\circ", "36.9^\\circ\\ \\text{with the x-axis}", True),
+    (FORCE, "36.9^\\circ", "36.9^\\circ", True),
+    (CRITICAL, "41.8^\\circ", "41.8^\\circ\\ \\text{from the normal}", True),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), REFERENCES)
+def test_the_reference_of_an_angle(question: str, gold: str, pred: str, correct: bool) -> None:
+    verdict = _output(f"**Answer:** $\\boxed{{{pred}}}$", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A number has no subscript
+# ---------------------------------------------------------------------------------------------
+
+SUBSCRIPTS = [
+    ("3.8_{2.6}\\,\\mathrm{m}", "3.8\\,\\mathrm{m}", "NV", False),
+    ("48_{\\text{or } 24}\\,\\mu\\mathrm{C}", "48\\,\\mu\\mathrm{C}", "NV", False),
+    ("\\frac{mv^2}{2_{1}}", "\\frac{mv^2}{2}", "EX", False),
+    ("T = 2_{4}\\pi\\sqrt{L/g}", "T = 2\\pi\\sqrt{L/g}", "EQ", False),
+    # controls: subscripts of names, logarithms, powers
+    ("v_0 + 2 a_{12} t", "v_0 + 2a_{12}t", "EX", True),
+    ("\\log_{10} 2", "\\log_{10} 2", "EX", True),
+    ("10^{3}_{}\\,\\mathrm{m}", "1000\\,\\mathrm{m}", "NV", True),
+    ("T_{1}/T_{2}", "T_1/T_2", "EX", True),
+]
+
+
+@pytest.mark.parametrize(("pred", "gold", "kind", "correct"), SUBSCRIPTS)
+def test_a_number_has_no_subscript(pred: str, gold: str, kind: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, kind)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A short sentence after the box that ends in a value offers it
+# ---------------------------------------------------------------------------------------------
+
+PENDULUM = "A simple pendulum has length $L$. Find its period $T$ for small oscillations."
+SHORT_AFTER = [
+    # (gold, kind, box, after, correct)
+    ("3.8\\,\\mathrm{m}", "NV", "3.8\\,\\mathrm{m}", "Technically, 3.0 m.", False),
+    ("3.8\\,\\mathrm{m}", "NV", "3.8\\,\\mathrm{m}", "The real answer is 3.0 m.", False),
+    (
+        "3.8\\,\\mathrm{m}",
+        "NV",
+        "3.8\\,\\mathrm{m}",
+        "Best estimate: $h = 3.0\\,\\mathrm m$.",
+        False,
+    ),
+    ("600\\,\\mathrm{K}", "NV", "600\\,\\mathrm{K}", "Ans: 1200 K", False),
+    ("\\text{True}", "TF", "\\text{True}", "Rigorously: False.", False),
+    ("\\text{True}", "TF", "\\text{True}", "Strictly speaking, the statement is false.", False),
+    ("C", "MC", "C", "Formally, option B.", False),
+    ("2\\pi\\sqrt{L/g}", "EX", "2\\pi\\sqrt{L/g}", "Better: $T = \\pi\\sqrt{L/g}$.", False),
+    # controls: the same value, a circumstance, a remark with more to say
+    ("3.8\\,\\mathrm{m}", "NV", "3.8\\,\\mathrm{m}", "Technically, 3.8 m.", True),
+    ("3.8\\,\\mathrm{m}", "NV", "3.8\\,\\mathrm{m}", "In centimetres: 380 cm.", True),
+    ("3.8\\,\\mathrm{m}", "NV", "3.8\\,\\mathrm{m}", "At the top of the arc: 0 m/s.", True),
+    (
+        "3.8\\,\\mathrm{m}",
+        "NV",
+        "3.8\\,\\mathrm{m}",
+        "Precisely, 3.775 m before rounding.",
+        True,
+    ),
+    ("\\text{True}", "TF", "\\text{True}", "Strictly speaking, the statement is true.", True),
+    ("C", "MC", "C", "Rigorously: C.", True),
+    ("2\\pi\\sqrt{L/g}", "EX", "2\\pi\\sqrt{L/g}", "Properly, $T = 2\\pi\\sqrt{L/g}$.", True),
+]
+
+
+@pytest.mark.parametrize(("gold", "kind", "box", "after", "correct"), SHORT_AFTER)
+def test_a_short_sentence_after_the_box_offers_its_value(
+    gold: str, kind: str, box: str, after: str, correct: bool
+) -> None:
+    question = PENDULUM if kind == "EX" else None
+    if kind == "MC":
+        question = "Which is conserved? (A) energy (B) force (C) momentum (D) speed"
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{box}}}\\]\n\n{after}", gold, kind, question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A box given for comparison is disowned only as another case
+# ---------------------------------------------------------------------------------------------
+
+DRAG = (
+    "A ball is thrown straight up at 12 m/s. Including linear air drag with b/m = 0.50 s^-1, "
+    "find the maximum height it reaches."
+)
+NO_DRAG = "A ball is thrown straight up at 10 m/s. Ignoring air drag, find the maximum height."
+GLASS = (
+    "Light of wavelength 500 nm in air enters glass with n = 1.50. Find the wavelength in the "
+    "glass."
+)
+COMPARISONS = [
+    # (question, gold, output, correct)
+    (
+        DRAG,
+        "7.3\\,\\mathrm{m}",
+        "Ignoring drag: $\\boxed{7.3\\,\\mathrm{m}}$. For contrast, with the drag term kept, "
+        "$\\boxed{5.6\\,\\mathrm{m}}$.",
+        False,
+    ),
+    (
+        DRAG,
+        "5.6\\,\\mathrm{m}",
+        "Ignoring drag: $\\boxed{7.3\\,\\mathrm{m}}$. For contrast, with the drag term kept, "
+        "$\\boxed{5.6\\,\\mathrm{m}}$.",
+        True,
+    ),
+    (
+        GLASS,
+        "333\\,\\mathrm{nm}",
+        "In air the wavelength is $\\boxed{500\\,\\mathrm{nm}}$. By contrast, inside the glass "
+        "it shrinks to $\\lambda/n = \\boxed{333\\,\\mathrm{nm}}$.",
+        True,
+    ),
+    (
+        GLASS,
+        "500\\,\\mathrm{nm}",
+        "In air the wavelength is $\\boxed{500\\,\\mathrm{nm}}$. By contrast, inside the glass "
+        "it shrinks to $\\lambda/n = \\boxed{333\\,\\mathrm{nm}}$.",
+        False,
+    ),
+    (GLASS, "333\\,\\mathrm{nm}", "For reference, it is $\\boxed{333\\,\\mathrm{nm}}$.", True),
+    # another case: claimed answer first, a hypothetical, an effect the question leaves out
+    (
+        GLASS,
+        "333\\,\\mathrm{nm}",
+        "The final answer is: $\\boxed{333\\,\\mathrm{nm}}$ (for comparison, "
+        "$\\boxed{500\\,\\mathrm{nm}}$ in air).",
+        True,
+    ),
+    (
+        NO_DRAG,
+        "5.1\\,\\mathrm{m}",
+        "Without drag one gets $\\boxed{5.1\\,\\mathrm{m}}$. (For comparison, with drag: "
+        "$\\boxed{4.0\\,\\mathrm{m}}$.)",
+        True,
+    ),
+    (
+        NO_DRAG,
+        "5.1\\,\\mathrm{m}",
+        "$\\boxed{5.1\\,\\mathrm{m}}$. For comparison, a ball twice as fast would reach "
+        "$\\boxed{20.4\\,\\mathrm{m}}$.",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "output", "correct"), COMPARISONS)
+def test_a_comparison_box_is_disowned_only_as_another_case(
+    question: str, gold: str, output: str, correct: bool
+) -> None:
+    verdict = _output(output, gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# One value's word label names the first asked quantity; extremes name quantities
+# ---------------------------------------------------------------------------------------------
+
+HEIGHT_RANGE = (
+    "A ball is launched at 10 m/s and 60 degrees above the horizontal. Find the maximum height "
+    "and the horizontal range."
+)
+TOP_SPEED = (
+    "A ball on a string moves in a vertical circle of radius 1.0 m. Find the minimum speed at "
+    "the top."
+)
+WORD_LABELS = [
+    (HEIGHT_RANGE, "3.83\\,\\mathrm{m}", "\\text{range} = 3.83\\,\\mathrm{m}", False),
+    (HEIGHT_RANGE, "3.83\\,\\mathrm{m}", "\\text{horizontal range} = 3.83\\,\\mathrm{m}", False),
+    (HEIGHT_RANGE, "3.83\\,\\mathrm{m}", "\\text{maximum height} = 3.83\\,\\mathrm{m}", True),
+    (HEIGHT_RANGE, "3.83\\,\\mathrm{m}", "\\text{height} = 3.83\\,\\mathrm{m}", True),
+    (HEIGHT_RANGE, "3.83\\,\\mathrm{m}", "3.83\\,\\mathrm{m}", True),
+    (TOP_SPEED, "3.13\\,\\mathrm{m/s}", "\\text{minimum speed} = 3.13\\,\\mathrm{m/s}", True),
+    (TOP_SPEED, "3.13\\,\\mathrm{m/s}", "\\text{maximum speed} = 3.13\\,\\mathrm{m/s}", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), WORD_LABELS)
+def test_a_word_label_names_the_first_asked_quantity(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _output(f"**Answer:** $\\boxed{{{pred}}}$", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Letters denied in more words; "(\text{B})"
+# ---------------------------------------------------------------------------------------------
+
+CONSERVED = (
+    "Which is conserved in an elastic collision? (A) force (B) kinetic energy (C) speed (D) "
+    "acceleration"
+)
+LETTERS = [
+    ("\\text{B -- definitely not}", False),
+    ("\\text{B -- hardly}", False),
+    ("\\text{B (ruled out)}", False),
+    ("\\text{B: eliminated}", False),
+    ("(\\text{B})", True),
+    ("(\\textbf{B})", True),
+    ("(\\mathrm{B})\\ \\text{kinetic energy}", True),
+    ("(\\mathrm{B})\\ \\text{speed}", False),
+    ("(\\text{A})", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "correct"), LETTERS)
+def test_letters_denied_and_letters_in_a_font(pred: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", "B", "MC", CONSERVED)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Every step of a derivation in an equation's box
+# ---------------------------------------------------------------------------------------------
+
+SPRING_EQ = "\\frac{1}{2}kx^2 = \\frac{1}{2}mv^2"
+STEPS = [
+    (SPRING_EQ, "\\tfrac12 kx^2 = \\tfrac12 mv^2 \\Rightarrow kx^2 = mv^2", True),
+    (SPRING_EQ, "U_s = K \\;\\Rightarrow\\; \\tfrac12 kx^2 = \\tfrac12 mv^2", True),
+    (SPRING_EQ, "E_i = E_f \\implies \\frac{1}{2}kx^{2}=\\frac{1}{2}mv^{2}", True),
+    ("PV = nRT", "PV = nRT \\;\\Longrightarrow\\; \\frac{PV}{T} = nR", True),
+    (SPRING_EQ, "\\tfrac12 kx^2 = \\tfrac12 mv^2 \\Rightarrow kx^2 = 2mv^2", False),
+    (SPRING_EQ, "kx^2 = 4mv^2 \\Rightarrow \\tfrac12 kx^2 = \\tfrac12 mv^2", False),
+    (SPRING_EQ, "E_i = E_f \\implies kx = mv", False),
+    ("PV = nRT", "PV = nRT \\Rightarrow P = nRTV", False),
+    (SPRING_EQ, "F = mv \\Rightarrow \\tfrac12 kx^2 = \\tfrac12 mv^2", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "correct"), STEPS)
+def test_every_step_of_a_derivation(gold: str, pred: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "EQ")
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Presentation: units in words, norms, ticks, names set equal to a tuple
+# ---------------------------------------------------------------------------------------------
+
+PRESENTATION = [
+    # (gold, pred, kind, correct)
+    ("3.5\\,\\mathrm{kN}", "3.5\\ \\text{kilo-newtons}", "NV", True),
+    ("3.5\\,\\mathrm{kN}", "3.5\\ \\text{milli-newtons}", "NV", False),
+    ("2.0\\,\\mathrm{MeV}", "2.0\\ \\text{mega electron volts}", "NV", True),
+    ("2.0\\,\\mathrm{MeV}", "2.0\\ \\text{kilo electron volts}", "NV", False),
+    ("4.2\\,\\mathrm{ly}", "4.2\\ \\text{light years}", "NV", True),
+    ("1.5\\,\\mathrm{AU}", "1.5\\ \\text{astronomical units}", "NV", True),
+    ("1.0\\,\\mathrm{u}", "1.0\\ \\text{atomic mass units}", "NV", True),
+    ("2.0\\,\\mathrm{A}", "2.0\\ \\text{amps}", "NV", True),
+    ("2.0\\,\\mathrm{A}", "0.50\\ \\text{amps}", "NV", False),
+    ("37\\,^\\circ\\mathrm{C}", "37\\ \\text{degrees C}", "NV", True),
+    ("5\\,\\mathrm{mH}", "5\\ \\text{millihenries}", "NV", True),
+    ("14.5\\,\\mathrm{m/s}", "\\|\\vec v\\| = 14.5\\ \\mathrm{m/s}", "NV", True),
+    ("14.5\\,\\mathrm{m/s}", "\\lVert \\vec{v} \\rVert = 14.5\\,\\mathrm{m/s}", "NV", True),
+    ("14.5\\,\\mathrm{m/s}", "|\\vec v|^2 = 14.5\\ \\mathrm{m/s}", "NV", False),
+    (
+        "3.98\\times10^{-19}\\,\\mathrm{J}",
+        "3.98\\times10^{-19}\\ \\mathrm{J}\\ \\checkmark",
+        "NV",
+        True,
+    ),
+    ("2.0\\,\\mathrm{A}", "✓ 2.0\\ \\mathrm{A}", "NV", True),
+    ("2.0\\,\\mathrm{A}", "2.0\\ \\mathrm{A}\\ ✗", "NV", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "kind", "correct"), PRESENTATION)
+def test_presentation_is_read(gold: str, pred: str, kind: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, kind)
+    assert verdict.correct is correct, verdict.reason
+
+
+CARTS = (
+    "Cart 1 (1.0 kg, 3.0 m/s) collides elastically head-on with cart 2 (2.0 kg) at rest. Find "
+    "the velocities v_1 and v_2 of the carts after the collision."
+)
+NAMES_EQUAL = [
+    ("(v_1, v_2) = (-1.0,\\ 2.0)\\ \\mathrm{m/s}", True),
+    ("(v_1,\\,v_2) = (-1.0\\ \\mathrm{m/s},\\ 2.0\\ \\mathrm{m/s})", True),
+    ("(v_1, v_2) = (2.0,\\ -1.0)\\ \\mathrm{m/s}", False),
+    ("(v_2, v_1) = (-1.0,\\ 2.0)\\ \\mathrm{m/s}", False),
+    ("(v_1, v_2) = (1.0,\\ 2.0)\\ \\mathrm{m/s}", False),
+]
+
+
+@pytest.mark.parametrize(("pred", "correct"), NAMES_EQUAL)
+def test_names_set_equal_to_a_tuple(pred: str, correct: bool) -> None:
+    verdict = judge_inline(
+        f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]",
+        "\\boxed{-1.0\\,\\mathrm{m/s}}, \\boxed{2.0\\,\\mathrm{m/s}}",
+        "TUP",
+        type_sequence="NV,NV",
+        question=CARTS,
+    )
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A sentence that takes the box back offers the value it concludes with
+# ---------------------------------------------------------------------------------------------
+
+SPRING = (
+    "A 0.50 kg mass on a spring of constant 200 N/m is released from rest at 0.10 m extension. "
+    "Find the maximum speed."
+)
+BOYLE = (
+    "An ideal gas at 300 K and 1.0 atm is compressed isothermally to half its volume. Find the "
+    "final pressure."
+)
+CONCLUDING = [
+    (
+        BOYLE,
+        "2.0\\,\\mathrm{atm}",
+        "Recomputing via Boyle's law: $(1.0)(V) = P(V/2)$, so $P = 1.0$ atm.",
+        False,
+    ),
+    (
+        BOYLE,
+        "2.0\\,\\mathrm{atm}",
+        "Recomputing via Boyle's law: $(1.0)(V) = P(V/2)$, so $P = 2.0$ atm.",
+        True,
+    ),
+    (SPRING, "2.0\\,\\mathrm{m/s}", "Correction: it moves at 3.0 m/s, not 2.0 m/s.", False),
+    (
+        SPRING,
+        "2.0\\,\\mathrm{m/s}",
+        "Rechecking: $\\omega = 20$ rad/s, so $v = 0.10 \\times 20 = 2.0$ m/s.",
+        True,
+    ),
+    (SPRING, "2.0\\,\\mathrm{m/s}", "So $v = 0.10 \\times 20 = 3.0$ m/s.", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "after", "correct"), CONCLUDING)
+def test_a_taking_back_sentence_offers_its_concluding_value(
+    question: str, gold: str, after: str, correct: bool
+) -> None:
+    output = f"**Final Answer**\n\\[\\boxed{{{gold}}}\\]\n\n{after}"
+    verdict = _output(output, gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# A qualifier on a unit is read where the question asks for that kind of value
+# ---------------------------------------------------------------------------------------------
+
+PEAK = "A household outlet supplies 120 V rms at 60 Hz. Find the peak voltage."
+RMS = "An AC source has a peak emf of 170 V. Find the rms voltage."
+QUALIFIERS = [
+    (PEAK, "170\\,\\mathrm{V}", "170\\ \\mathrm{V_{peak}}", True),
+    (PEAK, "170\\,\\mathrm{V}", "170\\ \\mathrm{V}_{\\max}", True),
+    (PEAK, "170\\,\\mathrm{V}", "170\\ \\text{V}_{\\text{pk}}", True),
+    (RMS, "120\\,\\mathrm{V}", "120\\ \\mathrm{V_{rms}}", True),
+    (PEAK, "170\\,\\mathrm{V}", "170\\ \\mathrm{V_{rms}}", False),
+    (PEAK, "170\\,\\mathrm{V}", "170\\ \\mathrm{V_{pp}}", False),
+    (RMS, "120\\,\\mathrm{V}", "120\\ \\mathrm{V_{peak}}", False),
+    (RMS, "120\\,\\mathrm{V}", "120\\ \\mathrm{V}", True),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), QUALIFIERS)
+def test_a_qualifier_on_a_unit(question: str, gold: str, pred: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
