@@ -639,15 +639,19 @@ def _unasked_word_label(pred: str, question: str | None) -> bool:
     """Whether ``pred`` names itself in words the question's asking part does not write
     (``\\text{distance} = 14.5\\,m/s``, ``\\text{heat} = 0.40`` for "the speed", "the
     efficiency"): the value is claimed for another quantity (red team r23a)."""
-    if not question:
-        return False
+    words = _label_words(pred)
+    return bool(question and words and asked_place(" ".join(words), question) is None)
+
+
+def _label_words(pred: str) -> list[str]:
+    """The words ``pred`` names itself with (``\\text{range} = 5.1 m``), without a symbol
+    after them ("radius of the circular path r"); none where no word is longer than two
+    letters."""
     label = word_label(pred)
     words = label.split() if label is not None else []
     while words and len(words[-1]) == 1:
-        words.pop()  # "radius of the circular path r": the symbol after the words
-    if not any(len(word) > 2 for word in words):
-        return False
-    return asked_place(" ".join(words), question) is None
+        words.pop()
+    return words if any(len(word) > 2 for word in words) else []
 
 
 _ASKING_VERB = re.compile(
@@ -662,13 +666,8 @@ def _later_asked_word_label(pred: str, question: str | None) -> bool:
     "and" ("\\text{range} = 5.1 m" for "Find the maximum height and the horizontal range"):
     one value answers the first quantity asked (as :func:`_first_asked_kind` reads its
     unit), so the value is claimed for another (red team r24c)."""
-    if not question:
-        return False
-    label = word_label(pred)
-    words = label.split() if label is not None else []
-    while words and len(words[-1]) == 1:
-        words.pop()
-    if not any(len(word) > 2 for word in words):
+    words = _label_words(pred)
+    if not question or not words:
         return False
     part = asking_part(question)
     verb = _ASKING_VERB.search(part)
