@@ -3,11 +3,14 @@
 "30° from the surface" is 60° from the normal, "30° below the horizontal" is no launch above
 it, "36.9° north of west" is not 36.9° west of north. A remark after an angle that names its
 reference (a line or axis it is measured from, a side of it, or a compass bearing) is a claim:
-where the question says which reference its angles are measured from, the answer's must be
-that one (on the same side, where the question gives one), and then it changes nothing and
-is dropped ("30° with respect to the normal" is 30°); a different one is ``angle_reference``
-(red team r24b: 1.24.0 read every such remark as a description and dropped it). Where the
-question names no reference the remark is left to the other rules.
+where the question's asking part says which reference the asked angle is measured from, the
+answer's must be that one (on the same side, where the question gives one), and then it
+changes nothing and is dropped ("30° with respect to the normal" is 30°); a different one is
+``angle_reference`` (red team r24b: 1.24.0 read every such remark as a description and
+dropped it). A kind of angle with a conventional line (optics from the normal, a launch from
+the horizontal) rules out only the line it is surely not measured from, unless the data
+measure from the conventional line too. Where the question names no reference the remark is
+left to the other rules.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ _ANGLE_WORD = re.compile(r"degrees?\b|°|\\circ|\bangles?\b|\binclined\b|\btilte
 _CLAUSE = re.compile(r"[^.;?!\n]{0,40}")
 _BELOW = frozenset({"below", "beneath", "under"})
 
-Reference = tuple[str, str]  # (side: "above", "below" or "", line), or ("bearing", "west of north")
+# (side: "above", "below" or "", line), ("bearing", "west of north"), or ("~", line): the
+# line a kind of angle is measured from by convention
+Reference = tuple[str, str]
 
 
 def _line(word: str) -> str | None:
@@ -82,20 +87,72 @@ def _of_angles(text: str) -> set[Reference]:
     return found
 
 
+# angles whose line is fixed by convention where the asking part names none: optics measures
+# from the normal, a launch or an incline from the horizontal
+_CONVENTIONS = (
+    (
+        re.compile(
+            r"\bangles?\s+of\s+(?:refraction|incidence|reflection)|\b(?:refraction|incidence"
+            r"|reflection|critical|brewster(?:'s)?|polari[sz]ing)\s+angles?\b",
+            re.IGNORECASE,
+        ),
+        ("~", "normal"),
+    ),
+    (
+        re.compile(
+            r"\b(?:launch|projection|elevation|inclination)\s+angles?\b|\bangles?\s+of\s+"
+            r"(?:launch|projection|elevation|inclination|the\s+(?:incline|ramp|slope))\b",
+            re.IGNORECASE,
+        ),
+        ("~", "horizontal"),
+    ),
+)
+# the line a conventional angle is surely not measured from (a refraction angle "from the
+# surface", a launch angle "from the vertical" or "below the horizontal"); any other line
+# the answer names may be the same one in the problem's setting (the vertical is the normal
+# of a level surface), and is left to the value
+_NOT_BY_CONVENTION: dict[str, set[Reference]] = {
+    "normal": {("", "surface")},
+    "horizontal": {("", "vertical"), ("below", "horizontal")},
+}
+# a question that lays an axis along a line makes them one line: "x is horizontal and y
+# vertical", "the y-axis (vertical)", "The x-axis is along the floor"
+_AXIS_ALONG = re.compile(
+    r"\b(?P<axis>[xyz])(?:[\s-]?axis)?\s*(?:\(\s*|is\s+|points\s+|lies\s+)?"
+    r"(?:(?P<line>horizontal|vertical)|along\s+the\s+(?P<level>floor|ground))\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=256)
 def question_references(question: str) -> frozenset[Reference]:
-    """The references the question's angles are measured from: those of its asking part,
-    else the question's where it names one line only (a question that names several says
-    nothing of which one the answer's angle is from)."""
-    asked = _of_angles(asking_part(question))
-    if asked:
-        return frozenset(asked)
-    found = _of_angles(question[:MAX_QUESTION_CHARS])
-    return frozenset(found) if len({line for _, line in found}) == 1 else frozenset()
+    """The references the asked angle is measured from: those the asking part names, else
+    the line its kind of angle is measured from by convention (``_CONVENTIONS``), held to
+    that line where the data measure from it too. Other data angles say nothing of the asked
+    one's line (a ray given "30° to the surface" is refracted at an angle from the normal;
+    red team r25b)."""
+    asking = asking_part(question)
+    found = _of_angles(asking)
+    if not found:
+        found = {line for pattern, line in _CONVENTIONS if pattern.search(asking)}
+        data = _of_angles(question[:MAX_QUESTION_CHARS])
+        if {line for _, line in data} == {line for _, line in found}:
+            found = data  # the data measure from the conventional line too: the problem's
+
+    for along in _AXIS_ALONG.finditer(question[:MAX_QUESTION_CHARS]):
+        axis = f"{along.group('axis').casefold()}-axis"
+        line = (along.group("line") or "horizontal").casefold()
+        found |= {(side, line) for side, other in found if other == axis}
+        found |= {(side, axis) for side, other in found if other == line}
+    return frozenset(found)
 
 
 def _agrees(reference: Reference, references: frozenset[Reference]) -> bool:
     side, line = reference
+    conventional = {other for other_side, other in references if other_side == "~"}
+    if conventional:
+        ruled_out = set().union(*(_NOT_BY_CONVENTION[other] for other in conventional))
+        return (side, line) not in ruled_out and ("", line) not in ruled_out
     if side == "bearing":
         return reference in references
     return any(

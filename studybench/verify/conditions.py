@@ -127,6 +127,28 @@ def _bracketed_words(text: str) -> str | None:
     return text[: match.start()]
 
 
+# the index of a state, written after its energy: "\\frac{\\pi^2\\hbar^2}{2mL^2}\\quad(n=1)"
+_STATE_INDEX = re.compile(r"n\s*=\s*(\d)")
+_STATE_ORDER = {"ground": 0, "first excited": 1, "second excited": 2, "third excited": 3}
+
+
+def _asked_state(index: int) -> bool:
+    """Whether the question's asking part names one state, and ``index`` is its quantum
+    number: the ground state is n = 1 (n = 0 for an oscillator), the first excited n = 2
+    (1), and so on (red team r24b). Another index claims another state's energy."""
+    from studybench.verify.asking import asking_part
+
+    question = asked_question(folded=False)
+    if not question:
+        return False
+    asking = asking_part(question).casefold()
+    named = [order for words, order in _STATE_ORDER.items() if f"{words} state" in asking]
+    if len(named) != 1:
+        return False
+    base = 0 if "oscillator" in question.casefold() else 1
+    return index == base + named[0]
+
+
 def _depth(text: str) -> int:
     depth = 0
     for char in text:
@@ -141,6 +163,9 @@ def _is_condition(condition: str, head: str) -> bool:
     """Whether ``condition`` is a regime the question speaks of or a range of a variable of
     ``head`` from 0 or up to a name (see the module's docstring)."""
     condition = _TEXT_GROUP.sub(r"\1", condition).strip()
+    state = _STATE_INDEX.fullmatch(condition)
+    if state is not None:
+        return "n" not in symbols_of(head) and _asked_state(int(state.group(1)))
     if not _RELATION.search(condition) or "=" in _RELATION.sub("", condition):
         return False
     relations = _RELATION.findall(condition)

@@ -169,15 +169,27 @@ _DATA_DEGREES = re.compile(
 _DATA_RADIANS = re.compile(r"\brad(?:ians?)?\b|\\(?:mathrm|text|rm)\s*\{\s*rad\s*\}")
 
 
+# an asking part that asks for an angle, and one whose quantity is in radians whatever the data
+_ASKS_ANGLE = re.compile(r"\bangles?\b|\bdirection\b|\bbearing\b|\bheading\b", re.IGNORECASE)
+_ASKS_RADIANS = re.compile(
+    r"\bSI\b|\bphase\b|\bangular\s+(?:displacement|amplitude|position)\b|\brad(?:ians?)?\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=1024)
 def data_angle_unit(question: str | None) -> Any | None:
-    """The one unit the question writes its angles in (degree or radian), or None where it
-    writes none or both. A bare gold for an angle is in that unit: "incidence of
+    """The one unit the question writes its angles in (degree or radian), where it asks for an
+    angle (not a phase, an angular displacement or SI units); None where it writes none or
+    both. A bare gold for an angle is in that unit: "incidence of
     $45^\\circ$ … Find the angle of refraction" has the gold 30 for 30°, so 30 rad is wrong
     (red team r22a: applying the degree made 30° 0.52 and 30 rad 30)."""
     if not question:
         return None
     text = question[:MAX_QUESTION_CHARS]
+    asking = asking_part(text)
+    if _ASKS_ANGLE.search(asking) is None or _ASKS_RADIANS.search(asking) is not None:
+        return None  # a phase, an angular displacement, SI units: radians (red team r25b)
     degrees = _DATA_DEGREES.search(text) is not None
     radians = _DATA_RADIANS.search(text) is not None
     if degrees == radians:

@@ -23,7 +23,12 @@ _CIRCUMSTANCE = re.compile(
     r"|versus|vs|instead|other|another|second|first|intermediate|check|checking|given|using"
     r"|case|frame|earth|moon|drag|friction|by|had|would|were|parallel|series|terms|units?"
     r"|kelvin|si|of|so|thus|hence|therefore|equivalently|alternatively|ie|i\.e|or|this|that"
-    r"|it|which|also|not|no|never|n['’]t)\b",
+    r"|it|which|also|not|no|never|n['’]t"
+    # another model, a limit, an approximation: "Newtonian estimate: 1.94 GeV/c", "Low-speed
+    # limit: $\tfrac12 mv^2$" (red team r25b)
+    r"|limits?|approximat\w*|classical\w*|newtonian|non-?relativistic|ballpark"
+    r"|roughly|about|around|realistic\w*|practically|practice"
+    r"|re-?check\w*)\b",
     re.IGNORECASE,
 )
 # a footnote's mark before the sentence: "¹", "*", "$^{\dagger}$"

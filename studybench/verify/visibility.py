@@ -2263,11 +2263,13 @@ _COMPARISON_BEFORE = re.compile(
 
 
 # what makes a comparison's box another case than the asked one: it is hypothetical ("for
-# comparison, a frictionless block would reach …"), or another part's ("For reference, part
-# (b): …")
+# comparison, a frictionless block would reach …"), another model's or state's ("the
+# classical formula gives", "at 20 °C it was"), or another part's ("For reference, part (b):")
 _OTHER_CASE = re.compile(
     r"\b(?:would|could|if|without|ignoring|neglecting|ideal\w*|naive|textbook|instead|had"
-    r"|frictionless|dragless|no\s+(?:drag|friction|air)|earlier|previous)\b|\bpart\s*\(?[a-z]\b",
+    r"|frictionless|dragless|no\s+(?:drag|friction|air)|earlier|previous|classical(?:ly)?"
+    r"|newtonian|non-?relativistic|approximat\w*|estimate\w*|was|were|initial(?:ly)?|before)\b"
+    r"|\bpart\s*\(?[a-z]\b",
     re.IGNORECASE,
 )
 # an effect a comparison keeps ("with drag"), and one the question leaves out ("ignoring drag")

@@ -620,3 +620,149 @@ QUALIFIERS = [
 def test_a_qualifier_on_a_unit(question: str, gold: str, pred: str, correct: bool) -> None:
     verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Round 25 on the draft: what the draft's rules must leave alone
+# ---------------------------------------------------------------------------------------------
+
+SURFACE_DATA = (
+    "A ray in air meets a glass surface at 30 degrees to the surface (n = 1.50). Find the "
+    "angle of refraction."
+)
+LEVEL_WATER = (
+    "Light in air hits still water (n = 1.33) with its incidence 70 degrees from the vertical. "
+    "Find the angle of refraction."
+)
+LANDING = (
+    "A ball is launched at 40 degrees above the horizontal from level ground. Find the direction "
+    "of its velocity just before landing."
+)
+AXES = (
+    "A force of 12 N acts along the +x-axis and a force of 9.0 N along the +y-axis, where x is "
+    "horizontal and y vertical. Find the angle the resultant makes with the x-axis."
+)
+CONVENTIONS = [
+    (SURFACE_DATA, "35.3^\\circ", "35.3^\\circ\\ \\text{from the normal}", True),
+    (SURFACE_DATA, "35.3^\\circ", "35.3^\\circ\\ \\text{from the surface}", False),
+    (LEVEL_WATER, "45.0^\\circ", "45.0^\\circ\\ \\text{from the vertical}", True),
+    (LANDING, "40^\\circ", "40^\\circ\\ \\text{below the horizontal}", True),
+    (AXES, "36.9^\\circ", "36.9^\\circ\\ \\text{above the horizontal}", True),
+    (AXES, "36.9^\\circ", "36.9^\\circ\\ \\text{from the vertical}", False),
+    (LAUNCH, "30^\\circ", "30^\\circ\\ \\text{from the vertical}", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), CONVENTIONS)
+def test_references_by_convention_and_by_axes(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _output(f"**Answer:** $\\boxed{{{pred}}}$", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+PHASE = (
+    "Two coherent sources emit in phase; at a point at 30° from the central axis the path "
+    "difference is half a wavelength. What is the phase difference between the waves there?"
+)
+SI_AMPLITUDE = (
+    "A simple pendulum is released from rest at 8.0° from the vertical. What is its angular "
+    "amplitude in SI units?"
+)
+RADIANS_ASKED = [
+    (PHASE, "3.14", "\\pi\\ \\text{rad}", True),
+    (PHASE, "3.14", "3.14^\\circ", False),
+    (SI_AMPLITUDE, "0.140", "0.140\\ \\text{rad}", True),
+    (SI_AMPLITUDE, "0.140", "0.140^\\circ", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), RADIANS_ASKED)
+def test_a_phase_or_si_angle_is_in_radians(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+WORK_ASKED = (
+    "A block moves in a circle at constant speed. Does the net force do work on it? (A) Yes, "
+    "positive work (B) Yes, negative work (C) It does not (D) Only at the top"
+)
+QUADRATIC = (
+    "A stone thrown up at 19.6 m/s from a 58.8 m cliff: when does it land? (A) 2.0 s (B) 6.0 s "
+    "(C) 4.0 s (D) 8.0 s"
+)
+OWN_WORDS = [
+    (WORK_ASKED, "C", "\\text{(C) It does not}", True),
+    (QUADRATIC, "B", "\\text{B (the negative root is rejected)}", True),
+    (QUADRATIC, "B", "\\text{B (ruled out)}", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), OWN_WORDS)
+def test_an_option_in_its_own_words_is_no_denial(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "MC", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+PREMISES = [
+    ("v = \\sqrt{2gh}", "mgh = \\tfrac{1}{2}mv^2 \\Rightarrow v = \\sqrt{2gh}", True),
+    (
+        "v = \\sqrt{\\frac{GM}{r}}",
+        "\\frac{GMm}{r^2} = \\frac{mv^2}{r} \\Rightarrow v = \\sqrt{\\frac{GM}{r}}",
+        True,
+    ),
+    ("v = \\sqrt{2gh}", "mgh = mv^2 \\Rightarrow v = \\sqrt{2gh}", False),
+    ("v = \\sqrt{2gh}", "mgh = \\tfrac{1}{2}mv^2 \\Rightarrow v = \\sqrt{gh}", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "correct"), PREMISES)
+def test_a_premise_holds_for_the_gold(gold: str, pred: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "EQ")
+    assert verdict.correct is correct, verdict.reason
+
+
+RELATIVISTIC = "An electron is accelerated through 500 kV. Find its speed (relativistically)."
+AFTER_THE_BOX = [
+    (
+        "37.5\\,\\mathrm{J}",
+        "$\\boxed{37.5\\ \\text{J}}$.\n\nRoughly 40 J.",
+        None,
+        True,
+    ),
+    ("0.39\\,\\mathrm{m}", "$\\boxed{0.39\\,\\mathrm{m}}$\n\nBest estimate: 0.78 m.", None, False),
+    (
+        "2.59\\times10^{8}\\,\\mathrm{m/s}",
+        "$$v = \\boxed{2.59\\times 10^{8}\\ \\text{m/s}}$$\n\nFor comparison, the classical "
+        "formula gives $\\boxed{4.19\\times10^{8}\\ \\text{m/s}}$, faster than light.",
+        RELATIVISTIC,
+        True,
+    ),
+    (
+        "2.59\\times10^{8}\\,\\mathrm{m/s}",
+        "$$v = \\boxed{2.59\\times 10^{8}\\ \\text{m/s}}$$\n\nNewtonian estimate: 4.19e8 m/s.",
+        RELATIVISTIC,
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("gold", "output", "question", "correct"), AFTER_THE_BOX)
+def test_another_model_after_the_box_is_no_second_answer(
+    gold: str, output: str, question: str | None, correct: bool
+) -> None:
+    verdict = _output(output, gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+def test_a_limit_after_an_expression_is_no_second_answer() -> None:
+    question = "A particle of rest mass $m$ moves at speed $v$. Find its kinetic energy."
+    gold = "mc^2\\left(\\frac{1}{\\sqrt{1-v^2/c^2}}-1\\right)"
+    output = f"$\\boxed{{{gold}}}$\n\nLow-speed limit: $\\tfrac12 mv^2$."
+    assert _output(output, gold, "EX", question).correct
+    hedged = f"$\\boxed{{{gold}}}$\n\nBetter: $\\tfrac12 mv^2$."
+    assert not _output(hedged, gold, "EX", question).correct

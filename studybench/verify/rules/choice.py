@@ -85,15 +85,38 @@ def _trailing_letter(text: str) -> frozenset[str] | None:
 _MC_STRUCK = re.compile(r"/\s*$|^\W*¬")
 # a box that calls its option false: "(A) is false", "A: incorrect"
 _MC_DENIED = re.compile(
-    r"\b(?:false|incorrect|wrong|untrue|ruled\s+out|eliminated|excluded|rejected|discarded)\b"
+    r"\b(?:false|incorrect|wrong|untrue)\b"
     # "B, not D" sets B against D: no denial of B
     r"|^\W*\(?[A-Za-z]\)?\s*[-—–:).,]*\s*(?:is\s+)?(?:not|no|nope|never(?!\s*mind)|nah)\b"
-    r"(?!\s*\(?(?-i:[A-H])\)?(?:\W|$))"
-    # a denial in a word or two more, closing the text: "B -- definitely not", "B -- hardly"
-    # (red team r24c)
-    r"|^\W*\(?[A-Za-z]\)?\s*[-—–:).,(]*\s*(?:[A-Za-z]+\s+){0,2}(?:not|never|hardly|nope|nah)\W*$",
+    r"(?!\s*\(?(?-i:[A-H])\)?(?:\W|$))",
     re.I,
 )
+# a denial in a word or two more, closing a short remark on the letter: "B -- definitely
+# not", "B -- hardly", "B (ruled out)", "B: eliminated" (red team r24c); "B (the negative
+# root is rejected)" says more, and the option's own text ("(C) It does not") denies nothing
+_MC_DENIED_SHORTLY = re.compile(
+    r"^\W*\(?[A-Za-z]\)?\s*[-—–:).,(]*\s*(?:(?:is|was|gets|been)\s+)?(?:[A-Za-z]+\s+){0,2}"
+    r"(?:ruled\s+out|eliminated|excluded|rejected|discarded|not|never|hardly|nope|nah)\W*$",
+    re.I,
+)
+_LEAD_LETTER = re.compile(r"^\W*\(?[A-Za-z]\)?\s*[-—–:).,(]*\s*")
+_FONT_GROUP = re.compile(r"\\(?:text|mathrm|textbf|textrm)\s*\{([^{}]*)\}")
+
+
+def _denied(pred: str, question: str | None) -> bool:
+    """Whether the box argues against its own option (``_MC_DENIED``, ``_MC_DENIED_SHORTLY``)."""
+    if _MC_DENIED.search(pred):
+        return True
+    text = _FONT_GROUP.sub(r"\1", pred)
+    if not _MC_DENIED_SHORTLY.search(text):
+        return False
+    remark = _words_only(_LEAD_LETTER.sub("", text))
+    own = option_texts(question).values() if question else ()
+    return not any(option and remark.endswith(_words_only(option)) for option in own)
+
+
+def _words_only(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.casefold()).strip()
 
 
 # The options a question lists: "(A) real and inverted (B) real and upright ...", each text
@@ -169,7 +192,7 @@ def judge_mc(pred: str, gold: str, tolerance: float, question: str | None = None
         return reject("wrong_choice")
     if _MC_STRUCK.search(pred) and not _MC_STRUCK.search(gold):
         return reject("denied_choice")  # "B\\!\\!\\!/": the letter struck through
-    if _MC_DENIED.search(pred) and not _MC_DENIED.search(gold):
+    if _denied(pred, question) and not _denied(gold, question):
         return reject("denied_choice")  # "(A) is false": the box argues against its option
     remark = mc_remark(pred)
     named = option_by_text(_REMARK_WRAP.sub("", remark), question)

@@ -79,9 +79,10 @@ _STEP_NAME = re.compile(r"\s*(?:\\[A-Za-z]+|[A-Za-z])(?:_\{?[A-Za-z0-9,]+\}?)?\s
 
 def _judge_steps(steps: list[str], gold: str, tolerance: float) -> Outcome:
     """Steps of a derivation (``A = B \\Rightarrow C = D``): each states an equation, and each
-    must be the gold's (``step_k`` names the first that is not), but a step whose sides are
-    only names the gold does not use (``U_s = K``, ``E_i = E_f``: where the equation came
-    from) claims nothing to check (red team r24b: every step is judged, "wrong ⇒ gold" as
+    must be the gold's (``step_k`` names the first that is not) or, before the last, hold for
+    the gold's solution (:func:`_satisfied_by_gold`); a step whose sides are only names the
+    gold does not use (``U_s = K``, ``E_i = E_f``: where the equation came from) claims
+    nothing to check (red team r24b: every step is judged, "wrong ⇒ gold" as
     much as "gold ⇒ wrong")."""
     steps = [step.strip().rstrip(",;").strip() for step in steps]
     if len(steps) > _MAX_STEPS or not all("=" in step for step in steps):
@@ -93,9 +94,21 @@ def _judge_steps(steps: list[str], gold: str, tolerance: float) -> Outcome:
         if naming and index < len(steps) - 1:
             continue  # "U_s = K": the names of what the next step writes out
         outcome = judge_eq(step, gold, tolerance)
-        if not outcome.correct:
+        if not outcome.correct and not (
+            index < len(steps) - 1 and _satisfied_by_gold(sides, gold, tolerance)
+        ):
             return reject(f"step_{index}:{outcome.reason}")
     return outcome
+
+
+def _satisfied_by_gold(sides: list[str], gold: str, tolerance: float) -> bool:
+    """Whether a premise (``mgh = \\tfrac12 mv^2`` before ``v = \\sqrt{2gh}``) holds with the
+    gold's asked quantity set to the gold's value: the step the answer starts from is true of
+    the gold's solution (red team r25b); ``mgh = mv^2`` is not."""
+    gold_sides = _equation_sides(gold)
+    if gold_sides is None or len(sides) != 2 or not is_label(gold_sides[0]):
+        return False
+    return holds_at((sides[0], sides[1]), gold_sides[0], gold_sides[1], tolerance) is True
 
 
 def judge_eq(pred: str, gold: str, tolerance: float) -> Outcome:
