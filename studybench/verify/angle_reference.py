@@ -25,7 +25,7 @@ _SAME_LINE = {
     "horizontal": "horizontal horizon ground floor level",
     "vertical": "vertical plumb",
     "normal": "normal perpendicular",
-    "surface": "surface boundary interface",
+    "surface": "surface boundary interface mirror face",
     "x-axis": "x-axis",
     "y-axis": "y-axis",
     "z-axis": "z-axis",
@@ -36,7 +36,13 @@ _PREPOSITION = (
     r"(?:(?:as\s+)?measured\s+)?(?P<side>from|to|with\s+respect\s+to|relative\s+to|with|above"
     r"|below|beneath|under|off|beyond|past)"
 )
-_LINE = r"(?P<line>[xyz][\s-]?axis|[a-z]+)"
+_LINE_WORDS = "|".join(sorted((w for w in _LINE_OF if "axis" not in w), key=len, reverse=True))
+# the line, maybe after a word or two that say which ("the glass surface", "the ramp's
+# face"; red team r25a), or an axis ("the positive x-axis" names a direction, not the axis)
+_LINE = (
+    rf"(?:(?P<axis>[xyz][\s-]?axis)|(?:(?!(?:the|of|an?|positive|negative|[xyz])\b)"
+    rf"[a-z]+(?:['’]s)?[\s-]+){{0,2}}?(?P<line>{_LINE_WORDS}))"
+)
 _REFERENCE = re.compile(rf"\b{_PREPOSITION}\s+(?:the\s+)?{_LINE}\b", re.IGNORECASE)
 _BEARING = re.compile(
     r"\b(?P<first>north|south|east|west)(?:ward)?\s+of\s+(?P<second>north|south|east|west)\b",
@@ -60,7 +66,7 @@ def _references(text: str) -> list[tuple[int, int, Reference]]:
     """Each reference ``text`` names, with where it stands."""
     found = []
     for match in _REFERENCE.finditer(text):
-        line = _line(match.group("line"))
+        line = _line(match.group("axis") or match.group("line"))
         if line is None:
             continue  # "from the top", "to the wall": no line an angle is measured from
         side = match.group("side").casefold()
@@ -93,7 +99,8 @@ _CONVENTIONS = (
     (
         re.compile(
             r"\bangles?\s+of\s+(?:refraction|incidence|reflection)|\b(?:refraction|incidence"
-            r"|reflection|critical|brewster(?:'s)?|polari[sz]ing)\s+angles?\b",
+            r"|reflection|critical|brewster(?:'s)?|polari[sz]ing)\s+angles?\b"
+            r"|\bat\s+what\s+(?:angle\s+of\s+)?incidence\b",
             re.IGNORECASE,
         ),
         ("~", "normal"),

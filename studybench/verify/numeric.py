@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from studybench.verify.angle_reference import question_references
 from studybench.verify.asked import asked_question
 from studybench.verify.chains import (
     Compare,
@@ -123,20 +124,34 @@ def _convert_any(pred: Quantity, targets: tuple[Any, ...]) -> tuple[float, Any] 
     return None
 
 
-def _scale_reading(pred: Quantity, requested: tuple[Any, ...]) -> float | None:
+def _scale_reading(pred: Quantity, requested: tuple[Any, ...], gold: float) -> float | None:
     """A dimensionless unit (``%``, ``ppm``, ``turn``, ``^\\circ``) against a unitless gold,
     read one way: in the scale the question names (``percentage``: the gold is in percent),
     else applied (``3\\,ppm`` is 3e-6, ``30^\\circ`` is 0.52 rad). Reading it both ways
     accepted one box for two golds a factor apart."""
     scales = tuple(unit for unit in requested if is_dimensionless(unit))
     if not scales and is_angle(pred.unit):
-        angle = data_angle_unit(asked_question(folded=False))  # the gold is in the data's
+        angle = _data_angle(asked_question(folded=False), gold)  # the gold is in the data's
         scales = (angle,) if angle is not None else ()
     if scales:
         hit = _convert_any(pred, scales)
         if hit is not None:
             return hit[0]
     return to_base_dimensionless(pred.value, pred.unit)
+
+
+def _data_angle(question: str | None, gold: float) -> Any | None:
+    """The unit a bare angle gold is in (:func:`~studybench.verify.question.data_angle_unit`),
+    where the asked angle is one measured from a line (the asking part names one, or its
+    kind has one by convention: "the angle of refraction") or the gold is too large for
+    radians; a rotation, a phase constant or a bare "angle" given beside data in degrees may
+    still be in radians (red team r25a)."""
+    unit = data_angle_unit(question)
+    if unit is None or question is None:
+        return unit
+    if abs(gold) > 3 * math.pi or question_references(question):
+        return unit
+    return None
 
 
 def quantity_candidates(
@@ -161,7 +176,7 @@ def quantity_candidates(
         return [pred.value], [gold.value], "numeric"
     if pred.unit is not None:  # the gold carries no unit
         if is_dimensionless(pred.unit):
-            value = _scale_reading(pred, requested)
+            value = _scale_reading(pred, requested, gold.value)
             return ([value] if value is not None else []), [gold.value], "numeric"
         hit = _convert_any(pred, dimensional)
         if hit is not None:

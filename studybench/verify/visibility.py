@@ -2256,8 +2256,8 @@ _COMPARISON_BEFORE = re.compile(
     r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b"
     # not where the box's own sentence calls it the answer: "By contrast with that slip, the
     # corrected height is \boxed{…}" (red team r23a)
-    r"(?![^.!?\n]{0,100}\b(?:answer|correct(?:ed|ly)?|final|actual(?:ly)?|true|real)\b)"
-    r"[^.!?\n]{0,100}$",
+    r"(?!(?:[^.!?\n]|\.(?=\d)){0,100}\b(?:answer|correct(?:ed|ly)?|final|actual(?:ly)?|true"
+    r"|real)\b)(?:[^.!?\n]|\.(?=\d)){0,100}$",
     re.IGNORECASE,
 )
 
@@ -2302,6 +2302,9 @@ def _compared(befores: list[str], question: str | None) -> list[bool]:
         if match is None:
             flags.append(False)
             continue
+        if _claims_a_value(befores[index]):
+            flags.append(True)  # "**Answer: v ≈ 31 m/s** … For reference, \boxed{…}"
+            continue
         clause = match.group(0)
         kept = {m.group(1).casefold().rstrip("s") for m in _KEPT.finditer(clause)}
         other_claimed = any(c for j, c in enumerate(claimed) if j != index)
@@ -2309,6 +2312,25 @@ def _compared(befores: list[str], question: str | None) -> list[bool]:
             other_claimed or _OTHER_CASE.search(clause) is not None or bool(kept & left_out)
         )
     return flags
+
+
+# a value the prose claims as the answer: "Answer: v ≈ 31 m/s", "Therefore … 4.4 m/s",
+# "4.4 m/s is the final answer"
+_CLAIMED_VALUE = re.compile(
+    r"\b(?:final|answer|result|therefore|thus|hence)\b[^\n]{0,80}?[-+−]?\d"
+    r"|\d[^\n.]{0,40}?\b(?:is|as)\s+(?:the|my|our)\s+(?:final\s+)?(?:answer|result)\b",
+    re.IGNORECASE,
+)
+_COMPARISON_WORDS = re.compile(r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b", re.IGNORECASE)
+
+
+def _claims_a_value(before: str) -> bool:
+    """Whether the prose since the previous box, before the comparison's words, claims a
+    value as the answer (red team r25a: an answer given unboxed, then a baseline boxed "for
+    reference", made the baseline the judged answer)."""
+    prose = _plain(before[-400:].split("\\boxed")[-1])
+    cuts = [m.start() for m in _COMPARISON_WORDS.finditer(prose)]
+    return bool(cuts) and _CLAIMED_VALUE.search(prose[: cuts[-1]]) is not None
 
 
 def _disowned(before: str, after: str) -> bool:

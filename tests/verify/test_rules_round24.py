@@ -766,3 +766,53 @@ def test_a_limit_after_an_expression_is_no_second_answer() -> None:
     assert _output(output, gold, "EX", question).correct
     hedged = f"$\\boxed{{{gold}}}$\n\nBetter: $\\tfrac12 mv^2$."
     assert not _output(hedged, gold, "EX", question).correct
+
+
+def test_a_numbered_name_stands_in_its_asked_place() -> None:
+    gold = "\\boxed{-1.0\\,\\mathrm{m/s}}, \\boxed{2.0\\,\\mathrm{m/s}}"
+    question = (
+        "Cart 1 moving at 3.0 m/s hits cart 2 at rest. Find the final velocities v_1 and v_2."
+    )
+
+    def judge(pred: str) -> bool:
+        output = f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]"
+        return judge_inline(output, gold, "TUP", type_sequence="NV,NV", question=question).correct
+
+    assert judge("(v_1, v_2) = (-1.0,\\ 2.0)\\ \\mathrm{m/s}")
+    assert not judge("(u_1, v_1) = (-1.0,\\ 2.0)\\ \\mathrm{m/s}")
+    assert not judge("u_1 = -1.0\\ \\mathrm{m/s},\\ v_1 = 2.0\\ \\mathrm{m/s}")
+
+
+def test_an_answer_claimed_in_prose_before_a_comparison_box() -> None:
+    question = "A stone falls 50 m. Find its speed on landing, with air drag included."
+    claimed = (
+        "**Answer: v ≈ 26 m/s** (drag included).\n\nFor reference, without drag "
+        "$\\boxed{31\\,\\mathrm{m/s}}$."
+    )
+    assert not _output(claimed, "31\\,\\mathrm{m/s}", "NV", question).correct
+    unclaimed = "The stone lands at $\\boxed{26\\,\\mathrm{m/s}}$."
+    assert _output(unclaimed, "26\\,\\mathrm{m/s}", "NV", question).correct
+
+
+GLASS_SURFACE = (
+    "A ray in glass meets the glass surface at 30 degrees to the glass surface. Find the angle "
+    "the refracted ray makes with the glass surface."
+)
+ROTATION = (
+    "A disk on a 30° incline rolls so that it turns through 2.0 rad each second. Through what "
+    "angle does it turn in 1.0 s?"
+)
+LINES_AND_UNITS = [
+    (GLASS_SURFACE, "48.6^\\circ", "48.6^\\circ\\ \\text{from the glass surface}", True),
+    (GLASS_SURFACE, "48.6^\\circ", "48.6^\\circ\\ \\text{from the normal}", False),
+    (ROTATION, "2.0", "2.0\\ \\text{rad}", True),
+    (ROTATION, "2.0", "2.0^\\circ", False),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), LINES_AND_UNITS)
+def test_lines_with_modifiers_and_angles_without_a_line(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason

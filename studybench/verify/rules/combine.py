@@ -479,6 +479,33 @@ def _asked_order_problem(
     return "swapped_labels" if places != sorted(places) else None  # type: ignore[type-var]
 
 
+def _family_place_problem(
+    preds: tuple[str, ...], labels: list[str | None], question: str | None
+) -> str | None:
+    """``element_<i>:wrong_label`` where the gold labels nothing and an element names a
+    member of a numbered family that the question lists with as many members as the tuple
+    has elements, in another place than the question's: "(u_1, v_1) = (-1.0, 2.0)" puts 2.0
+    under v_1, the first of the asked v_1 and v_2 (red team r25a: the order was checked
+    only where every element's name was the question's). Read in the question's math, or
+    in its words where it writes none."""
+    if not question or any(label is not None for label in labels):
+        return None
+    families: dict[str, list[int]] = {}
+    for token in NAME.finditer(question_math(question) or question):
+        member = _numbered(token.group(0))
+        if member is not None and member[1] not in families.setdefault(member[0], []):
+            families[member[0]].append(member[1])
+    for position, pred in enumerate(preds):
+        name = _label(pred, labels)
+        member = _numbered(name) if name is not None else None
+        order = families.get(member[0], []) if member is not None else []
+        if member is None or len(order) != len(preds) or member[1] not in order:
+            continue
+        if order.index(member[1]) != position:
+            return f"element_{position}:wrong_label"
+    return None
+
+
 def _unasked_name_problem(
     preds: tuple[str, ...], labels: list[str | None], question: str | None
 ) -> str | None:
@@ -576,6 +603,7 @@ def judge_answers(
         problem = (
             _element_labels_problem(preds, labels)
             or _asked_order_problem(preds, labels, question)
+            or _family_place_problem(preds, labels, question)
             or _unasked_name_problem(preds, labels, question)
         )
         if problem is not None:
