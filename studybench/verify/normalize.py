@@ -211,8 +211,8 @@ _BAR = (
     r"(?:\\[bB]igg?[lr]?|\\left|\\right)?\s*"
     r"(?:\\\||\\[lr]?Vert(?![A-Za-z])|\\[lr]vert(?![A-Za-z])|\|)"
 )
-_SCRIPT = r"(\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\w))?"
-_VECTOR_NORM = re.compile(rf"{_BAR}\s*\\vec\{{([A-Za-z]|\\[A-Za-z]+)\}}{_SCRIPT}\s*{_BAR}")
+_NORM_SUBSCRIPT = r"(\s*_\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\w))?"
+_VECTOR_NORM = re.compile(rf"{_BAR}\s*\\vec\{{([A-Za-z]|\\[A-Za-z]+)\}}{_NORM_SUBSCRIPT}\s*{_BAR}")
 _BOLD = re.compile(
     r"\\(?:mathbf|boldsymbol|bm|vec|overrightarrow|pmb)\s*(?=\{)"
     r"(?!\{\s*(?:[A-Za-z]|\\[A-Za-z]+)\s*\})"
