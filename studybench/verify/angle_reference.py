@@ -44,6 +44,13 @@ _LINE = (
     rf"[a-z]+(?:['’]s)?[\s-]+){{0,2}}?(?P<line>{_LINE_WORDS}))"
 )
 _REFERENCE = re.compile(rf"\b{_PREPOSITION}\s+(?:the\s+)?{_LINE}\b", re.IGNORECASE)
+_NORMAL_TO = re.compile(r"\b(?:normal|perpendicular)\s*$", re.IGNORECASE)
+# a question whose surface is level: its normal is the vertical, its surface the horizontal
+_LEVEL = re.compile(
+    r"\b(?:level|horizontal)\s+(?:surface|ground|floor|interface|boundary)\b|\b(?:lake|pond|pool"
+    r"|still\s+water|calm\s+water)\b",
+    re.IGNORECASE,
+)
 _BEARING = re.compile(
     r"\b(?P<first>north|south|east|west)(?:ward)?\s+of\s+(?P<second>north|south|east|west)\b",
     re.IGNORECASE,
@@ -64,8 +71,13 @@ def _line(word: str) -> str | None:
 
 def _references(text: str) -> list[tuple[int, int, Reference]]:
     """Each reference ``text`` names, with where it stands."""
-    found = []
+    found: list[tuple[int, int, Reference]] = []
     for match in _REFERENCE.finditer(text):
+        if _NORMAL_TO.search(text, max(0, match.start() - 20), match.start()):
+            # "the normal to the surface": the normal, named by its surface
+            if found and found[-1][2] == ("", "normal") and match.start() - found[-1][1] <= 1:
+                found[-1] = (found[-1][0], match.end(), found[-1][2])
+            continue
         line = _line(match.group("axis") or match.group("line"))
         if line is None:
             continue  # "from the top", "to the wall": no line an angle is measured from
@@ -120,7 +132,8 @@ _CONVENTIONS = (
 # of a level surface), and is left to the value
 _NOT_BY_CONVENTION: dict[str, set[Reference]] = {
     "normal": {("", "surface")},
-    "horizontal": {("", "vertical"), ("below", "horizontal")},
+    "horizontal": {("", "vertical"), ("", "normal"), ("below", "horizontal")},
+    "vertical": {("", "surface"), ("", "horizontal")},  # the normal of a level surface
 }
 # a question that lays an axis along a line makes them one line: "x is horizontal and y
 # vertical", "the y-axis (vertical)", "The x-axis is along the floor"
@@ -146,6 +159,9 @@ def question_references(question: str) -> frozenset[Reference]:
         if {line for _, line in data} == {line for _, line in found}:
             found = data  # the data measure from the conventional line too: the problem's
 
+    if _LEVEL.search(question[:MAX_QUESTION_CHARS]):  # a calm lake's normal is the vertical
+        found |= {(side, "vertical") for side, line in found if line == "normal"}
+        found |= {(side, "horizontal") for side, line in found if line == "surface"}
     for along in _AXIS_ALONG.finditer(question[:MAX_QUESTION_CHARS]):
         axis = f"{along.group('axis').casefold()}-axis"
         line = (along.group("line") or "horizontal").casefold()
@@ -158,7 +174,7 @@ def _agrees(reference: Reference, references: frozenset[Reference]) -> bool:
     side, line = reference
     conventional = {other for other_side, other in references if other_side == "~"}
     if conventional:
-        ruled_out = set().union(*(_NOT_BY_CONVENTION[other] for other in conventional))
+        ruled_out = set().union(*(_NOT_BY_CONVENTION.get(other, set()) for other in conventional))
         return (side, line) not in ruled_out and ("", line) not in ruled_out
     if side == "bearing":
         return reference in references

@@ -143,14 +143,15 @@ def _scale_reading(pred: Quantity, requested: tuple[Any, ...], gold: float) -> f
 def _data_angle(question: str | None, gold: float) -> Any | None:
     """The unit a bare angle gold is in (:func:`~studybench.verify.question.data_angle_unit`),
     where the asked angle is one measured from a line (the asking part names one, or its
-    kind has one by convention: "the angle of refraction") or the gold is too large for
-    radians; a rotation, a phase constant or a bare "angle" given beside data in degrees may
-    still be in radians (red team r25a)."""
+    kind has one by convention: "the angle of refraction") and the gold is larger than a
+    right angle in radians, or it is too large for radians at all; a rotation, a phase
+    constant or a bare "angle" given beside data in degrees may still be in radians (red
+    teams r25a, r26a)."""
     unit = data_angle_unit(question)
     if unit is None or question is None:
         return unit
-    if abs(gold) > 3 * math.pi or question_references(question):
-        return unit
+    if abs(gold) > 3 * math.pi or (question_references(question) and abs(gold) > math.pi / 2):
+        return unit  # a gold of 0.443 is no angle in degrees measured from a line (r26a)
     return None
 
 

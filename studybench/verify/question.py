@@ -172,7 +172,9 @@ _DATA_RADIANS = re.compile(r"\brad(?:ians?)?\b|\\(?:mathrm|text|rm)\s*\{\s*rad\s
 # an asking part that asks for an angle, and one whose quantity is in radians whatever the data
 _ASKS_ANGLE = re.compile(r"\bangles?\b|\bdirection\b|\bbearing\b|\bheading\b", re.IGNORECASE)
 _ASKS_RADIANS = re.compile(
-    r"\bSI\b|\bphase\b|\bangular\s+(?:displacement|amplitude|position)\b|\brad(?:ians?)?\b",
+    r"\bSI\b|\bphase\b|\bangular\s+(?:displacement|amplitude|position)\b|\brad(?:ians?)?\b"
+    # an angle turned through is an angular displacement (red team r26b)
+    r"|\b(?:turn|rotat|spin|revolv|swe(?:ep|pt))\w*",
     re.IGNORECASE,
 )
 

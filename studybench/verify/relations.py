@@ -506,7 +506,7 @@ _DESCRIPTIVE = frozenset(
     counterclockwise anticlockwise counter inward inwards outward outwards toward towards away
     forward forwards backward backwards above below behind front beneath under underneath
     along across through radially radial radially tangential tangentially horizontal
-    horizontally vertical vertically perpendicular normal parallel antiparallel direction directions
+    horizontally vertical vertically perpendicular parallel antiparallel direction directions
     directed pointing points pointed pointing axis plane page screen center centre centered
     origin ground floor wall ceiling surface incline ramp slope side sides top bottom edge
     inside outside within between near beyond past position located location lies lying

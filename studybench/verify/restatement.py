@@ -339,7 +339,7 @@ def restated_values(
             spans.append(m.span())
     earlier = _read(found, spans)
     for m in _CORRECTED_VALUE.finditer(text):
-        v = _concluding_value(m.group("sentence"))
+        v = _concluding_value(m.group("sentence")) if not _CHECKS_UNITS.search(m.group(0)) else None
         if v is not None:
             unit = (v.group("unit") or "").replace("$", "").strip()
             value = v.group("value")
@@ -357,7 +357,7 @@ def restated_values(
         found += _asked_statements(text, asked, question, spans)
     found += [
         (start, None, value)
-        for start, end, value in short_offers(text)
+        for start, end, value in short_offers(text, asking_part(question) if question else "")
         # a sentence read already, by a reader above
         if not any(a < end and start < b for a, b in spans)
         and not any(start <= at < end for at, _, _ in found)
@@ -689,11 +689,14 @@ def restated_expressions(
     read = {expression for _, expression, _ in found}
     return found + [
         (label, expression, True)
-        for label, expression in short_expressions(text)
+        for label, expression in short_expressions(text, asking_part(question) if question else "")
         if expression not in read
     ]
 
 
+# a sentence that checks units or dimensions: "Re-checking the units: $\sqrt{L/g}$ has units
+# of s" (red team r26b)
+_CHECKS_UNITS = re.compile(r"\b(?:units?|dimensions?|dimensional(?:ly)?)\b", re.IGNORECASE)
 _MATH = re.compile(r"\$([^$\n]{1,160})\$")
 _ONLY_UNITS = re.compile(r"(?:\s|\\[,;: ]|\\(?:mathrm|text|rm|textrm)\s*\{[^{}]*\})*")
 
@@ -707,8 +710,8 @@ def _corrected_expressions(text: str, read: set[str]) -> list[tuple[str | None, 
     found: list[tuple[str | None, str, bool]] = []
     for m in _CORRECTED_VALUE.finditer(text):
         sentence = m.group("sentence")
-        if _WHAT_IF.search(sentence):
-            continue
+        if _WHAT_IF.search(sentence) or _CHECKS_UNITS.search(m.group(0)):
+            continue  # another case, or a check of the units that takes nothing back
         for math in _MATH.finditer(sentence):
             content = math.group(1).strip()
             label = None

@@ -80,21 +80,58 @@ def _sentences(after: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def _leads_to_it(match: re.Match[str]) -> bool:
-    """Whether the lead only leads to the value (no circumstance, negation or connective)."""
-    return _CIRCUMSTANCE.search(match.group("lead") or "") is None
+# the words a lead may use to offer an answer again: a lead with a word that is none of these,
+# no adverb and no word of the question's asking part names something else ("Speed: 4.0
+# m/s." after a velocity, "Battery current: 3.0 A.", "Initial kinetic energy: 8.0 J.",
+# "Horizontal component: 17.3 m/s."; red team r26b)
+_ANSWER_VOCABULARY = frozenset(
+    """the a an is are its my our real true actual correct corrected better best final proper
+    answer answers ans result value verdict estimate choice option statement claim more most
+    careful refined exact precise formal honest strict speaking really in general short
+    truth fact indeed qed sum summary bottom line overall update updated revised revision
+    correction edit note ps erratum fix fixed should be read reads equals equal gives give
+    yields get gets some texts textbooks books sources recovering recovered restoring factor
+    missing dropped forgot forgotten""".split()
+)
+_MISTAKE = re.compile(r"\b(?:mistake|trap|pitfall|distractor|wrong|error|misconception)\b", re.I)
+_WORD = re.compile(r"[a-z]+", re.IGNORECASE)
 
 
-def short_offers(after: str) -> list[tuple[int, int, str]]:
+def _plain_word(word: str) -> str:
+    word = word.casefold()
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _leads_to_it(match: re.Match[str], asking: str) -> bool:
+    """Whether the lead only leads to the value: no circumstance, negation or connective,
+    no mistake, and no word that is neither an answer's word, an adverb nor a word of the
+    question's asking part."""
+    lead = match.group("lead") or ""
+    if _CIRCUMSTANCE.search(lead) or _MISTAKE.search(lead):
+        return False
+    asked = {_plain_word(word) for word in _WORD.findall(asking)}
+    return all(
+        _plain_word(word) in _ANSWER_VOCABULARY
+        or len(word) == 1  # a symbol's label: "T: 1.11e4 s"
+        or word.casefold().endswith("ly")
+        or _plain_word(word) in asked
+        for word in _WORD.findall(lead)
+    )
+
+
+def short_offers(after: str, asking: str = "") -> list[tuple[int, int, str]]:
     """The values (a number with its unit, a truth value, an option) that short sentences
-    after the box offer, with where each sentence starts and ends."""
+    after the box offer, with where each sentence starts and ends; ``asking`` is the
+    question's asking part."""
     found = []
     for start, end, sentence in _sentences(after):
         for pattern in (_VALUE_SENTENCE, _TRUTH_SENTENCE, _OPTION_SENTENCE):
             match = pattern.match(sentence)
             if match is None:
                 continue
-            if _leads_to_it(match) and (pattern is not _OPTION_SENTENCE or match.group("lead")):
+            if _leads_to_it(match, asking) and (
+                pattern is not _OPTION_SENTENCE or match.group("lead")
+            ):
                 unit = _SPACING.sub("", match.groupdict().get("unit") or "")
                 value = match.group("value")
                 found.append((start, end, f"{value}\\,{unit}" if unit else value))
@@ -102,13 +139,13 @@ def short_offers(after: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def short_expressions(after: str) -> list[tuple[str | None, str]]:
+def short_expressions(after: str, asking: str = "") -> list[tuple[str | None, str]]:
     """The (label, expression) pairs that short sentences after the box offer ("Better: $T =
     \\pi\\sqrt{L/g}$."); a function of time (``I(t) = …``) is another statement."""
     found = []
     for _, _, sentence in _sentences(after):
         match = _EXPRESSION_SENTENCE.match(sentence)
-        if match is None or not _leads_to_it(match):
+        if match is None or not _leads_to_it(match, asking):
             continue
         expression = match.group("expression").strip()
         label = match.group("label")

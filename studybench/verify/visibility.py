@@ -2269,9 +2269,14 @@ _OTHER_CASE = re.compile(
     r"\b(?:would|could|if|without|ignoring|neglecting|ideal\w*|naive|textbook|instead|had"
     r"|frictionless|dragless|no\s+(?:drag|friction|air)|earlier|previous|classical(?:ly)?"
     r"|newtonian|non-?relativistic|approximat\w*|estimate\w*|was|were|initial(?:ly)?|before)\b"
-    r"|\bpart\s*\(?[a-z]\b",
+    r"|\bpart\s*\(?[a-z]\b"
+    # another object or setting: "a hoop reaches only …", "at 24 V it stores …", "on the Moon"
+    r"|\b(?:an?\s+(?!value\b|result\b)(?:[\w.μ]+\s+){1,3}(?:would|reaches|gives|has|holds"
+    r"|stores|gets|takes|climbs|rises|is)|moon|mars|jupiter|venus)\b",
     re.IGNORECASE,
 )
+# a value the comparison sets another case at ("at 24 V it stores …"), unless the question's
+_AT_VALUE = re.compile(r"\bat\s+([-+]?\d+(?:\.\d+)?)")
 # an effect a comparison keeps ("with drag"), and one the question leaves out ("ignoring drag")
 _KEPT = re.compile(r"\bwith\s+(?:the\s+|air\s+)?([a-z]+)", re.IGNORECASE)
 _LEFT_OUT = re.compile(
@@ -2308,8 +2313,15 @@ def _compared(befores: list[str], question: str | None) -> list[bool]:
         clause = match.group(0)
         kept = {m.group(1).casefold().rstrip("s") for m in _KEPT.finditer(clause)}
         other_claimed = any(c for j, c in enumerate(claimed) if j != index)
+        elsewhere = any(
+            not re.search(rf"(?<![\d.]){re.escape(at.group(1))}(?![\d])", question or "")
+            for at in _AT_VALUE.finditer(clause)
+        )  # "at 400 km altitude" where the question's orbit is at 400 km is the asked case
         flags.append(
-            other_claimed or _OTHER_CASE.search(clause) is not None or bool(kept & left_out)
+            other_claimed
+            or elsewhere
+            or _OTHER_CASE.search(clause) is not None
+            or bool(kept & left_out)
         )
     return flags
 

@@ -816,3 +816,160 @@ def test_lines_with_modifiers_and_angles_without_a_line(
 ) -> None:
     verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
     assert verdict.correct is correct, verdict.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Round 26 on the second draft
+# ---------------------------------------------------------------------------------------------
+
+GLASS_40 = (
+    "Light in air strikes a flat glass surface (n = 1.50) at 40° from the normal. Find the "
+    "angle of refraction."
+)
+KICK = (
+    "A ball is kicked from level ground with speed 20 m/s and lands 35 m away. Find the launch "
+    "angle (take the smaller solution)."
+)
+WEIGHT_PART = (
+    "A 5.0 kg box rests on a 30° incline. Find the component of its weight parallel to the incline."
+)
+ROUND26 = [
+    (GLASS_40, "0.443", "0.443^\\circ", False),
+    (GLASS_40, "0.443", "0.443\\ \\text{rad}", True),
+    (GLASS_40, "25.4", "25.4^\\circ", True),
+    (KICK, "29.7^\\circ", "29.7^\\circ\\ \\text{from the normal}", False),
+    (KICK, "29.7^\\circ", "29.7^\\circ\\ \\text{above the horizontal}", True),
+    (WEIGHT_PART, "24.5\\,\\mathrm{N}", "24.5\\ \\text{N, normal to the incline}", False),
+    (WEIGHT_PART, "24.5\\,\\mathrm{N}", "24.5\\ \\text{N, down the incline}", True),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), ROUND26)
+def test_round_26_on_the_draft(question: str, gold: str, pred: str, correct: bool) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+THREE_PUCKS = (
+    "Three identical pucks end with speeds v_1, v_2 and v_3 after the collision. Puck 1 stops. "
+    "Find v_2 and v_3."
+)
+ELASTIC = (
+    "A 2.0 kg ball at 6.0 m/s collides head-on elastically with a 3.0 kg ball at rest. Find "
+    "the final velocities v_1' and v_2'."
+)
+FAMILIES = [
+    (THREE_PUCKS, "1.5", "2.6", "(v_2, v_3) = (1.5, 2.6)\\ \\text{m/s}", True),
+    (THREE_PUCKS, "1.5", "2.6", "(v_1, v_2) = (1.5, 2.6)\\ \\text{m/s}", False),
+    (ELASTIC, "-1.2", "4.8", "(v_1', v_2') = (-1.2, 4.8)\\ \\text{m/s}", True),
+    (
+        ELASTIC,
+        "-1.2",
+        "4.8",
+        "(v_{2}^{\\prime}, v_{1}^{\\prime}) = (-1.2, 4.8)\\ \\text{m/s}",
+        False,
+    ),
+    (CARTS, "-1.0", "2.0", "(v_{1f}, v_{2f}) = (-1.0, 2.0)\\ \\text{m/s}", True),
+    (CARTS, "-1.0", "2.0", "(v_{2f}, v_{1f}) = (-1.0, 2.0)\\ \\text{m/s}", False),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "pred", "correct"), FAMILIES)
+def test_numbered_families_in_their_places(
+    question: str, first: str, second: str, pred: str, correct: bool
+) -> None:
+    verdict = judge_inline(
+        f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]",
+        f"\\boxed{{{first}\\,\\mathrm{{m/s}}}}, \\boxed{{{second}\\,\\mathrm{{m/s}}}}",
+        "TUP",
+        type_sequence="NV,NV",
+        question=question,
+    )
+    assert verdict.correct is correct, verdict.reason
+
+
+WHEEL = (
+    "A wheel spins at 2.0 rev/s; a mark starts 30° above the horizontal. Through what angle "
+    "does it turn in 1.0 s?"
+)
+LAKE = (
+    "Sunlight strikes a calm lake at 20° above the horizontal. Find the angle of refraction of "
+    "the light entering the water (n = 1.33)."
+)
+ROUND26B = [
+    (WHEEL, "12.6", "12.6\\ \\text{rad}", True),
+    (WHEEL, "12.6", "12.6^\\circ", False),
+    (LAKE, "45.0^\\circ", "45.0^\\circ\\ \\text{from the vertical}", True),
+    (LAKE, "45.0^\\circ", "45.0^\\circ\\ \\text{from the water surface}", False),
+    (GLASS_40, "25.4^\\circ", "25.4^\\circ\\ \\text{from the normal to the surface}", True),
+    (
+        GLASS_40,
+        "25.4^\\circ",
+        "25.4^\\circ\\ \\text{(from the line perpendicular to the surface)}",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "pred", "correct"), ROUND26B)
+def test_turning_angles_and_level_surfaces(
+    question: str, gold: str, pred: str, correct: bool
+) -> None:
+    verdict = _output(f"**Final Answer**\n\\[\\boxed{{{pred}}}\\]", gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+THROW_UP = "A ball is thrown straight up at 10 m/s on Earth (g = 9.8 m/s^2). How high does it rise?"
+CAPACITOR = "A 10 μF capacitor is charged to 12 V. How much energy does it store?"
+VERTICAL_PART = (
+    "A ball is launched at 20 m/s, 30° above the horizontal. Find the vertical component of its "
+    "velocity."
+)
+OTHER_THINGS = [
+    (
+        VERTICAL_PART,
+        "10\\,\\mathrm{m/s}",
+        "$\\boxed{10\\ \\text{m/s}}$\n\nHorizontal component: 17.3 m/s.",
+        True,
+    ),
+    (
+        VERTICAL_PART,
+        "10\\,\\mathrm{m/s}",
+        "$\\boxed{10\\ \\text{m/s}}$\n\nVertical component: 17.3 m/s.",
+        False,
+    ),
+    (
+        CAPACITOR,
+        "0.72\\,\\mathrm{mJ}",
+        "$U=\\tfrac12 CV^2 = \\boxed{0.72\\ \\text{mJ}}$.\n\nFor reference, at 24 V it stores "
+        "$\\boxed{2.88\\ \\text{mJ}}$.",
+        True,
+    ),
+    (
+        THROW_UP,
+        "5.1\\,\\mathrm{m}",
+        "$$h = \\boxed{5.1\\ \\text{m}}$$\n\nFor reference, on the Moon it would rise "
+        "$\\boxed{31\\ \\text{m}}$.",
+        True,
+    ),
+    (
+        THROW_UP,
+        "5.1\\,\\mathrm{m}",
+        "$$h = \\boxed{5.1\\ \\text{m}}$$\n\nRe-checking the units: $\\sqrt{h/g}$ has units of s.",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "output", "correct"), OTHER_THINGS)
+def test_other_things_after_the_box(question: str, gold: str, output: str, correct: bool) -> None:
+    verdict = _output(output, gold, "NV", question)
+    assert verdict.correct is correct, verdict.reason
+
+
+def test_the_other_options_ruled_out() -> None:
+    question = (
+        "A ball is dropped from rest. Which stays constant? (A) speed (B) acceleration (C) height"
+    )
+    assert _output("$\\boxed{\\text{B (others ruled out)}}$", "B", "MC", question).correct
+    assert not _output("$\\boxed{\\text{B (ruled out)}}$", "B", "MC", question).correct

@@ -99,6 +99,9 @@ _MC_DENIED_SHORTLY = re.compile(
     r"(?:ruled\s+out|eliminated|excluded|rejected|discarded|not|never|hardly|nope|nah)\W*$",
     re.I,
 )
+_OTHERS = re.compile(
+    r"\b(?:others?|rest|alternatives?|remaining|other\s+(?:options?|choices?|answers?))\b", re.I
+)
 _LEAD_LETTER = re.compile(r"^\W*\(?[A-Za-z]\)?\s*[-—–:).,(]*\s*")
 _FONT_GROUP = re.compile(r"\\(?:text|mathrm|textbf|textrm)\s*\{([^{}]*)\}")
 
@@ -108,8 +111,8 @@ def _denied(pred: str, question: str | None) -> bool:
     if _MC_DENIED.search(pred):
         return True
     text = _FONT_GROUP.sub(r"\1", pred)
-    if not _MC_DENIED_SHORTLY.search(text):
-        return False
+    if not _MC_DENIED_SHORTLY.search(text) or _OTHERS.search(text):
+        return False  # "B (others ruled out)": the other options are denied (red team r26b)
     remark = _words_only(_LEAD_LETTER.sub("", text))
     own = option_texts(question).values() if question else ()
     return not any(option and remark.endswith(_words_only(option)) for option in own)

@@ -406,15 +406,23 @@ def _same_member(name: str, other: str, own: str) -> bool:
 
 # A member of a numbered family: v_1, v_{2}, v_2' (the primes name another family: v_1' is
 # the final v_1); x_{max} or v_A are no numbering.
-_NUMBERED = re.compile(r"^(?P<base>[^_]+)_(?P<index>\d{1,2})(?P<primes>'*)$")
+# a state after the number names another family too (v_{1f}, v_{2,\text{final}}: the final
+# velocities; red team r26a)
+_NUMBERED = re.compile(
+    r"^(?P<base>[^_]+)_(?P<index>\d{1,2})(?:,?(?P<state>f|i|final|initial))?"
+    r"(?P<primes>'*|\^\\prime)$"
+)
 
 
 def _numbered(label: str) -> tuple[str, int] | None:
-    """``v_2'`` -> (``v'``, 2): the family and the number of a numbered label, else None."""
+    """``v_2'`` -> (``v'``, 2), ``v_{2f}`` -> (``vf``, 2): the family and the number of a
+    numbered label, else None."""
     match = _NUMBERED.match(label_key(label))
     if match is None:
         return None
-    return match.group("base") + match.group("primes"), int(match.group("index"))
+    state = (match.group("state") or "")[:1]
+    primes = "'" if match.group("primes") == "^\\prime" else match.group("primes")
+    return match.group("base") + state + primes, int(match.group("index"))
 
 
 def _element_labels_problem(preds: tuple[str, ...], labels: list[str | None]) -> str | None:
@@ -490,20 +498,33 @@ def _family_place_problem(
     in its words where it writes none."""
     if not question or any(label is not None for label in labels):
         return None
-    families: dict[str, list[int]] = {}
-    for token in NAME.finditer(question_math(question) or question):
-        member = _numbered(token.group(0))
-        if member is not None and member[1] not in families.setdefault(member[0], []):
-            families[member[0]].append(member[1])
+    asked, written = _families(asking_part(question)), _families(question)
     for position, pred in enumerate(preds):
         name = _label(pred, labels)
         member = _numbered(name) if name is not None else None
-        order = families.get(member[0], []) if member is not None else []
-        if member is None or len(order) != len(preds) or member[1] not in order:
+        if member is None:
+            continue
+        # the members the asking part names where they are the tuple's count ("given v_1,
+        # v_2, v_3 … find v_2 and v_3"), else the question's
+        order = asked.get(member[0], [])
+        if len(order) != len(preds):
+            order = written.get(member[0], [])
+        if len(order) != len(preds) or member[1] not in order:
             continue
         if order.index(member[1]) != position:
             return f"element_{position}:wrong_label"
     return None
+
+
+def _families(text: str) -> dict[str, list[int]]:
+    """The numbered families ``text`` writes (in its math, or its words where it writes
+    none), each with its members' numbers in the order written."""
+    families: dict[str, list[int]] = {}
+    for token in NAME.finditer(question_math(text) or text):
+        member = _numbered(token.group(0))
+        if member is not None and member[1] not in families.setdefault(member[0], []):
+            families[member[0]].append(member[1])
+    return families
 
 
 def _unasked_name_problem(
