@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from studybench.verify.asked import asked_question
+from studybench.verify.asking import asking_part
 from studybench.verify.question import symbols_of
 
 # what separates a condition from the expression before it
@@ -136,8 +137,6 @@ def _asked_state(index: int) -> bool:
     """Whether the question's asking part names one state, and ``index`` is its quantum
     number: the ground state is n = 1 (n = 0 for an oscillator), the first excited n = 2
     (1), and so on (red team r24b). Another index claims another state's energy."""
-    from studybench.verify.asking import asking_part
-
     question = asked_question(folded=False)
     if not question:
         return False

@@ -15,6 +15,7 @@ list (the noun-line reader's). Narrower than "any labelled statement after the b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # words of a lead that make its sentence about something other than the answer again
 _CIRCUMSTANCE = re.compile(
@@ -102,6 +103,12 @@ def _plain_word(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
+@lru_cache(maxsize=64)
+def _asked_words(asking: str) -> frozenset[str]:
+    """The asking part's words, read once for all of an output's sentences."""
+    return frozenset(_plain_word(word) for word in _WORD.findall(asking))
+
+
 def _leads_to_it(match: re.Match[str], asking: str) -> bool:
     """Whether the lead only leads to the value: no circumstance, negation or connective,
     no mistake, and no word that is neither an answer's word, an adverb nor a word of the
@@ -109,7 +116,7 @@ def _leads_to_it(match: re.Match[str], asking: str) -> bool:
     lead = match.group("lead") or ""
     if _CIRCUMSTANCE.search(lead) or _MISTAKE.search(lead):
         return False
-    asked = {_plain_word(word) for word in _WORD.findall(asking)}
+    asked = _asked_words(asking)
     return all(
         _plain_word(word) in _ANSWER_VOCABULARY
         or len(word) == 1  # a symbol's label: "T: 1.11e4 s"

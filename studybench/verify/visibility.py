@@ -2252,11 +2252,12 @@ def _open_box(before: str, after: str) -> bool:
 # A box given for comparison, not as the answer: "(For comparison, without drag one would get
 # \\boxed{5.0 m}.)", "For reference, the textbook idealisation gives \\boxed{…}" (red team
 # r22a: the last box was read as the answer)
+_COMPARISON_WORDS = re.compile(r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b", re.IGNORECASE)
 _COMPARISON_BEFORE = re.compile(
-    r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b"
+    _COMPARISON_WORDS.pattern
     # not where the box's own sentence calls it the answer: "By contrast with that slip, the
     # corrected height is \boxed{…}" (red team r23a)
-    r"(?!(?:[^.!?\n]|\.(?=\d)){0,100}\b(?:answer|correct(?:ed|ly)?|final|actual(?:ly)?|true"
+    + r"(?!(?:[^.!?\n]|\.(?=\d)){0,100}\b(?:answer|correct(?:ed|ly)?|final|actual(?:ly)?|true"
     r"|real)\b)(?:[^.!?\n]|\.(?=\d)){0,100}$",
     re.IGNORECASE,
 )
@@ -2333,7 +2334,6 @@ _CLAIMED_VALUE = re.compile(
     r"|\d[^\n.]{0,40}?\b(?:is|as)\s+(?:the|my|our)\s+(?:final\s+)?(?:answer|result)\b",
     re.IGNORECASE,
 )
-_COMPARISON_WORDS = re.compile(r"\b(?:for|by)\s+(?:comparison|reference|contrast)\b", re.IGNORECASE)
 
 
 def _claims_a_value(before: str) -> bool:

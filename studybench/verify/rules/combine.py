@@ -724,13 +724,8 @@ def _later_asked_word_label(pred: str, question: str | None) -> bool:
     if verb is None or place is None:
         return False
     later = _NEXT_ASKED.search(part, verb.end())
-    return later is not None and place > later.start() and not _asked_before(words, part, later)
-
-
-def _asked_before(words: list[str], part: str, later: re.Match[str]) -> bool:
-    """Whether the words are asked before the first "and" too ("the speed … and the speed
-    in km/h")."""
-    return asked_place(" ".join(words), part[: later.start()] + ".") is not None
+    # the first place the words are asked at: "the speed … and the speed in km/h" is before
+    return later is not None and place > later.start()
 
 
 def _first_asked_kind(requested: tuple[Any, ...]) -> tuple[Any, ...]:
