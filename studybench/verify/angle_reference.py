@@ -23,9 +23,13 @@ from studybench.verify.asking import MAX_QUESTION_CHARS, asking_part
 # the lines an angle is measured from, with the words that name the same line
 _SAME_LINE = {
     "horizontal": "horizontal horizon ground floor level",
-    "vertical": "vertical plumb",
+    "vertical": "vertical plumb zenith upward downward wall",
     "normal": "normal perpendicular",
-    "surface": "surface boundary interface mirror face",
+    "surface": "surface boundary interface mirror face plane",
+    "north": "north",
+    "south": "south",
+    "east": "east",
+    "west": "west",
     "x-axis": "x-axis",
     "y-axis": "y-axis",
     "z-axis": "z-axis",
@@ -33,17 +37,21 @@ _SAME_LINE = {
 }
 _LINE_OF = {word: line for line, words in _SAME_LINE.items() for word in words.split()}
 _PREPOSITION = (
-    r"(?:(?:as\s+)?measured\s+)?(?P<side>from|to|with\s+respect\s+to|relative\s+to|with|above"
+    # the positive sense of rotation is the convention: "counterclockwise from the x-axis"
+    r"(?:(?:counter-?|anti-?)clockwise\s+)?(?:(?:as\s+)?measured\s+)?(?P<side>from|to|with\s+respect\s+to|relative\s+to|with|above"
     r"|below|beneath|under|off|beyond|past)"
 )
 _LINE_WORDS = "|".join(sorted((w for w in _LINE_OF if "axis" not in w), key=len, reverse=True))
 # the line, maybe after a word or two that say which ("the glass surface", "the ramp's
 # face"; red team r25a), or an axis ("the positive x-axis" names a direction, not the axis)
 _LINE = (
-    rf"(?:(?P<axis>[xyz][\s-]?axis)|(?:(?!(?:the|of|an?|positive|negative|[xyz])\b)"
-    rf"[a-z]+(?:['’]s)?[\s-]+){{0,2}}?(?P<line>{_LINE_WORDS}))"
+    rf"(?:(?P<sense>positive\s+|negative\s+|\+\s*|[-−]\s*)?(?P<axis>[xyz](?:\s*-?\s*axis|\s+direction"
+    rf"|(?=\s*(?:$|[),.;]))))|(?:(?!(?:the|of|an?|positive|negative|[xyz])\b)"
+    rf"[a-z]+(?:['’]s)?[\s-]+){{0,2}}(?P<line>{_LINE_WORDS})(?P<normal>\s+normal)?"
+    r"(?:\s+(?:direction|line|field|road|table|plane|surface|axis))?(?:\s+of\s+(?:the\s+)?[a-z]+(?:[\s-][a-z]+)?)?)"
 )
 _REFERENCE = re.compile(rf"\b{_PREPOSITION}\s+(?:the\s+)?{_LINE}\b", re.IGNORECASE)
+_INCLINE_WORD = re.compile(r"\b(?:ramp|incline|inclined|slope)\b", re.IGNORECASE)
 _NORMAL_TO = re.compile(r"\b(?:normal|perpendicular)\s*$", re.IGNORECASE)
 # a question whose surface is level: its normal is the vertical, its surface the horizontal
 _LEVEL = re.compile(
@@ -52,9 +60,13 @@ _LEVEL = re.compile(
     re.IGNORECASE,
 )
 _BEARING = re.compile(
-    r"\b(?P<first>north|south|east|west)(?:ward)?\s+of\s+(?P<second>north|south|east|west)\b",
-    re.IGNORECASE,
+    r"\b(?:(?i:(?P<first>north|south|east|west)(?:ward)?\s+of\s+(?P<second>north|south|east"
+    r"|west))|(?P<first_letter>[NSEW])\s+of\s+(?P<second_letter>[NSEW])"
+    # "from north toward east" is east of north
+    r"|(?i:from\s+(?:the\s+)?(?P<base>north|south|east|west)\s+(?:toward|towards|to)\s+(?:the\s+)?"
+    r"(?P<toward>north|south|east|west)))\b"
 )
+_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west"}
 # where a question speaks of an angle: the reference follows within a clause
 _ANGLE_WORD = re.compile(r"degrees?\b|°|\\circ|\bangles?\b|\binclined\b|\btilted\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[^.;?!\n]{0,40}")
@@ -66,7 +78,8 @@ Reference = tuple[str, str]
 
 
 def _line(word: str) -> str | None:
-    return _LINE_OF.get(re.sub(r"(?<=[xyz])[\s-]?(?=axis)", "-", word.casefold()))
+    word = re.sub(r"^([xyz])(?:\s+direction)?$", r"\1-axis", word.casefold())
+    return _LINE_OF.get(re.sub(r"(?<=[xyz])\s*-?\s*(?=axis)", "-", word))
 
 
 def _references(text: str) -> list[tuple[int, int, Reference]]:
@@ -79,16 +92,30 @@ def _references(text: str) -> list[tuple[int, int, Reference]]:
                 found[-1] = (found[-1][0], match.end(), found[-1][2])
             continue
         line = _line(match.group("axis") or match.group("line"))
+        if match.group("normal"):
+            line = "normal"  # "the surface normal": the normal, named by its surface
+        elif line == "surface" and _INCLINE_WORD.search(match.group(0)):
+            line = "incline"  # "the ramp surface" is the incline
         if line is None:
-            continue  # "from the top", "to the wall": no line an angle is measured from
+            continue  # "from the top": no line an angle is measured from
+        if match.group("axis") and (match.group("sense") or "").strip() in ("negative", "-", "−"):
+            line = "-" + line  # the negative x-axis points the other way
         side = match.group("side").casefold()
         side = "below" if side in _BELOW else "above" if side == "above" else ""
         found.append((match.start(), match.end(), (side, line)))
     for match in _BEARING.finditer(text):
-        first, second = match.group("first").casefold(), match.group("second").casefold()
+        first, second = (
+            _COMPASS.get(word.casefold(), word.casefold())
+            for word in (
+                match.group("first") or match.group("first_letter") or match.group("toward"),
+                match.group("second") or match.group("second_letter") or match.group("base"),
+            )
+        )
         if first != second:
+            # a bearing is read whole: "from north toward east" names no line "east"
+            found = [f for f in found if f[1] <= match.start() or f[0] >= match.end()]
             found.append((match.start(), match.end(), ("bearing", f"{first} of {second}")))
-    return found
+    return sorted(found)
 
 
 def _of_angles(text: str) -> set[Reference]:
@@ -177,7 +204,8 @@ def _agrees(reference: Reference, references: frozenset[Reference]) -> bool:
         ruled_out = set().union(*(_NOT_BY_CONVENTION.get(other, set()) for other in conventional))
         return (side, line) not in ruled_out and ("", line) not in ruled_out
     if side == "bearing":
-        return reference in references
+        # "36.9° west of north" is measured from north, as "the angle from north" asks
+        return reference in references or ("", line.rsplit(" of ", 1)[-1]) in references
     return any(
         line == other and (side == other_side or "" in (side, other_side))
         for other_side, other in references
@@ -196,17 +224,66 @@ _MEASURED = re.compile(r"\b(?:as\s+)?measured\s*(?=\}|\)|$)", re.IGNORECASE)
 _ANGLE_UNIT = re.compile(r"\\circ|°|\\degree(?![A-Za-z])|\bdeg(?:rees?)?\b|\brad(?:ians?)?\b")
 
 
+# text groups and hats read as the words and axes they write ("\\text{ from the positive }
+# x\\text{-axis}", "+\\hat{x}")
+_TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox)\s*\{([^{}]*)\}")
+_HAT = re.compile(r"\\hat\s*\{?\s*([xyz])\s*\}?")
+# a phrase after an angle that names what it is measured from, in words no line of
+# ``_SAME_LINE`` reads ("from the tangent", "relative to the rod"): where the question says
+# which line it asks, an unread reference is no agreement (red team r27a)
+_SOME_REFERENCE = re.compile(
+    r"\b(?:from|with\s+respect\s+to|relative\s+to|with|to|above|below|beneath|off)\s+"
+    r"(?:the\s+)?[A-Za-z+]",
+    re.IGNORECASE,
+)
+# a reference right after the box ("\\boxed{26^\\circ} from the vertical", "(measured from
+# the surface)"), read with the box
+_AFTER = re.compile(r"^(?:\s|\\[,;: ]|\$|\\\]|\\\)|\*)*\(?\s*")
+
+
+# what may follow a reference read with the box: the end of its remark or sentence ("(measured
+# from the vertical, this is 60.7°)" restates the angle from another line instead)
+_CLOSES = re.compile(
+    r"\s*(?:$|[).;!\n$]|\\|\([a-z]\)|,\s*(?:as\s+|which\s+|since\s+|because\s+)?[a-z]+[^\d\n]*$)"
+)
+
+
+def reference_after(box: str, after: str) -> str:
+    """``box`` with the reference that the text right after it names (a line this module
+    reads, or a bearing) written inside it, so the reference is judged as part of the
+    value; unchanged where the text after it names none."""
+    head = _AFTER.match(after)
+    start = head.end() if head else 0
+    text = _TEXT_GROUP.sub(r"\1", after[start : start + 80])
+    text = re.sub(r"^(?:as\s+)?measured\s+", "", text, flags=re.IGNORECASE)
+    for start_, end, _ in _references(text)[:1]:
+        if start_ == 0 and _CLOSES.match(text, end):
+            return f"{box}\\text{{ {text[:end]}}}"
+    return box
+
+
 def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None) -> str | None:
     """``box`` (a value as written) without the references to the question's line that
-    follow its number, or None where one names another line, side or bearing. Unchanged
-    where it is no angle (nor the gold one), names no reference, or the question names
-    none."""
+    follow its number, or None where one names another line, side or bearing, or names its
+    line in words no reference here reads. Unchanged where it is no angle (nor the gold
+    one), names no reference, or the question names none."""
     if not question or not _ANGLE_UNIT.search(" ".join((box, *golds))):
         return box
     number = re.search(r"\d", box)
-    references = question_references(question) if number is not None else frozenset()
+    # a gold that names its reference ("36.9° west of north") is the most precise statement
+    # of it: the answer's must agree with the gold's (red team r29b)
+    written = frozenset(
+        reference
+        for gold in golds
+        for _, _, reference in _references(_HAT.sub(r"\1", _TEXT_GROUP.sub(r"\1", gold)))
+    )
+    references = written or (question_references(question) if number is not None else frozenset())
     if number is None or not references:
         return box
+    flat = _HAT.sub(r"\1", _TEXT_GROUP.sub(r"\1", box))
+    if flat != box and any(start >= number.start() for start, _, _ in _references(flat)):
+        box = flat  # the reference is in text groups: read and stripped as words
+        number = re.search(r"\d", box) or number
     kept, last = [], 0
     for start, end, reference in _references(box):
         if start < number.start():
@@ -215,6 +292,8 @@ def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None
             return None
         kept.append(box[last:start])
         last = end
+    if _SOME_REFERENCE.search(_TEXT_GROUP.sub(r"\1", box[max(last, number.end()) :])):
+        return None  # a reference in words no line here reads: no agreement shown
     if not kept:
         return box
     text, previous = _MEASURED.sub("", "".join(kept) + box[last:]), ""

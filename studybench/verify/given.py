@@ -36,7 +36,8 @@ def given_quantities(question: str) -> dict[str, Any]:
     ureg = registry()
     found: dict[str, Any] = {}
     twice: set[str] = set()
-    for name, value in given_assignments(_UNIT_AFTER_MATH.sub(_unit_inside, question)):
+    written = _PLAIN_GIVEN.sub(_as_math, question) if "=" in question else question
+    for name, value in given_assignments(_UNIT_AFTER_MATH.sub(_unit_inside, written)):
         try:
             (symbol,) = parse_expressions(name)
             quantity = parse_quantity(normalize_answer(value))
@@ -58,6 +59,37 @@ _UNIT_AFTER_MATH = re.compile(
     r"\$(?P<math>[^$]*?=\s*[-+]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?-?\d+\}?)?)\$"
     r"\s*(?P<unit>[A-Za-zΩμ°][A-Za-zΩμ°/^0-9\-]*)"
 )
+
+
+# a value given in plain text, outside the math: "(g = 9.8 m/s^2)", "Take g = 9.8 m/s²" (red
+# team r27b); math spans are matched whole so that nothing inside them is read twice
+_PLAIN_GIVEN = re.compile(
+    r"\$[^$]*\$|\\\(.*?\\\)"
+    # a vector's name ("\\vec F_1 = 3 N east"): its magnitude is no value of the symbol
+    r"|\\[A-Za-z]+\s*\{?\s*[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\}?"
+    r"|(?<![\w\\^_{])(?P<name>[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?)[ \t]*=[ \t]*"
+    r"(?P<value>[-+]?\d+(?:\.\d+)?(?:[ \t]*(?:×|\*)[ \t]*10\^?[-−]?\d+)?)"
+    r"(?:[ \t]*(?P<unit>[A-Za-zΩμ°][A-Za-zΩμ°/^0-9²³⁻¹·-]*))?"
+)
+_MORE_UNIT = re.compile(r"[ \t]+[A-Za-zΩμ][\w^/²³·-]*[\^/²³]")
+_SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3", "⁻": "^-", "¹": "1", "·": " "})
+
+
+def _as_math(match: re.Match[str]) -> str:
+    """A plain ``name = value unit`` written as the math a question usually gives it in."""
+    if match.group("name") is None:
+        return match.group(0)  # a math span: left as written
+    value = match.group("value").replace("×", "\\times ").replace("*", "\\times ")
+    value = re.sub(r"10\^?([-−]?\d+)$", r"10^{\1}", value) if "times" in value else value
+    unit = (match.group("unit") or "").rstrip(".,;:-")
+    if unit and (
+        unit.casefold() in PROSE_WORDS or parse_unit(unit.translate(_SUPERSCRIPTS)) is None
+    ):
+        return match.group(0)  # "x = 2 apples": no quantity read
+    if _MORE_UNIT.match(match.string, match.end()):
+        return match.group(0)  # "k = 9.0e9 N m^2/C^2": a unit of several words, not read
+    shown = f"\\,\\mathrm{{{unit.translate(_SUPERSCRIPTS)}}}" if unit else ""
+    return f"${match.group('name')} = {value}{shown}$"
 
 
 def _unit_inside(match: re.Match[str]) -> str:

@@ -730,9 +730,15 @@ _EXCLUDED = re.compile(
 )
 
 
+# the written-out extremes models abbreviate ("Max height: 11.5 m")
+_ABBREVIATED = {"maximum": "max", "maximal": "max", "minimum": "min", "minimal": "min"}
+
+
 def word_stem(word: str) -> str:
     """A lowercase word without its inflection ("heights" and "height" alike), for matching
-    a remark's or a label's words against the question's."""
+    a remark's or a label's words against the question's. An extreme and its abbreviation
+    alike: "Max height" names the maximum height."""
+    word = _ABBREVIATED.get(word, word)
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -929,10 +935,10 @@ _NAME_PHRASE = re.compile(
 
 
 # a box that is one sentence in a text group stating one value: "\\text{The speed is 14.5 m/s}",
-# "\\text{The equilibrium temperature is about 245 K.}"
+# "\\text{The equilibrium temperature is about 245 K.}", "\\text{Maximum height: 11.5 m}"
 _SENTENCE_BOX = re.compile(
     r"^\s*\\(?:text|textrm|mbox)\s*\{\s*"
-    r"(?P<lead>(?:the\s+)?[A-Za-z][A-Za-z' -]{1,60}?\s+(?:is|are|equals))"
+    r"(?P<lead>(?:the\s+)?[A-Za-z][A-Za-z' -]{1,60}?(?:\s+(?:is|are|equals)|:))"
     r"\s+(?:(?:about|approximately|roughly|around|nearly|close\s+to)\s+)?"
     r"(?P<value>[+-]?\d+(?:\.\d+)?(?:\s*(?:\\times|x|×)\s*10\s*\^\s*\{?\s*[+-]?\d+\s*\}?)?)"
     r"(?:\s+(?P<unit>[^{}\d]{1,20}?))?\s*\.?\s*\}\s*$",
@@ -953,7 +959,9 @@ def _sentence_as_phrase(box: str) -> str:
     if match is None:
         return box
     question = asked_question(folded=False)
-    name = re.sub(r"\s+(?:is|are|equals)$", "", match.group("lead").strip(), flags=re.IGNORECASE)
+    name = re.sub(
+        r"(?:\s+(?:is|are|equals)|:)$", "", match.group("lead").strip(), flags=re.IGNORECASE
+    )
     if not question or asked_place(name, question) is None:
         return box  # "The time is 14.5 m/s" for the speed: a claim about another quantity
     unit = match.group("unit")
@@ -976,9 +984,24 @@ def phrase_as_label(box: str) -> str:
     if not rest or "=" in rest or rest.lstrip().startswith("\\text"):
         return box
     words = re.findall(r"[A-Za-z]+", match.group("name"))
-    if not words or any(word.casefold() in VALUE_WORDS for word in words):
+    if not words or any(
+        word.casefold() in VALUE_WORDS and not _asked_extreme(word, match.group("name"))
+        for word in words
+    ):
         return box
     return f"\\text{{{match.group('name').strip()}}} = {rest}"
+
+
+def _asked_extreme(word: str, name: str) -> bool:
+    """Whether ``word`` is an extreme ("maximum") of a name the question's asking part
+    writes ("Maximum height: 11.5 m" where it asks for the maximum height): then it names
+    the quantity; elsewhere "maximum" may be a bound on the value."""
+    question = asked_question(folded=False)
+    return (
+        word.casefold() in _EXTREMA
+        and question is not None
+        and asked_place(name, question) is not None
+    )
 
 
 def split_unit_connectives(box: str) -> str:

@@ -759,8 +759,12 @@ def _exponential_magnitude(expr: Any, points: list[dict[Any, Any]]) -> int:
         for node in sympy.preorder_traversal(expr)
         if isinstance(node, _HYPERBOLIC) and node.free_symbols
     ]
+    # the size of each power is read in floats: a rational point raised to a rational power
+    # (``V^{\\gamma}`` at exact sample points) made sympy look for an exact root of integers
+    # of hundreds of digits, for minutes (red team r27: ``pV^\\gamma = p_0V_0^\\gamma = …``)
+    floats = [{s: sympy.Float(v, 20) for s, v in point.items()} for point in points]
     for node in powers:
-        for point in points:
+        for point in floats:
             try:
                 value = abs(node.xreplace(point).evalf(15))
                 if value.is_Number and value != 0:
@@ -857,8 +861,11 @@ def constant_ratio(a: Any, b: Any, seed: str) -> bool:
         return False
     values = []
     for exact in points:
+        # the points as floats of more digits than are compared: exact rational powers with
+        # rational exponents (``V^{\\gamma}``) made sympy search exact roots for minutes
+        point = {s: sympy.Float(v, digits + 10) for s, v in exact.items()}
         try:
-            va, vb = a.xreplace(exact).evalf(digits), b.xreplace(exact).evalf(digits)
+            va, vb = a.xreplace(point).evalf(digits), b.xreplace(point).evalf(digits)
             if not (va.is_Number and vb.is_Number) or vb == 0:
                 continue
             values.append(va / vb)

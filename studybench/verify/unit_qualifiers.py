@@ -33,17 +33,72 @@ _FONT = r"\\(?:mathrm|text|rm|textrm)\s*"
 _SUBSCRIPT = rf"_\s*\{{?\s*(?:{_FONT}\{{\s*)?\\?{_QUALIFIER}\s*\}}?\s*\}}?"
 _UNIT = r"[kmMµ]?[VA]"
 # inside the unit's group ("\mathrm{V_{rms}}") or after it ("\mathrm{V}_{\text{peak}}")
+# a kind in words beside the unit: "\\text{V rms}", "\\text{Vrms}", "\\text{V (rms)}",
+# "\\mathrm{V}\\ (\\text{rms})" (red team r27b)
+_WORD_KIND = r"(?P<kind3>rms|RMS|peak|eff)"
 _QUALIFIED = re.compile(
     rf"(?P<inside>{_FONT}\{{\s*{_UNIT})\s*{_SUBSCRIPT}(?P<close>\s*\}})"
     rf"|(?P<after>{_FONT}\{{\s*{_UNIT}\s*\}})\s*{_SUBSCRIPT.replace('kind', 'kind2')}"
+    rf"|(?P<worded>{_FONT}\{{\s*{_UNIT})\s*\(?\s*{_WORD_KIND}\s*\)?(?P<close2>\s*\}})"
+    rf"|(?P<grouped>{_FONT}\{{\s*{_UNIT}\s*\}})(?:\s|\\[,;: ])*\(\s*(?:{_FONT}\{{\s*)?"
+    rf"{_WORD_KIND.replace('kind3', 'kind4')}\s*\}}?\s*\)",
+    re.IGNORECASE,
 )
+
+
+_MAY_QUALIFY = re.compile(r"_|rms|peak|eff", re.IGNORECASE)
+
+
+def asked_kinds(question: str | None) -> list[str]:
+    """The kinds of value the question's asking part asks for, in the order it asks them
+    ("Find the peak current and the rms current": peak, rms)."""
+    if not question:
+        return []
+    part = asking_part(question)
+    found = sorted(
+        (match.start(), kind)
+        for kind, words in _KINDS.items()
+        for match in [words.search(part)]
+        if match is not None
+    )
+    kinds = [kind for _, kind in found]
+    if "pp" in kinds and "peak" in kinds:
+        kinds.remove("peak")  # "peak-to-peak" says "peak" too
+    return kinds
+
+
+# a kind claimed by a label's subscript ("V_{\\text{rms}} = 170 V", "I_{\\max} = 2.0 A") or by
+# a word right after the box ("\\boxed{170 V} (rms)", "\\boxed{2.0 A} peak")
+_LABEL_KIND = re.compile(
+    rf"^\s*[VIE]\s*_\s*\{{?\s*(?:{_FONT}\{{\s*)?\\?(?P<kind>rms|eff|peak|pk|max|pp|p|0)\s*\}}?\s*\}}?"
+    r"\s*(?:=|\\approx)",
+    re.IGNORECASE,
+)
+_KIND_AFTER = re.compile(
+    r"^(?:\s|\\[,;: ]|\$|\\\]|\\\))*(?:\(\s*)?(?:\\text\s*\{\s*)?"
+    r"(?:this\s+is\s+(?:the\s+)?)?"
+    r"(?P<kind>rms|peak[- ]to[- ]peak|peak|amplitude|effective|maximum)\b",
+    re.IGNORECASE,
+)
+_WORD_KIND_OF = {"amplitude": "peak", "effective": "rms", "maximum": "peak", "max": "peak"}
+
+
+def claimed_kind(box: str, after: str) -> str | None:
+    """The kind of value a box's label or the word right after it claims, or None."""
+    for pattern, text in ((_LABEL_KIND, box), (_KIND_AFTER, after[:40])):
+        match = pattern.match(text)
+        if match is not None:
+            word = re.sub(r"[- ]to[- ]", "", match.group("kind").casefold().lstrip("\\"))
+            word = "pp" if word == "peakpeak" else word
+            return _KIND_OF.get(word) or _WORD_KIND_OF.get(word)
+    return None
 
 
 def without_asked_qualifier(box: str, question: str | None) -> str:
     """``box`` with each unit qualifier the question's asking part asks for taken off its
     unit (``120\\ \\mathrm{V_{rms}}`` for "Find the rms voltage" is 120 V); one it does not
     ask for stays, and no unit reads it."""
-    if not question or "_" not in box:
+    if not question or not _MAY_QUALIFY.search(box):
         return box
     part = asking_part(question)
     asked = {kind for kind, words in _KINDS.items() if words.search(part)}
@@ -51,11 +106,16 @@ def without_asked_qualifier(box: str, question: str | None) -> str:
         asked.discard("peak")
 
     def unqualified(match: re.Match[str]) -> str:
-        kind = _KIND_OF[(match.group("kind") or match.group("kind2")).casefold()]
+        written = next(
+            match.group(g) for g in ("kind", "kind2", "kind3", "kind4") if match.group(g)
+        )
+        kind = _KIND_OF[written.casefold()]
         if kind not in asked or len(asked) != 1:
             return match.group(0)
         if match.group("inside") is not None:
             return match.group("inside") + match.group("close")
-        return match.group("after")
+        if match.group("worded") is not None:
+            return match.group("worded") + match.group("close2")
+        return match.group("after") or match.group("grouped")
 
     return _QUALIFIED.sub(unqualified, box)

@@ -23,7 +23,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studybench.data.answer_types import AnswerType, split_type_sequence
-from studybench.verify.angle_reference import with_agreed_reference
+from studybench.verify.angle_reference import (
+    question_references,
+    reference_after,
+    with_agreed_reference,
+)
 from studybench.verify.conditions import without_condition
 from studybench.verify.extract import boxed_answers, gold_answers, select_answers
 from studybench.verify.normalize import (
@@ -281,7 +285,7 @@ from studybench.verify.word_labels import names_set_equal, without_respectively,
 # quantity; a letter denied in more words; every step of an equation's derivation; a bare
 # angle gold in the data's unit; corrections in blocks and in a sentence's math; units in
 # words, norms of vectors, ticks, names set equal to a tuple, "(\text{B})"
-VERIFIER_VERSION = "1.25.0"
+VERIFIER_VERSION = "1.26.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -383,11 +387,20 @@ def judge_inline(
     boxes = tuple(map(constant_word, extraction.answers))
     if kind is not AnswerType.TF:  # a tick is a truth value only where one is asked
         boxes = tuple(_OWN_TICK.sub("", box) for box in boxes)
+    if kind in _UNIT_AFTER_TYPES and _claims_other_kind(boxes, extraction.after, kind, question):
+        return verdict(False, "unit_qualifier", normalized_gold=tuple(map(unmark, golds)))
     if kind in _UNIT_AFTER_TYPES:  # "120\ \mathrm{V_{rms}}" for "Find the rms voltage"
         boxes = tuple(without_asked_qualifier(box, question) for box in boxes)
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
         boxes = tuple(map(read, boxes, extraction.after))
+    if (
+        kind in _UNIT_AFTER_TYPES
+        and question
+        and question_references(question)
+        and len(extraction.after) == len(boxes)
+    ):
+        boxes = tuple(map(reference_after, boxes, extraction.after))  # "… from the vertical"
     if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
         boxes = tuple(map(with_unit_before, boxes, extraction.before))
     if kind is AnswerType.IN:  # "30 < d/\\mathrm{cm} < 45": the bounds are in centimetres
@@ -416,8 +429,12 @@ def judge_inline(
 
     def judged(boxes: tuple[str, ...]) -> tuple[bool, str, tuple[str, ...]]:
         chosen = select_answers(boxes, kind, len(golds), sequence)
-        if kind is AnswerType.NV:  # "30° from the surface" for 30° from the normal
-            referenced = tuple(with_agreed_reference(box, gold_boxes, question) for box in chosen)
+        if kind in _UNIT_AFTER_TYPES:  # "30° from the surface" for 30° from the normal
+            paired = kind is AnswerType.TUP and len(chosen) == len(gold_boxes)
+            referenced = tuple(
+                with_agreed_reference(box, (gold_boxes[i],) if paired else gold_boxes, question)
+                for i, box in enumerate(chosen)
+            )
             if None in referenced:
                 return False, "angle_reference", tuple(map(unmark, normalize_all(chosen)))
             chosen = tuple(box for box in referenced if box is not None)
@@ -490,6 +507,14 @@ def judge_inline(
         offered = _offered_problem(offers, elements, kinds, judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
+    if correct and extraction.tail:
+        elements = select_answers(answers, kind, len(golds), sequence)
+        kinds = sequence if len(sequence) == len(elements) else (kind,) * len(elements)
+        revised = _revised_problem(
+            extraction.tail, kind, elements, kinds, gold_boxes, judge, formula, question
+        )
+        if revised is not None:
+            return verdict(False, revised, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _RESTATED_KINDS and len(golds) == 1 and extraction.after:
         restated = _restated_problem(
             extraction.tail, answers[-1], golds[0], kind, question, judge, formula
@@ -559,6 +584,131 @@ def judge_inline(
         if hedge is not None:
             return verdict(False, hedge, extracted=shown, normalized_gold=shown_gold)
     return verdict(correct, reason, extracted=shown, normalized_gold=shown_gold)
+
+
+def _claims_other_kind(
+    boxes: tuple[str, ...], afters: tuple[str, ...], kind: AnswerType, question: str | None
+) -> bool:
+    """Whether a compared box claims a kind of value (rms, peak, peak-to-peak) other than the
+    one the question asks for in its place, by its label or the word after it
+    (``V_{\\text{rms}} = 170 V``, ``\\boxed{170 V} (rms)`` for the peak; red team r27a). The
+    boxes are placed in the order the question asks its kinds; a question that asks no kind,
+    or kinds in another number than the boxes, leaves the claims to the other rules."""
+    from studybench.verify.unit_qualifiers import asked_kinds, claimed_kind
+
+    asked = asked_kinds(question)
+    if not asked or kind is AnswerType.ALT:
+        return False
+    compared = boxes[-len(asked) :] if len(boxes) >= len(asked) else ()
+    if len(asked) > 1 and len(compared) != len(asked):
+        return False
+    afters = afters[-len(compared) :] if len(afters) == len(boxes) else ("",) * len(compared)
+    if len(asked) == 1:
+        compared, afters = boxes[-1:], afters[-1:]
+    for box, after, wanted in zip(compared, afters, asked, strict=False):
+        claimed = claimed_kind(box, after)
+        if claimed is not None and claimed != wanted:
+            return True
+    return False
+
+
+def _revised_problem(
+    tail: str,
+    kind: AnswerType,
+    elements: tuple[str, ...],
+    kinds: tuple[AnswerType, ...],
+    gold_boxes: tuple[str, ...],
+    judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    formula: Callable[[str], bool],
+    question: str | None = None,
+) -> str | None:
+    """Why an answer revised after the final box (:mod:`studybench.verify.revisions`: "…
+    Hmm, I'd go with C.") makes a right box wrong, or None: the revision's last candidate of
+    the asked kind is the model's answer, and is judged as a value offered in prose is."""
+    from studybench.verify import revisions
+    from studybench.verify.asking import asking_part
+    from studybench.verify.normalize import last_side
+    from studybench.verify.numeric import rounds_to, unit_place
+    from studybench.verify.relations import LETTER_RUN, word_stem
+    from studybench.verify.rules import normalize_all
+
+    region = revisions.revision(tail)
+    if region is None or not elements:
+        return None
+    asked_words = (
+        {word_stem(w.casefold()) for w in LETTER_RUN.findall(asking_part(question))}
+        if question
+        else set()
+    )
+
+    def asked(subject: str) -> bool:  # "the flux decreases": a noun the asking part writes
+        words = [w.casefold() for w in LETTER_RUN.findall(subject)]
+        nouns = [w for w in words if w not in ("the", "a", "an", "its")]
+        return bool(nouns) and all(word_stem(w) in asked_words for w in nouns)
+
+    offers: list[str] = []
+    single = len(elements) == 1
+    if kind is AnswerType.QL and single:
+        word = revisions.revised_phrase(region, elements[0], asked)
+        return None if word is None else "revised:wrong_phrase"
+    if kind is AnswerType.MC and single:
+        offers = [o for o in [revisions.last_option(region)] if o]
+    elif kind is AnswerType.TF and single:
+        offers = [o for o in [revisions.last_truth(region)] if o]
+    elif kind is AnswerType.IN and single:
+        offers = [o for o in [revisions.last_interval(region, asked)] if o]
+    elif kind in (AnswerType.EQ, AnswerType.EX) and single:
+        math = revisions.last_math(region, asked)
+        offer = _revised_formula(math, kind, elements[0], gold_boxes[-1]) if math else None
+        if offer is not None and not judge((offer,))[1].startswith("unparseable"):
+            offers = [offer]
+    elif kind in _UNIT_AFTER_TYPES and all(k in (AnswerType.NV, AnswerType.ALT) for k in kinds):
+        normalized = tuple(normalize_all(elements))
+        measured: list[tuple[str, list[int]]] = []
+        for value in revisions.values(region, asked):
+            if not re.search(r"[A-Za-zµμΩ°\\]", value):
+                continue  # a bare number in working ("sin θ = 0.5") measures nothing asked
+            (offered,) = normalize_all((value,))
+            places = [i for i, e in enumerate(normalized) if unit_place(offered, (e,)) == 0]
+            if places:
+                measured.append((value, places))
+        last = {tuple(places): (value, places) for value, places in measured}  # each place's last
+        for value, places in measured[-1:] if single else list(last.values()):
+            # right in the place of one asked value of its kind, or that value rounded ("the
+            # result is 1.0 s" beside 0.990 s): the revision confirms it
+            (written,) = normalize_all((value,))
+            if not any(
+                judge((*elements[:i], value, *elements[i + 1 :]))[0]
+                or rounds_to(written, last_side(normalized[i]))
+                for i in places
+            ):
+                return "revised_after_box"
+        return None
+    if not offers:
+        return None
+    problem = _offered_problem(tuple(offers), elements, kinds, judge, formula)
+    return None if problem is None else "revised_after_box"
+
+
+def _revised_formula(math: str, kind: AnswerType, box: str, gold: str) -> str | None:
+    """The formula a revision's last math offers for the asked EX or EQ answer, or None
+    where it is about something else: an equation beside an expression answer must be
+    labelled as the answer is ("$F = B^2L^2v/R$" beside the current is another quantity),
+    and the formula must be written in the gold's symbols, all of them (the fall time
+    "$\\sqrt{2h/g}$" beside a range $v_0\\sqrt{2h/g}$ is a part of it, no answer)."""
+    from studybench.verify.normalize import last_side, split_top_level
+    from studybench.verify.question import symbols_of
+
+    sides = split_top_level(math, "=")
+    if kind is AnswerType.EQ:
+        offer = math if len(sides) == 2 else None
+    elif len(sides) == 1:
+        offer = math
+    else:
+        offer = last_side(math) if sides[0].strip() in _own_labels(box, gold) else None
+    if offer is None or symbols_of(offer) != symbols_of(gold):
+        return None
+    return offer
 
 
 def _other_alternative_problem(
@@ -856,11 +1006,11 @@ def _remark_content_problem(
     must fit option B); beside an expression one written in the gold's symbols restates it
     (``\\boxed{\\frac{13}{2}p_0V_0}\\ (6.0\\,p_0V_0)``) and must be right as well."""
     from studybench.verify.restatement import written_in
-    from studybench.verify.visibility import remark_content
+    from studybench.verify.visibility import eliminated_options, remark_content
 
     content = remark_content(after)
-    if content is None:
-        return None
+    if content is None or eliminated_options(after) is not None:
+        return None  # "(A, C and D are eliminated)": struck options, no remark on the box's
     if kind is AnswerType.MC:
         correct, reason, _ = judge((f"{box} ({content})",))
         return None if correct else f"remark:{reason}"

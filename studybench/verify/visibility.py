@@ -1253,6 +1253,43 @@ _DENIAL_AFTER = re.compile(
 _WINDOW = 80  # characters of prose read on each side of a box
 
 
+# A list of options struck out after the box: "\\boxed{B} -- A, C, D eliminated", "— (A) and (C)
+# are wrong", "; options A, C, D are ruled out". The listed options are denied, not offered:
+# the box stands unless the list strikes its own option ("\\boxed{B} — B is wrong").
+_OPTION_LISTED = r"\(?(?-i:[A-H])\)?(?![\w])"
+_ELIMINATION = re.compile(
+    rf"(?:(?:the\s+)?(?:options?|choices?|answers?)\s+)?(?P<items>{_OPTION_LISTED}"
+    rf"(?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)\s*{_OPTION_LISTED})*)\s*"
+    rf"(?:(?:are|is|were|was|can\s+be|get|gets)\s+(?:{_DEGREE_WORDS}\s+){{0,2}})?{_DENIED}",
+    re.IGNORECASE,
+)
+_ELIMINATION_START = re.compile(
+    r"^(?:[\s.,;:!(|$]|\\[,;:! ]|\\\]|[-–—]+)*(?:(?:actually|indeed|hmm+|note(?:\s+that)?|also)"
+    r"\b[\s,:;—–-]*)?",
+    re.IGNORECASE,
+)
+_BOXED_OPTION = re.compile(
+    r"^\s*(?:\\(?:text|mathrm|textbf|mathbf)\s*\{\s*)?\(?([A-H])\)?\s*\}?\s*$"
+)
+
+
+def eliminated_options(after: str) -> frozenset[str] | None:
+    """The options a list right after the box strikes out (``_ELIMINATION``), or None."""
+    plain = _plain(after[: 2 * _WINDOW])  # a list in the next paragraph strikes too
+    match = _ELIMINATION.match(plain, _ELIMINATION_START.match(plain).end())  # type: ignore[union-attr]
+    if match is None:
+        return None
+    return frozenset(re.findall(r"(?-i:[A-H])", match.group("items")))
+
+
+def _eliminates_itself(box: str, after: str) -> bool:
+    """Whether an elimination list right after an option's box strikes that option."""
+    inner = box[box.find("{") + 1 : -1] if box.endswith("}") else ""
+    option = _BOXED_OPTION.match(inner)
+    struck = eliminated_options(after)
+    return option is not None and struck is not None and option.group(1) in struck
+
+
 def _decoded(text: str) -> str:
     """``text`` as a reader sees its letters: HTML character references decoded ("&#111;r"
     is "or"), TeX character codes too (``\\char111\\char114``, ``\\symbol{111}``, ``^^6f``),
@@ -1879,6 +1916,7 @@ def denials(text: str, spans: list[tuple[int, int]], question: str | None = None
     after = [
         bool(_DENIAL_AFTER.match(_plain(_same_paragraph(a[:_WINDOW]))))
         or _unequal_to_itself(text[start:end], a)
+        or _eliminates_itself(text[start:end], a)
         for a, (start, end) in zip(afters, spans, strict=True)
     ]
     listed = [bool(_LIST_GAP.match(_plain(gap))) for gap in gaps]
@@ -3292,6 +3330,8 @@ _OPERATION_AFTER = re.compile(  # an operator and its operand: "= 2 \\times 7.25
 def _restated(after: str, in_math: bool) -> tuple[str, ...]:
     """The value restating the box or spanning a range from it, right after the box and its
     unit (see ``_RESTATED``); in the box's math, the rest of that math."""
+    if eliminated_options(after) is not None:
+        return ()  # "— A, C, D eliminated": options struck out, none offered
     tail = after[: 2 * _WINDOW].translate(_INVISIBLE_CHARACTERS).translate(_LOOK_ALIKES)
     found = _restated_in(tail, in_math)
     if found:
@@ -3314,6 +3354,8 @@ def _restated_in(tail: str, in_math: bool) -> tuple[str, ...]:
         if value is not None:
             return (value,)
         item = _OFFER_ITEM.match(text, match.end())
+        if item is not None and _ELIMINATION.match(text, item.start()):
+            return ()  # "(actually, A and D are both wrong)": options struck out, none offered
         if item is not None and not _OPERATION_AFTER.match(text, item.end()):
             direction = _DIRECTION_AFTER.match(text, item.end()) is not None
             return ((MAGNITUDE if direction else "") + _item_value(text, item),)
@@ -3466,6 +3508,8 @@ def _later_offers(after: str, in_math: bool = False) -> tuple[str, ...]:
             values.append("")
             continue
         item = _OFFER_ITEM.match(rest)  # the value right after it: "it could be that …" offers none
+        if item is not None and _ELIMINATION.match(rest, item.start()):
+            continue  # "Actually, A and D are both incorrect": options struck out, none offered
         defined = _DEFINED_AFTER.match(rest, item.end()) if item is not None else None
         if item is not None and (defined is None or defined.group("name") not in item.group()):
             values += _offered_after(rest)

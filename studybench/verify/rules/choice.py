@@ -42,6 +42,9 @@ _MC_LATER = re.compile(
 
 
 _SPACED_LETTER = re.compile(r"\(\s*([A-Za-z])\s*\)")
+# several options written as one word of capitals, in the order of the options: "ABD"
+_CONCATENATED = re.compile(r"A?B?C?D?E?F?G?H?")
+_SET_BRACES = re.compile(r"^\\\{\s*(.*?)\s*\\\}$")
 
 
 def mc_letters(text: str) -> frozenset[str] | None:
@@ -50,6 +53,10 @@ def mc_letters(text: str) -> frozenset[str] | None:
     reading only the first let a box that argues for another option pass)."""
     # "(\\text{B})" normalises to "( B )": the letter in its brackets (red team r24b)
     text = _SPACED_LETTER.sub(r"(\1)", _MC_WORDS.sub("", text.strip()))
+    # a set of options: "\\{A, C\\}", "A \\& C" (red team r27b)
+    text = _SET_BRACES.sub(r"\1", text.replace("\\&", "&"))
+    if len(text) > 1 and _CONCATENATED.fullmatch(text):
+        return frozenset(text)  # "ABD": options A, B and D written together (red team r27c)
     called = _MC_CALLED.match(text)
     if called is not None:
         return frozenset({called.group(1).upper()})
@@ -885,6 +892,53 @@ def judge_ql(pred: str, gold: str, tolerance: float, question: str | None = None
         return reject("hedged_phrase")  # "runs slow?": the phrase put as a question
     if gold_k == pred_k:
         return accept("phrase")
+    gold_items, pred_items = _list_items(gold), _list_items(pred)
+    if gold_items is not None and pred_items is not None and len(pred_items) > len(gold_items):
+        return reject("wrong_phrase")  # "virtual, upright, diminished, real": an item more
     if question and _restates_gold(pred, gold, question):
         return accept("phrase_in_sentence")
+    if gold_items is not None and gold_items == pred_items:
+        return accept("phrase_list")  # "upright, virtual and diminished" (red team r27c)
+    if _synonym_key(gold) == _synonym_key(pred):
+        return accept("phrase_synonym")  # "anticlockwise" for "counterclockwise"
     return reject("wrong_phrase")
+
+
+def _synonym_key(phrase: str) -> str:
+    """:func:`phrase_key` with each word read as the first of its synonyms. Another
+    inflection ("increase", "electrons" for "an electron") stays another phrase."""
+    return " ".join(_SYNONYMS.get(word, word) for word in _words(phrase))
+
+
+# The same word in the two spellings of English and in the textbooks' synonyms of an image's
+# or a rotation's description: each read as the first of its group.
+_SYNONYMS = {
+    word: group.split()[0]
+    for group in (
+        "counterclockwise anticlockwise",
+        "upright erect",
+        "diminished reduced smaller",
+        "enlarged magnified larger",
+    )
+    for word in group.split()
+}
+# a comparison's object after a size word: "smaller than the object", "larger than the object"
+_THAN_OBJECT = re.compile(r"\bthan\s+(?:the\s+)?object\b", re.IGNORECASE)
+# words that make a list's order part of its content ("increases, then decreases")
+_ORDERED = frozenset("then before after followed first finally later next".split())
+_ITEM_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|&)\s*")
+
+
+def _list_items(phrase: str) -> frozenset[str] | None:
+    """The items of a phrase that lists short descriptions ("virtual, upright, diminished"),
+    each read with its synonyms as one word, or None: a phrase of one item, a list whose order
+    says something, or one with a hedge or a negation."""
+    text = _THAN_OBJECT.sub("", phrase)
+    items = [_words(item) for item in _ITEM_SPLIT.split(text) if item.strip()]
+    if len(items) < 2 or any(not item or len(item) > 2 for item in items):
+        return None
+    words = [word for item in items for word in item]
+    if any(word in _ORDERED or word in _QL_HEDGES for word in words):
+        return None
+    keys = ["".join(_SYNONYMS.get(word, word) for word in item) for item in items]
+    return frozenset(keys) if len(set(keys)) == len(keys) else None

@@ -664,6 +664,10 @@ def _rearranged(
         return False
     magnitude = not gold[0].is_Symbol  # a factor of a product on the left (PV, m dv/dt)
     asked_all = _asked_quantities(gold[0], gold_d)
+    if not gold[0].is_Symbol and gold[1].is_Symbol and gold[1] not in asked_all:
+        # "\\tan\\theta = \\mu_s": the bare right side is solved for as well (one solution,
+        # where the left's function has a family: sin = mu cos for theta; red team r27b)
+        asked_all.append(gold[1])
     # a quantity the prediction is solved for first (theta = arcsin(lambda/d) for d sin theta =
     # lambda: theta, not d, whose solve through arcsin took 0.2 s)
     in_pred = {canonical_name(s): s for s in pred_d.free_symbols}
@@ -695,7 +699,8 @@ def _rearranged(
             decided = _principal_by_linear_forms(pred_d, gold_d, name, branch, tolerance, seed)
             if decided is not None:
                 return decided
-        from_gold = _solutions(gold_d, name, magnitude)
+        bare = asked is gold[1] and gold[1].is_Symbol  # the right side: it may be 0
+        from_gold = _solutions(gold_d, name, magnitude and not bare)
         if from_gold is None:
             if hedged():
                 return False
@@ -708,7 +713,7 @@ def _rearranged(
             return False
         if branch is None and hedged():
             return False
-        from_pred = _solutions(pred_d, name, magnitude)
+        from_pred = _solutions(pred_d, name, magnitude and not bare)
         if from_pred is None:
             continue
         # one quantity decides: the same solutions for it, at every value of the others,
