@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from studybench.verify.normalize import normalize_answer
+from studybench.verify.normalize import normalize_answer, superscripts_as_powers
 from studybench.verify.parsing import UnparseableError, parse_expressions, parse_quantity
 from studybench.verify.question import given_assignments
 from studybench.verify.units import PROSE_WORDS, has_offset, parse_unit, registry
@@ -72,7 +72,6 @@ _PLAIN_GIVEN = re.compile(
     r"(?:[ \t]*(?P<unit>[A-Za-zΩμ°][A-Za-zΩμ°/^0-9²³⁻¹·-]*))?"
 )
 _MORE_UNIT = re.compile(r"[ \t]+[A-Za-zΩμ][\w^/²³·-]*[\^/²³]")
-_SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3", "⁻": "^-", "¹": "1", "·": " "})
 
 
 def _as_math(match: re.Match[str]) -> str:
@@ -81,14 +80,12 @@ def _as_math(match: re.Match[str]) -> str:
         return match.group(0)  # a math span: left as written
     value = match.group("value").replace("×", "\\times ").replace("*", "\\times ")
     value = re.sub(r"10\^?([-−]?\d+)$", r"10^{\1}", value) if "times" in value else value
-    unit = (match.group("unit") or "").rstrip(".,;:-")
-    if unit and (
-        unit.casefold() in PROSE_WORDS or parse_unit(unit.translate(_SUPERSCRIPTS)) is None
-    ):
+    unit = superscripts_as_powers((match.group("unit") or "").rstrip(".,;:-")).replace("·", " ")
+    if unit and (unit.casefold() in PROSE_WORDS or parse_unit(unit) is None):
         return match.group(0)  # "x = 2 apples": no quantity read
     if _MORE_UNIT.match(match.string, match.end()):
         return match.group(0)  # "k = 9.0e9 N m^2/C^2": a unit of several words, not read
-    shown = f"\\,\\mathrm{{{unit.translate(_SUPERSCRIPTS)}}}" if unit else ""
+    shown = f"\\,\\mathrm{{{unit}}}" if unit else ""
     return f"${match.group('name')} = {value}{shown}$"
 
 

@@ -117,6 +117,13 @@ def _vulgar_fraction(match: re.Match[str]) -> str:
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 
+
+def superscripts_as_powers(text: str) -> str:
+    """``m/s²`` as ``m/s^{2}``, ``10⁻¹⁹`` as ``10^{-19}``: each run of Unicode superscripts a
+    power."""
+    return _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
+
+
 # Commands removed as whole tokens (sizing and spacing only, no meaning).
 _DROP_COMMANDS = re.compile(
     r"\\(?:left|right)\s*\.|"  # \left. and \right. are invisible delimiters, dot and all
@@ -464,7 +471,7 @@ def normalize_answer(text: str) -> str:
     if "'" in text or "′" in text or "prime" in text:
         text = _ARC_MINUTES.sub(_in_degrees, text)
     text = _LONE_TRAILING_BACKSLASH.sub(r"\1", text.rstrip())
-    text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
+    text = superscripts_as_powers(text)
     text = unicode_roots(text)
     text = _DEGREE_O.sub(r"\1^{\\circ}", text)
     text = _BARE_CIRC.sub(r"\1^{\\circ}", text)

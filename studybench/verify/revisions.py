@@ -4,22 +4,27 @@ A model that boxes one answer and then, in the prose after it, settles on anothe
 answered with the box: a grader reads its last word. The readers of
 :mod:`studybench.verify.restatement` and :mod:`studybench.verify.short_offers` find a second
 value by the shape or the opening words of its sentence; a revision is found by its cue
-instead ("wait", "actually", "on second thought", "I'd go with", "lean towards", "my vote",
-"let me reconsider", "correction"), after which the model's last candidate of the asked kind
-is its answer (red team r27a: 41 of 63 such revisions were rewarded). The candidate is typed
-by the answer type: an option letter for MC, a truth value for TF, a word of the box's
-opposition for QL ("increases" against "decreases"), an interval for IN, an equation for EQ,
-an expression in the gold's symbols for EX, a value whose unit measures the gold's for the
-numeric types. A candidate in a conditional sentence ("if the pulley had mass, C"), or one
-the sentence denies ("not C", "rather than C"), is not the model's answer. The last
-candidate is read, so a revision that returns to the box ("… no, C ignores friction, so B
-stands") keeps it.
+("wait", "actually", "on second thought", "I'd go with", "lean towards", "my vote",
+"correction", …), after which the model's last *commitment* to a candidate of the asked kind
+is its answer (red team r27a: 41 of 63 such revisions were rewarded). A commitment is a
+phrase that says so ("go with X", "change my answer to X", "X instead", "it should be X",
+"the answer is X", "…, so X."), not any mention: reading every candidate after the cue
+rejected 64 honest remarks (r28b: "the trap here is (C)", "at the halfway point the speed
+is 14.0 m/s"). The candidate is typed by the answer type: an option letter for MC, a truth
+value for TF, a word of the box's opposition for QL, an interval for IN, a formula for EQ
+and EX, a value with a unit for the numeric types. A commitment in a clause about another
+case, a mistake, other people or a comparison is none, unless it is in the first person;
+one the sentence denies ("not C", "C is wrong") is none either. The last commitment is
+read, so a revision that returns to the box ("… C ignores friction, so B stands") keeps it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
+
+from studybench.verify.normalize import superscripts_as_powers
 
 # the cue that opens a revision, where a clause starts
 _CUE = re.compile(
@@ -60,6 +65,10 @@ _OTHER_CASE = re.compile(
 # C." A candidate mentioned any other way ("the trap is (C)", "at the top the speed is 3 m/s")
 # is about something else (red team r28b: 64 honest remarks rejected by a reader of every
 # candidate after the cue).
+# a noun phrase that is a sentence's subject, not the object of a preposition ("at the surface")
+_NOT_AFTER_PREPOSITION = (
+    r"(?<!\bat\s)(?<!\bof\s)(?<!\bon\s)(?<!\bin\s)(?<!from\s)(?<!\bto\s)(?<!\bby\s)"
+)
 _LABEL = r"(?:\\?[A-Za-z]+(?:_\{?\w+\}?)?\s*=\s*)?"
 # a commitment in the first person ("I'd go with C", "My vote: C", "I'll change my answer
 # to C"): the model's own, whatever else its sentence says ("checking it again, I'd go with
@@ -90,10 +99,20 @@ _COMMITMENTS = (
     r"\s*(?:[.!]?\s*$|,\s*(?:since|because)\b)",
     # the asked quantity named by its noun ("Hold on, the time is 1.53 s", "Upon reflection,
     # the extension is $mg/2k$"): only where the question asks for it (``asked``)
-    r"(?<!\bat\s)(?<!\bof\s)(?<!\bon\s)(?<!\bin\s)(?<!from\s)(?<!\bto\s)(?<!\bby\s)"
-    r"\bthe\s+(?P<subject>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|should\s+be|must\s+be|=|becomes)\s+"
+    _NOT_AFTER_PREPOSITION
+    + r"\bthe\s+(?P<subject>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|should\s+be|must\s+be|=|becomes)\s+"
     r"(?:really\s+|actually\s+|in\s+fact\s+|then\s+)?{p}{c}",
 )
+
+
+@lru_cache(maxsize=64)
+def _commitment_patterns(candidate: str, label: bool) -> tuple[re.Pattern[str], ...]:
+    """``_COMMITMENTS`` for one kind of candidate, compiled once."""
+    prefix = _LABEL if label else ""
+    return tuple(
+        re.compile(t.replace("{p}", prefix).replace("{c}", candidate), re.IGNORECASE)
+        for t in _COMMITMENTS
+    )
 
 
 def _committed(
@@ -102,9 +121,8 @@ def _committed(
     """The candidates (pattern ``candidate`` with a group ``c``) that ``sentence`` commits to;
     one said of a quantity's noun only where ``asked`` names it."""
     found = []
-    for template in _COMMITMENTS:
-        pattern = template.replace("{p}", _LABEL if label else "").replace("{c}", candidate)
-        for match in re.finditer(pattern, sentence, re.IGNORECASE):
+    for pattern in _commitment_patterns(candidate, label):
+        for match in pattern.finditer(sentence):
             subject = match.groupdict().get("subject")
             if subject is None or (asked is not None and asked(subject)):
                 found.append(match)
@@ -143,37 +161,32 @@ _FORMULA = r"\$(?P<c>[^$]{1,200})\$"
 _VALUE = (
     r"(?P<c>[-+−]?\d+(?:\.\d+)?(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?"
     r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,20}\}|\^\s*\{?\\circ\}?|°"
-    r"|[A-Za-zµμΩ][A-Za-z/^\d·\-]{0,10}))?)"
+    r"|[A-Za-zµμΩ](?:[A-Za-z/\d·\-]|\^\{?[-\d]+\}?){0,10}))?)"
 )
-_SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3", "⁻": "^-", "¹": "1"})
 
 
-# the words of a QL answer's oppositions: a box revised to the opposite word
-def _oppositions() -> list[list[frozenset[str]]]:
-    """The opposition groups: each a list of word classes that exclude one another."""
-    return [
-        [frozenset(words.split()) for words in group.split("|")]
-        for group in (
-            "increase increases increased increasing rises rise grows grow"
-            "|decrease decreases decreased decreasing drops drop diminishes diminish shrinks"
-            "|constant unchanged",
-            "clockwise|counterclockwise anticlockwise counter-clockwise anti-clockwise",
-            "attractive attract attracts|repulsive repel repels",
-            "upward upwards|downward downwards",
-            "toward towards|away",
-            "real|virtual",
-            "upright erect|inverted",
-            "enlarged magnified larger|diminished reduced smaller",
-            "converging|diverging",
-            "higher|lower",
-            "faster|slower",
-            "north|south",
-            "east|west",
-        )
-    ]
-
-
-_GROUPS = _oppositions()
+# the words of a QL answer's oppositions (a box revised to the opposite word): each group a
+# list of word classes that exclude one another
+_GROUPS = [
+    [frozenset(words.split()) for words in group.split("|")]
+    for group in (
+        "increase increases increased increasing rises rise grows grow"
+        "|decrease decreases decreased decreasing drops drop diminishes diminish shrinks"
+        "|constant unchanged",
+        "clockwise|counterclockwise anticlockwise counter-clockwise anti-clockwise",
+        "attractive attract attracts|repulsive repel repels",
+        "upward upwards|downward downwards",
+        "toward towards|away",
+        "real|virtual",
+        "upright erect|inverted",
+        "enlarged magnified larger|diminished reduced smaller",
+        "converging|diverging",
+        "higher|lower",
+        "faster|slower",
+        "north|south",
+        "east|west",
+    )
+]
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
@@ -185,7 +198,7 @@ def revision(tail: str) -> str | None:
 
 def _sentences(region: str) -> list[str]:
     """The revision's sentences."""
-    return [s for s in _SENTENCE.findall(region.translate(_SUPERSCRIPTS)) if s.strip()]
+    return [s for s in _SENTENCE.findall(superscripts_as_powers(region)) if s.strip()]
 
 
 _CLAUSE_MARK = re.compile(r"[,;:—–]")
@@ -193,8 +206,8 @@ _CLAUSE_MARK = re.compile(r"[,;:—–]")
 
 # the quantity a sentence is about: "the time to reach the top is …", "the first 10.0 m take …"
 _NAMED_SUBJECT = re.compile(
-    r"(?<!\bat\s)(?<!\bof\s)(?<!\bon\s)(?<!\bin\s)(?<!from\s)(?<!\bto\s)(?<!\bby\s)"
-    r"\bthe\s+(?P<subject>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,5}?)\s+(?:is|are|was|takes?|equals|=)\b",
+    _NOT_AFTER_PREPOSITION + r"\bthe\s+(?P<subject>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,5}?)\s+"
+    r"(?:is|are|was|takes?|equals|=)\b",
     re.IGNORECASE,
 )
 

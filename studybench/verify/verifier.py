@@ -597,19 +597,15 @@ def _claims_other_kind(
     from studybench.verify.unit_qualifiers import asked_kinds, claimed_kind
 
     asked = asked_kinds(question)
-    if not asked or kind is AnswerType.ALT:
+    if not asked or kind is AnswerType.ALT or len(boxes) < len(asked):
         return False
-    compared = boxes[-len(asked) :] if len(boxes) >= len(asked) else ()
-    if len(asked) > 1 and len(compared) != len(asked):
-        return False
-    afters = afters[-len(compared) :] if len(afters) == len(boxes) else ("",) * len(compared)
-    if len(asked) == 1:
-        compared, afters = boxes[-1:], afters[-1:]
-    for box, after, wanted in zip(compared, afters, asked, strict=False):
-        claimed = claimed_kind(box, after)
-        if claimed is not None and claimed != wanted:
-            return True
-    return False
+    if len(afters) != len(boxes):
+        afters = ("",) * len(boxes)
+    pairs = zip(boxes[-len(asked) :], afters[-len(asked) :], asked, strict=True)
+    return any(
+        (claimed := claimed_kind(box, after)) is not None and claimed != wanted
+        for box, after, wanted in pairs
+    )
 
 
 def _revised_problem(
@@ -623,8 +619,9 @@ def _revised_problem(
     question: str | None = None,
 ) -> str | None:
     """Why an answer revised after the final box (:mod:`studybench.verify.revisions`: "…
-    Hmm, I'd go with C.") makes a right box wrong, or None: the revision's last candidate of
-    the asked kind is the model's answer, and is judged as a value offered in prose is."""
+    Hmm, I'd go with C.") makes a right box wrong, or None: the revision's last commitment
+    to a candidate of the asked kind is the model's answer, judged as a value offered in
+    prose is (a value in each asked place it measures, or that value rounded)."""
     from studybench.verify import revisions
     from studybench.verify.asking import asking_part
     from studybench.verify.normalize import last_side
