@@ -23,7 +23,7 @@ from studybench.verify.asking import MAX_QUESTION_CHARS, asking_part
 # the lines an angle is measured from, with the words that name the same line
 _SAME_LINE = {
     "horizontal": "horizontal horizon ground floor level",
-    "vertical": "vertical plumb zenith upward downward wall",
+    "vertical": "vertical plumb zenith upward downward wall upright",
     "normal": "normal perpendicular",
     "surface": "surface boundary interface mirror face plane",
     "north": "north",
@@ -39,7 +39,9 @@ _LINE_OF = {word: line for line, words in _SAME_LINE.items() for word in words.s
 _PREPOSITION = (
     # the positive sense of rotation is the convention: "counterclockwise from the x-axis"
     r"(?:(?:counter-?|anti-?)clockwise\s+)?(?:(?:as\s+)?measured\s+)?(?P<side>from|to|with\s+respect\s+to|relative\s+to|with|above"
-    r"|below|beneath|under|off|beyond|past)"
+    r"|below|beneath|under|off|beyond|past"
+    # "the angle between the refracted ray and the glass surface" (red team r30b)
+    r"|between\s+(?:the\s+|its\s+)?(?:[a-z-]+\s+){1,3}?and)"
 )
 _LINE_WORDS = "|".join(sorted((w for w in _LINE_OF if "axis" not in w), key=len, reverse=True))
 # the line, maybe after a word or two that say which ("the glass surface", "the ramp's
@@ -244,7 +246,18 @@ _AFTER = re.compile(r"^(?:\s|\\[,;: ]|\$|\\\]|\\\)|\*)*\(?\s*")
 # what may follow a reference read with the box: the end of its remark or sentence ("(measured
 # from the vertical, this is 60.7°)" restates the angle from another line instead)
 _CLOSES = re.compile(
-    r"\s*(?:$|[).;!\n$]|\\|\([a-z]\)|,\s*(?:as\s+|which\s+|since\s+|because\s+)?[a-z]+[^\d\n]*$)"
+    r"\s*(?:$|[).;!\n$]|\\|\([a-z]\)|\(\s*(?:i\.?\s*e\.?|that\s+is|or)\b"
+    r"|,\s*(?:as\s+|which\s+|since\s+|because\s+)?[a-z]+[^\d\n]*$)"
+)
+
+
+# words before a reference after the box that say the value is the angle it names: "measured
+# from …", "(this is the angle between the ray and …)", "i.e. the angle with …"
+_SAYS_ANGLE = re.compile(
+    r"^(?:(?:as\s+)?measured\s+|(?:(?:this|that|which|it)\s+(?:is|being)\s+|i\.?e\.?,?\s+"
+    r"|that\s+is,?\s+)?(?:the\s+)?angle\s+(?:(?:it|that|which)\s+)?(?:(?:makes|made|forms)\s+)?"
+    r"(?:(?:measured|taken)\s+)?(?=(?:from|to|with|relative|between|above|below)\b))",
+    re.IGNORECASE,
 )
 
 
@@ -255,7 +268,7 @@ def reference_after(box: str, after: str) -> str:
     head = _AFTER.match(after)
     start = head.end() if head else 0
     text = _TEXT_GROUP.sub(r"\1", after[start : start + 80])
-    text = re.sub(r"^(?:as\s+)?measured\s+", "", text, flags=re.IGNORECASE)
+    text = _SAYS_ANGLE.sub("", text)
     for start_, end, _ in _references(text)[:1]:
         if start_ == 0 and _CLOSES.match(text, end):
             return f"{box}\\text{{ {text[:end]}}}"
@@ -284,12 +297,13 @@ def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None
     if flat != box and any(start >= number.start() for start, _, _ in _references(flat)):
         box = flat  # the reference is in text groups: read and stripped as words
         number = re.search(r"\d", box) or number
-    kept, last = [], 0
-    for start, end, reference in _references(box):
-        if start < number.start():
-            continue  # before the value: a label's words ("\\theta_{\\text{from normal}}")
+    kept, last, turned = [], 0, False
+    named = [found for found in _references(box) if found[0] >= number.start()]
+    for start, end, reference in named:
         if not _agrees(reference, references):
-            return None
+            turned = len(named) == 1 and _complementary(reference, references)
+            if not turned:
+                return None
         kept.append(box[last:start])
         last = end
     if _SOME_REFERENCE.search(_TEXT_GROUP.sub(r"\1", box[max(last, number.end()) :])):
@@ -299,4 +313,40 @@ def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None
     text, previous = _MEASURED.sub("", "".join(kept) + box[last:]), ""
     while previous != text:  # "\\text{(measured )}": the word, the brackets, the group
         previous, text = text, _LEFT_OVER.sub("", text)
-    return text.strip()
+    return _complement(text.strip()) if turned else text.strip()
+
+
+# lines at right angles to each other: an angle from one is 90° less the angle from the other
+_COMPLEMENTARY = {
+    "horizontal": "vertical",
+    "vertical": "horizontal",
+    "normal": "surface",
+    "surface": "normal",
+}
+# a value in degrees that a complement can be taken of: the whole box, one number and its unit
+_DEGREES = re.compile(
+    r"^(?P<label>[^=]{0,40}?(?:=|\\approx|\\simeq|≈)\s*)?(?P<number>\d{1,2}(?:\.\d+)?)(?P<unit>\s*(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])"
+    r"|(?:\\[,; ]|~|\s)*(?:\\(?:text|mathrm)\s*\{\s*deg(?:rees?)?\s*\}|deg(?:rees?)?\b)))\s*$"
+)
+
+
+def _complementary(reference: Reference, references: frozenset[Reference]) -> bool:
+    """Whether the answer measured its angle from the line at right angles to the asked one
+    ("66.3° from the vertical" for an angle above the horizontal): a line with no side, where
+    every line asked (or the convention's) is that line's complement."""
+    side, line = reference
+    other = _COMPLEMENTARY.get(line)
+    lines = {asked for asked_side, asked in references if asked_side != "bearing"}
+    return side == "" and other is not None and lines == {other}
+
+
+def _complement(box: str) -> str | None:
+    """``box`` (a number of degrees, its reference taken out) as the angle from the
+    complementary line, written to the same decimals; None where it is not one plain
+    number of degrees below 90 (a complement of anything else is not read)."""
+    match = _DEGREES.match(box)
+    if match is None or float(match.group("number")) >= 90:
+        return None
+    number = match.group("number")
+    decimals = len(number.partition(".")[2])
+    return f"{match.group('label') or ''}{90 - float(number):.{decimals}f}{match.group('unit')}"

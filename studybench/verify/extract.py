@@ -31,7 +31,7 @@ from studybench.verify.visibility import (
 
 MAX_INPUT_CHARS = 64 * 1024
 _CELL_BAR = re.compile(r"(?:^|\n)[ \t]*\||(?<=\s)\|(?=\s)")  # "| a | b |", "a | b"
-_AFTER_CHARS = 60  # text read after a box for the unit of a bare number
+AFTER_CHARS = 60  # text read after a box for the unit of a bare number
 _TAIL_CHARS = 600  # text read after the last box for a value stated again
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 _SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])")
@@ -182,13 +182,13 @@ def boxed_answers(
             sides=chain_sides(shown[:last_start]),
             tail=_tail(visible, shown, scan.spans, scan.spans.index((last_start, last_end))),
             after=tuple(
-                shown[end : min(end + _AFTER_CHARS, following)]
+                shown[end : min(end + AFTER_CHARS, following)]
                 for (_, _, end), following in zip(
                     kept, [start for _, start, _ in kept[1:]] + [len(shown)], strict=True
                 )
             ),
             before=tuple(
-                shown[max(start - _AFTER_CHARS, previous) : start]
+                shown[max(start - AFTER_CHARS, previous) : start]
                 for (_, start, _), previous in zip(
                     kept, [0] + [end for _, _, end in kept[:-1]], strict=True
                 )

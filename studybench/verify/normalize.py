@@ -504,7 +504,15 @@ def normalize_answer(text: str) -> str:
     text = _TIMES_LEAD.sub("", _TIMES_TRAIL.sub("", text))
     text = _TRAILING_PUNCT.sub("", text)
     # A leading "=" is what remains of "\approx 3.2" or "= 3.2".
-    return text.lstrip("= ").strip()
+    return _without_outer_group(text.lstrip("= ").strip())
+
+
+def _without_outer_group(text: str) -> str:
+    """``text`` without a brace group around all of it: ``{9.0 J}`` (what a colour switch
+    or a group for spacing leaves, ``\\color{red}{9.0\\,\\mathrm{J}}``) typesets as 9.0 J."""
+    while len(text) > 2 and text[0] == "{" and _group_bounds(text, 1) == (1, len(text) - 1):
+        text = text[1:-1].strip()
+    return text
 
 
 def last_side(text: str) -> str:

@@ -634,14 +634,17 @@ _PART_LABEL = re.compile(r"^\s*(?:[a-hA-H]|[ivxIVX]{1,4}|\d+)\s*$")  # "(b)", "(
 # ", both in millimetres", " — both values in mm"
 _UNIT_WORDS = (
     r"(?:(?:all|both|each)\s+)?(?:(?:the\s+)?(?:values?|distances?|lengths?|times?|answers?"
-    r"|results?)\s+)?(?:(?:are|given|expressed)\s+)?in[ \t]+"
+    r"|results?)\s+)?(?:(?:are|given|expressed|measured)\s+)?in[ \t]+"
 )
+# the end of a display the box stands in ("\\boxed{5.0}\n\\] (in watts)"): a unit written after it
+# on the next line is the box's as one after inline math is
+_DISPLAY_END = r"(?:\s*\\\][ \t]*\n?)?"
 _BRACKETED_UNIT = re.compile(
-    rf"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:{_UNIT_WORDS})?"
+    rf"^{_DISPLAY_END}[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*\n?[ \t]*[(\[][ \t]*(?:{_UNIT_WORDS})?"
     r"(?P<unit>[^()\[\]\n]{1,24})[)\]]"
 )
 _UNIT_PHRASE = re.compile(
-    rf"^[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*[,;:—–-]?[ \t]*{_UNIT_WORDS}"
+    rf"^{_DISPLAY_END}[ \t]*(?:\$|\\[,;: !]|~)*[ \t]*[,;:—–-]?[ \t]*{_UNIT_WORDS}"
     r"(?P<unit>[^\s,.;()\[\]$]{1,16})"
 )
 # a power of ten written after a bare number's box belongs to the number
@@ -649,7 +652,9 @@ _POWER_AFTER = re.compile(
     r"(?:\\times|\\cdot|×|·|x)\s*10\s*(?:\^\s*(?:\{\s*(?P<brace>[+\-−]?\d+)\s*\}"
     r"|(?P<digit>[+\-−]?\d))|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))"
     r"|[eE](?P<e>[+\-−]?\d+)(?![\w.])"
+    r"|(?P<word>thousand|million|billion)\b"
 )
+_POWER_WORDS = {"thousand": "3", "million": "6", "billion": "9"}
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _HAS_POWER = re.compile(r"\\times|\\cdot|×|[eE][+\-−]?\d|\^")
 # the unit's pieces: a wrapped group (\mathrm{m\,s^{-1}}) or a word, each with an optional
@@ -690,7 +695,12 @@ def _after_box(after: str) -> str:
         after = bracketed.group("unit") + "\n"  # the unit, and nothing after it
     elif (phrase := _UNIT_PHRASE.match(after)) is not None:
         after = phrase.group("unit") + "\n"
+    after = _POWER_IN_MATH.sub(r"\1", after)  # "s$^{-1}$": the power of the unit before it
     return _AFTER_LEAD.sub("", after, count=1)
+
+
+# a unit's power written in math of its own after the unit's letters (red team r30b)
+_POWER_IN_MATH = re.compile(r"(?<=[A-Za-z])\$\s*(\^\s*(?:\{\s*[-+−]?\d+\s*\}|[-+−]?\d))\s*\$")
 
 
 def with_unit_after(box: str, after: str) -> str:
@@ -706,7 +716,12 @@ def with_unit_after(box: str, after: str) -> str:
     power = _POWER_AFTER.match(rest)
     if power is not None and not _HAS_POWER.search(box):  # "\\boxed{5.54}\\times10^{3}\\,s"
         written = power.group("sup")
-        exponent = next(p for p in (*power.group("brace", "digit", "e"), written) if p is not None)
+        word = power.group("word")
+        exponent = (
+            _POWER_WORDS[word.casefold()]
+            if word
+            else next(p for p in (*power.group("brace", "digit", "e"), written) if p is not None)
+        )
         exponent = exponent.translate(_SUPERSCRIPT)
         box = f"{box}\\times10^{{{exponent.replace('−', '-')}}}"
         rest = _AFTER_LEAD.sub("", rest[power.end() :], count=1)
@@ -769,7 +784,15 @@ def _unit_written(rest: str) -> str | None:
     """The unit that ``rest`` (the text after a box, its lead removed) opens with, as the
     verifier writes it, or None: up to four pieces ("kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}",
     "\\mathrm{m}^2"), the longest run of them that pint reads."""
+    found = unit_opening(rest)
+    return None if found is None else found[0]
+
+
+def unit_opening(rest: str) -> tuple[str, int] | None:
+    """:func:`_unit_written`'s unit and where it ends in ``rest``, or None: what follows a
+    unit written after a box is read as a remark on the value (``closing_remarks``)."""
     pieces: list[str] = []
+    ends: list[int] = []
     pos = 0
     while len(pieces) < 4:  # "kg m s^{-2}", "\\text{kg}\\cdot\\text{m/s}", "\\mathrm{m}^2"
         join = _UNIT_JOIN.match(rest, pos) if pieces else None
@@ -781,16 +804,14 @@ def _unit_written(rest: str) -> str | None:
             text = "/" + text
         pieces.append(text.rstrip("."))
         pos = piece.end()
+        ends.append(pos - 1 if text.endswith(".") else pos)
         if text.endswith("."):
             break  # "J. A 2 kW kettle …": a full stop ends the unit
-    words = [
-        "".join(p if p.startswith("/") else " " + p for p in pieces[:n])
-        for n in range(len(pieces), 0, -1)
-    ]
-    for word in words:
+    for n in range(len(pieces), 0, -1):
+        word = "".join(p if p.startswith("/") else " " + p for p in pieces[:n])
         unit = normalize_answer(word).rstrip(".")
         if unit and unit.casefold() not in PROSE_WORDS and parse_unit(unit) is not None:
-            return unit
+            return unit, ends[n - 1]
     return None
 
 
@@ -885,6 +906,25 @@ def with_unit_before(box: str, before: str) -> str:
 
 
 _UNIT_BEFORE_CHARS = 60
+
+
+def with_unit_stated(box: str, before: str, golds: tuple[str, ...]) -> str:
+    """A bare number with the unit the working gave the same number right before its box,
+    where the gold has a unit: "$$F = 9600\\ \\text{N}$$ **Final Answer** \\boxed{9600}" is
+    9600 N, not 9600 in the gold's unit (red team r30b: rejected against 9.6 kN). Against a
+    bare gold the bare number is compared as it is ("v = 20 m/s … \\boxed{20}" for 20)."""
+    if not golds or any(_BARE_NUMBER.match(last_side(normalize_answer(g))) for g in golds):
+        return box
+    number = last_side(normalize_answer(box)).strip()
+    if not re.fullmatch(r"[+\-−]?\d+(?:\.\d+)?", number):
+        return box
+    stated = list(re.finditer(rf"(?<![\d.]){re.escape(number.lstrip('+'))}(?![\d.])", before))
+    for match in reversed(stated):
+        rest = _AFTER_LEAD.sub("", before[match.end() :], count=1)
+        unit = _unit_written(rest)
+        if unit is not None:
+            return f"{box}\\,{unit}"
+    return box
 
 
 # a number as written: its digits after the point, and a power of ten

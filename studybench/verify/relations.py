@@ -530,8 +530,8 @@ _DESCRIPTIVE = frozenset(
 # Directions a remark may state, each with its canonical name: a prediction whose remark
 # points elsewhere than the gold's (``to the right`` for ``to the left``) is wrong.
 _DIRECTIONS = {
-    **dict.fromkeys("up upward upwards".split(), "up"),
-    **dict.fromkeys("down downward downwards".split(), "down"),
+    **dict.fromkeys("up upward upwards rising ascending climbing".split(), "up"),
+    **dict.fromkeys("down downward downwards falling descending".split(), "down"),
     **dict.fromkeys("left leftward leftwards".split(), "left"),
     **dict.fromkeys("right rightward rightwards".split(), "right"),
     **dict.fromkeys("north northward northwards northerly".split(), "north"),
@@ -556,6 +556,7 @@ _DIRECTIONS = {
 
 
 DIRECTION_NAMES = frozenset(_DIRECTIONS.values())
+DIRECTION_WORDS = frozenset(_DIRECTIONS)
 
 
 # A remark's words that claim nothing: articles, prepositions that only link, and the words

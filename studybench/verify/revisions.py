@@ -16,6 +16,12 @@ and EX, a value with a unit for the numeric types. A commitment in a clause abou
 case, a mistake, other people or a comparison is none, unless it is in the first person;
 one the sentence denies ("not C", "C is wrong") is none either. The last commitment is
 read, so a revision that returns to the box ("… C ignores friction, so B stands") keeps it.
+
+A box the model gives as someone else's ("\\boxed{C} per the key; I got D.", "(official),
+29.4 J (mine)") is revised the same way: the attribution is a cue, and the model's own
+first-person answer a commitment. A model that says it cannot choose ("I'm torn between this
+and 125 m/s"), or offers an answer to fall back on ("If that's wrong, then 125 m/s", "Failing
+that, A"), has answered with several (:func:`undecided`; red team r30a).
 """
 
 from __future__ import annotations
@@ -23,8 +29,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import pairwise
 
 from studybench.verify.normalize import superscripts_as_powers
+from studybench.verify.number_words import number_in_words
 
 # the cue that opens a revision, where a clause starts
 _CUE = re.compile(
@@ -37,28 +45,54 @@ _CUE = re.compile(
     r"|probably\s+|actually\s+)?(?:go|stick|settle|opt)\s+(?:with|for|on)"
     r"|chang(?:e|ing)\s+(?:my|the)\s+(?:answer|mind|choice)|lean(?:s|ing)?\s+(?:more\s+)?"
     r"(?:towards?|to)|I\s+(?:now\s+)?(?:prefer|favou?r|pick|choose)"
+    r"|I['’]d\s+(?:\w+\s+)?(?:pick|choose|prefer|say|answer)"
     r"|my\s+(?:vote|pick|bet|gut|guess|choice|preference|instinct|money|final\s+\w+)"
     r"|gut\s+(?:feeling|says|check)|honestly|to\s+be\s+honest|second[-\s]guess\w*"
     r"|oops|whoops|sorry|oh\s+no|looking\s+back|edit|update|double-?check\w*|re-?check\w*"
     r"|I['’]m\s+going\s+with|going\s+with"
+    r"|re-?read\w*|(?:up)?on\s+(?:a\s+)?(?:closer|second|further)\s+(?:look|inspection|reading|pass)"
+    r"|(?:a\s+)?(?:closer|second)\s+(?:look|pass)|on\s+a\s+re-?count|re-?count\w*|re-?do\w*"
+    r"|errat(?:um|a)|p\.\s*s\.|err+|my\s+bad|having\s+re-?(?:considered|checked|thought)"
+    r"|thinking\s+(?:about|it\s+over)|though|however|although|on\s+balance|hang\s+on|instinct"
+    r"|no\s*[—–]|personally|truthfully|in\s+hindsight|re-?deriv\w*|that\s+said"
+    r"|deep\s+down|strictly\s+speaking|then\s+again|failing\s+that|re-?comput\w*|my\s+money"
+    r"|if\s+(?:I['’]m|I\s+am)\s+(?:mistaken|wrong)|if\s+I\s+(?:slipped|erred)|if\s+not"
+    r"|I\s*(?:['’]ll|['’]d|will|would)\s+(?:\w+\s+)?(?:keep|submit|stand\s+by|trust)"
+    # the box said to be someone else's ("per the key; I got D", "(official), 29.4 J (mine)")
+    r"|(?:the|answer|an?)\s+key|textbook|rubric|official|grader|solutions?\s+manual|expected\s+answer"
+    r"|standard\s+answer|reference\s+(?:answer|solution)|in\s+my\s+(?:view|opinion)|I\s+believe"
+    r"|I\s+(?:actually|really|personally)\s+\w+|I\s+got|my\s+own|\(mine\)"
+    # "the answer is not C but B": a correction of the box in one sentence
+    r"|not\s+(?!only\b)[^,.;:!?\n]{1,40}?,?\s+but"
     r")(?![A-Za-z])",
     re.IGNORECASE,
 )
 # a sentence of the revision: split at its end, at "..." and at a line break
 _SENTENCE = re.compile(r"(?:[^.!?\n…]|\.(?=\d)|\.(?=\s*[a-z$\\]))+")
-# a sentence that states another case, a mistake or a comparison, not the model's answer
+# a sentence that states another case or a comparison, not the model's answer: read in the
+# commitment's clause and in the sentence before it, back to a contrast ("You might think
+# C, but the answer is B": the "might" is not about B)
 _OTHER_CASE = re.compile(
     r"\b(?:if|unless|assuming|suppose|supposing|provided|were|had\s+(?:we|I|it|the)|otherwise"
     r"|in\s+case|would(?!\s+(?:rather\s+|instead\s+)?(?:go|stick|settle|opt|pick|choose|prefer"
-    r"|say|answer))|could|might|misconceptions?|traps?|pitfalls?"
-    r"|distractors?|naive|careless|tempting|common(?:ly)?|again|reverse|opposite|compared"
-    r"|versus|vs|unlike|when|whenever|other|sanity|for\s+an?|on\s+an?|students?|people|someone|many"
-    r"|most|they|readers?|make|makes|tries|try|tend|tends|at\s+half|halfway|midpoint"
+    r"|say|answer))|could|might|reverse|opposite|compared"
+    r"|versus|vs|unlike|when|whenever|other|for\s+an?|on\s+an?|at\s+half|halfway|midpoint"
     r"|(?:at|to|reach(?:es|ing)?)\s+the\s+(?:top|bottom|start|end|highest|lowest)|version|variant"
-    r"|scenario|you|you['’]d|one\s+would|in\s+terms\s+of|with\s+the|halved|doubled|tripled"
+    r"|scenario|one\s+would|in\s+terms\s+of|with\s+the|halved|doubled|tripled"
     r"|quadrupled|rounded|rounding|the\s+first|the\s+last|partial)\b",
     re.IGNORECASE,
 )
+# words of an aside (a mistake, other people, a re-check): they make their own clause about
+# something else, not the sentence ("Wait, checking it again, the answer is C" commits to C;
+# red team r30 "again" hid a revision in the sentence's next clause)
+_ASIDE = re.compile(
+    r"\b(?:misconceptions?|traps?|pitfalls?|distractors?|naive|careless|tempting|common(?:ly)?"
+    r"|again|sanity|students?|people|someone|many|most|they|readers?|make|makes|tries|try|tend"
+    r"|tends|you|you['’]d)\b",
+    re.IGNORECASE,
+)
+# where a contrast starts the clause a commitment stands in: what came before is another case
+_CONTRAST = re.compile(r"\bbut\b|;|\bhowever\b", re.IGNORECASE)
 # where the model commits to a candidate ``{c}`` (a named group ``c``): "I'd go with C",
 # "change my answer to C", "lean towards C", "My vote: C", "I pick C", "it should be C",
 # "the statement as written is false", "so it is $x$ instead", "C is more complete", "…, so
@@ -69,34 +103,76 @@ _OTHER_CASE = re.compile(
 _NOT_AFTER_PREPOSITION = (
     r"(?<!\bat\s)(?<!\bof\s)(?<!\bon\s)(?<!\bin\s)(?<!from\s)(?<!\bto\s)(?<!\bby\s)"
 )
-_LABEL = r"(?:\\?[A-Za-z]+(?:_\{?\w+\}?)?\s*=\s*)?"
+_LABEL = r"(?:\\?[A-Za-zα-ωΑ-Ω]+(?:_\{?\w+\}?)?\s*=\s*)?"
 # a commitment in the first person ("I'd go with C", "My vote: C", "I'll change my answer
 # to C"): the model's own, whatever else its sentence says ("checking it again, I'd go with
 # C"; red team r29a)
 _FIRST_PERSON = re.compile(
     r"\b(?:I|I['’](?:d|ll|m)|we|we['’](?:d|ll|re)|my|our)\s+(?:\w+\s+){0,3}?(?:go|going|stick|settle"
     r"|opt|change|changing|lean|leaning|vote|pick|choose|prefer|favou?r|select|answer|bet|guess"
-    r"|choice)\b",
+    r"|choice|got|believe|derivation|calculation)\b",
     re.IGNORECASE,
 )
+_OWN = re.compile(r"\bI\b|\bmine\b|\bmy\b", re.IGNORECASE)
 _COMMITMENTS = (
     r"(?:go|going|stick|settle|opt)\s+(?:instead\s+)?(?:with|for|on)\s+{p}{c}",
-    r"chang\w*\s+(?:(?:my|the)\s+)?(?:answer|mind|choice|vote)?\s*to\s+{p}{c}",
+    r"(?:chang|flip|switch)\w*\s+(?:(?:my|the|this|it)\s+)?(?:answer|mind|choice|vote)?\s*to\s+{p}{c}",
+    # the model's own answer beside a box it gives as someone else's: "I got D", "I believe
+    # it's D", "my own derivation points to A", "29.4 J (mine)", "the value I actually
+    # believe is 24 Ω"
+    r"\b(?:I|and)\s+(?:(?:actually|really|personally|myself)\s+)?(?:got|get|obtained|found|believe|think)"
+    r"\s+(?:(?:it['’]s|it\s+is|that\s+it['’]s|that\s+it\s+is|is)\s+)?{p}{c}",
+    r"\bmy\s+(?:own\s+)?(?:derivation|calculation|answer|result|value|work|reasoning|computation"
+    r"|estimate)\s+(?:gives|points\s+to|is|yields|says|shows|came\s+out\s+(?:to|as))\s+{p}{c}",
+    r"{p}{c}\s*\(\s*mine\s*\)",
+    r"{p}{c}\s+(?:is|seems|looks|sounds|feels)\s+(?:more\s+|most\s+|far\s+)?(?:defensible|convincing"
+    r"|likely|plausible|persuasive|right|correct|better)\b",
+    r"{p}{c}\s+(?:(?:fits|works|matches)\s+(?:better|best)|is\s+mine)\b",
+    r"{p}{c}\s+is\s+what\s+I(?:['’]d|\s+would|['’]ll|\s+will)?\s+\w+",
+    r"\bmy\s+money['’]?s?\s+(?:is\s+)?on\s+{p}{c}",
+    r"\b(?:points?|pointing)\s+(?:me\s+)?(?:at|to)\s+{p}{c}",
+    r"\b(?:my\s+)?(?:own\s+)?(?:working|derivation|calculation|reasoning|math|result)\s+(?:says|gives)\s+{p}{c}",
+    r"\b(?:mark|trust|defend)\s+{p}{c}",
+    # a tuple's element named by its part or symbol: "Oops, (a) is 20.4 m.", "$T_B$ is 28.3 N"
+    r"(?:\(\s*[a-h]\s*\)|\bpart\s+\(?[a-h]\)?|\\?[A-Za-z]+_\{?\w+\}?)\s*(?:is|should\s+be|becomes"
+    r"|=)\s+(?:really\s+|actually\s+)?{p}{c}",
+    # "comes out to 3.3 N", "the loss comes to six joules", "works out at 4.8 J"
+    r"\b(?:comes?|came|works?|worked)\s+(?:out\s+)?(?:to|at|as)\s+(?:about\s+|roughly\s+)?{p}{c}",
+    # "F ≈ 2400 N, which I'll stand by", "…, is the one I'll keep", "is what I'd submit", "is the
+    # equation to use"
+    r"{p}{c}\s*,?\s+(?:which|that)\s+I\s*(?:['’]ll|['’]d|will|would)\s+(?:\w+\s+)?(?:stand\s+by|keep"
+    r"|submit|go\s+with|stick\s+with|trust)",
+    r"{p}{c}\s*,?\s+is\s+(?:what|the\s+(?:one|answer|equation|formula|expression|value|option"
+    r"|choice|result|relation))\b(?:\s+(?:that|which))?\s+(?:I\b|to\s+(?:use|mark|pick|choose)\b"
+    r"|actually\b|really\b"
+    r"|matches\b|fits\b|works\b)",
     r"lean\w*\s+(?:more\s+)?(?:towards?|to)\s+{p}{c}",
-    r"(?:vote|pick|bet|choice|preference|guess|instinct|feeling|answer|verdict)\s*(?:is|:|=|would"
-    r"\s+be|goes\s+to)\s*{p}{c}",
+    r"(?:vote|pick|bet|choice|preference|guess|instinct|feeling|answer|verdict)\s*(?:is|:|=|goes"
+    r"\s+to)\s*{p}{c}",
+    # "the correct option would be C.", "my answer would be C.": a conditional read as a
+    # commitment only where nothing after it states the condition ("… would be false with
+    # air drag" is another case)
+    r"(?:\b(?:it|this|that)|\b(?:the|my|our)\s+(?:(?:correct|right|true|real|actual|final)\s+)?"
+    r"(?:answer|result|value|statement|claim|option|choice|interval|range|equation|expression"
+    r"|relation|vote|pick|verdict))\s+would\s+(?:then\s+|actually\s+|really\s+)?be\s*:?\s*{p}{c}"
+    r"\s*[.!]?\s*$",
     r"\b(?:prefer|pick|choose|favou?r|select)\s+{p}{c}",
     r"(?:should|must|has\s+to|needs\s+to)\s+(?:instead\s+|actually\s+|really\s+)?(?:be|read"
     r"|have\s+been)\s*:?\s*{p}{c}",
     r"(?:\bit|\bthis|\bthat|\bthe\s+(?:answer|result|value|statement|claim|option|choice|interval"
     r"|range|equation|expression|relation|(?:correct|right|true|real|actual)\s+\w+))"
     r"(?:\s+as\s+(?:written|stated|given))?\s*(?:is|'s|’s|becomes|equals|=|remains|stays)\s+"
-    r"(?:really\s+|actually\s+|in\s+fact\s+|then\s+|instead\s+|strictly\s+|simply\s+)?{p}{c}",
+    r"(?:really\s+|actually\s+|in\s+fact\s+|then\s+|instead\s+|strictly\s+|simply\s+)?"
+    r"(?:(?:roughly|about|approximately|around|nearly|(?:closer|nearer)(?:\s+to)?)\s+)?{p}{c}",
     r"{p}{c}\s+(?:instead\b|stands\b|holds\b|is\s+(?:more\s+|the\s+)?(?:correct|right|complete"
     r"|accurate|better|answer)\b|(?:looks|seems|sounds)\s+(?:more\s+|most\s+)?(?:plausible|likely"
     r"|right|correct|better)\b)",
-    r"(?:^\s*|[,;:]\s*|\b(?:so|thus|hence|therefore)\s*,?\s+)(?:it(?:'s|’s|\s+is)\s+)?{p}{c}"
-    r"\s*(?:[.!]?\s*$|,\s*(?:since|because)\b)",
+    r"(?:^\s*|[,;:—–]\s*(?:but\s+)?|\b(?:so|thus|hence|therefore)\s*,?\s+)(?:it(?:'s|’s|\s+is)\s+)?"
+    r"(?:(?:roughly|about|approximately|around|nearly|(?:closer|nearer)(?:\s+to)?)\s+)?{p}{c}"
+    r"\s*(?:\([^()]{0,60}\)\s*)?(?:[.!]?\s*$|,\s*(?:since|because)\b)",
+    # a correction of one candidate by another: "the answer is not B but C", "not 2.25 J but
+    # 4.5 J" (not "not only B but also C", which keeps both)
+    r"\bnot\s+(?!only\b)[^,.;:!?]{1,40}?,?\s+but\s+(?:rather\s+|actually\s+|in\s+fact\s+)?{p}{c}",
     # the asked quantity named by its noun ("Hold on, the time is 1.53 s", "Upon reflection,
     # the extension is $mg/2k$"): only where the question asks for it (``asked``)
     _NOT_AFTER_PREPOSITION
@@ -138,7 +214,7 @@ def _denied(sentence: str, start: int, end: int) -> bool:
 # words before a candidate that deny it: "not C", "rather than C", "instead of $x$", "over C"
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n['’]t|never|nor|rather\s+than|instead\s+of|unlike|over|than|except|excluding"
-    r"|against|eliminat\w*|rul\w*\s+out|reject\w*|discard\w*|drop\w*)\s+(?:\w+\s+){0,2}$",
+    r"|against|eliminat\w*|rul\w*\s+out|reject\w*|discard\w*|drop\w*)\s+(?:(?!but\b)\w+\s+){0,2}$",
     re.IGNORECASE,
 )
 # words after a candidate that deny it: "C is wrong", "C fails", "(C) can be ruled out"
@@ -170,9 +246,11 @@ _VALUE = (
 _GROUPS = [
     [frozenset(words.split()) for words in group.split("|")]
     for group in (
-        "increase increases increased increasing rises rise grows grow"
+        "increase increases increased increasing rises rise grows grow goes_up go_up going_up"
+        " larger bigger longer higher greater faster stronger"
         "|decrease decreases decreased decreasing drops drop diminishes diminish shrinks"
-        "|constant unchanged",
+        " goes_down go_down going_down smaller shorter lower less slower weaker"
+        "|constant unchanged stays_put stays_same remains_same",
         "clockwise|counterclockwise anticlockwise counter-clockwise anti-clockwise",
         "attractive attract attracts|repulsive repel repels",
         "upward upwards|downward downwards",
@@ -190,10 +268,73 @@ _GROUPS = [
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
+_SENTENCE_END = re.compile(r"[.!?](?!\d)\s|\n")
+
+
+# the model says it cannot choose, or offers a fallback: "I'm torn between this and 125 m/s",
+# "I can't decide between …", "a coin flip between True and False", "If that's wrong, then
+# 125 m/s", "Either could be the intended one", "pick whichever matches" (red team r30a)
+_UNDECIDED = re.compile(
+    r"\bI(?:['’]m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|genuinely\s+)?(?:torn|split|undecided"
+    r"|wavering)\s+between\b|\bI\s+(?:can['’]?t|cannot)\s+(?:decide|choose|pick)\s+between\b"
+    r"|\b(?:it['’]?s|it\s+is|this\s+is)\s+(?:honestly\s+|really\s+|basically\s+)?(?:a\s+)?(?:coin[\s-]?"
+    r"(?:flip|toss)|toss-?up)\s+between\b"
+    r"|\bI\s+keep\s+going\s+back\s+and\s+forth\b"
+    r"|\beither\s+(?:one\s+)?(?:could|might|may)\s+be\s+(?:the\s+)?(?:intended|right|correct)\s+"
+    r"(?:one|answer)\b|\bpick\s+whichever\s+(?:one\s+)?(?:matches|is\s+(?:accepted|right|correct))\b"
+    r"|\bmy\s+two\s+candidates\s+(?:were|are)\b[^.;!?\n]{0,40}?;?\s*pick\b"
+    r"|\bcan['’]?t\s+make\s+up\s+my\s+mind\b|\bof\s+two\s+minds\b|\bsplit\s+\d+\s*/\s*\d+\b"
+    r"|\d+\s*%\s*\)?\s*vs\.?\s|\bunsure\s+which\b|\bhedge\s+with\b"
+    r"|\bsecond[-\s]best\s+(?:option|answer|choice)\b",
+    re.IGNORECASE,
+)
+# a fallback answer: "If that's wrong, then 125 m/s.", "If that's not accepted, B.", "Failing
+# that, A.": the condition, then a candidate and nothing else to the sentence's end
+_FALLBACK = re.compile(
+    r"\b(?:if\s+(?:that|this|it)(?:['’]s|\s+is)?\s+(?:wrong|not\s+(?:accepted|right|correct|it)"
+    r"|incorrect|rejected|marked\s+wrong|off)|failing\s+that|if\s+(?:I['’]m|I\s+am)\s+(?:mistaken|wrong)"
+    r"|if\s+I\s+(?:slipped|erred)(?:\s+somewhere)?|if\s+not|should\s+(?:that|this|it)\s+be\s+(?:off|wrong)"
+    r"|in\s+case\s+(?:the\s+grader|that|this|it)\s+\w+|otherwise|if\s+the\s+grader\s+disagrees"
+    r"|should\s+\S{1,12}\s+be\s+(?:rejected|wrong|marked\s+wrong)"
+    r"|in\s+the\s+event\s+(?:that['’]s|that\s+is|it['’]s|it\s+is)\s+wrong"
+    r"|my\s+(?:fallback|backup|second\s+choice|plan\s+b)(?:\s+answer)?\s+(?:is|would\s+be))"
+    r"\s*[,:]?\s*(?P<rest>[^.!?\n]{0,40})",
+    re.IGNORECASE,
+)
+_FALLBACK_ANSWER = re.compile(
+    r"^(?:then\s+)?(?:(?:try|use|go\s+with|pick|choose|answer|it['’]?s|it\s+is|the\s+answer\s+is)\s+)?"
+    r"(?:\$?[-+−]?\d[\d.,]*(?:\s*(?:\\times|×)\s*10\^?\{?[-\d]+\}?)?\$?(?:\s*[A-Za-zµμΩ°/^{}\d\\]{1,12})?"
+    r"|\(?[A-H]\)?|true|false|the\s+(?:reverse|opposite))\s*(?:\b(?:if|in\s+case|should|when|for)\b.*)?$",
+    re.IGNORECASE,
+)
+# a list that weighs candidates: "- C: 55%\n- B: 45%", "- 20 m/s (60%)"; an item is an
+# option, a truth value or a value (an energy budget's "- kinetic: 60%" weighs no answer)
+_WEIGHED = re.compile(
+    r"^\s*(?:[-*•]|\d+[.)])\s+(?:\(?[A-H]\)?|true|false|[-+−]?\d[^:(\n%]{0,20}?)\s*(?::\s*|\(\s*)"
+    r"\d{1,3}\s*%\s*\)?\s*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def undecided(tail: str) -> bool:
+    """Whether the text after the final box says the model cannot choose between answers, or
+    offers one to fall back on, or weighs candidates in a list: then the box is one of
+    several answers, a hedge."""
+    text = tail[:600]
+    if _UNDECIDED.search(text) is not None or len(_WEIGHED.findall(text)) >= 2:
+        return True
+    return any(_FALLBACK_ANSWER.match(m.group("rest").strip()) for m in _FALLBACK.finditer(text))
+
+
 def revision(tail: str) -> str | None:
     """The text after the final box from the first revision cue on, or None."""
     cue = _CUE.search(tail)
-    return None if cue is None else tail[cue.start() :]
+    if cue is None:
+        return None
+    # from the start of the cue's sentence: "$mg - T = ma$ is the one I'll keep" commits
+    # before its cue
+    start = max((m.end() for m in _SENTENCE_END.finditer(tail, 0, cue.start())), default=0)
+    return tail[start:]
 
 
 def _sentences(region: str) -> list[str]:
@@ -229,8 +370,8 @@ def _about_the_answer(
     start = max((m.end() for m in _CLAUSE_MARK.finditer(sentence, 0, match.start("c"))), default=0)
     close = _CLAUSE_MARK.search(sentence, match.end("c"))
     clause = sentence[start : close.start() if close else len(sentence)]
-    if _FIRST_PERSON.search(sentence[: match.start("c")][-80:]):
-        return True
+    if _FIRST_PERSON.search(sentence[: match.start("c")][-80:]) or _OWN.search(match.group(0)):
+        return True  # "…, which I'll stand by", "29.4 J (mine)": the model's own
     if asked is not None:
         named = _NAMED_SUBJECT.search(sentence[: match.start("c")])
         if (
@@ -239,10 +380,23 @@ def _about_the_answer(
             and not asked(named.group("subject"))
         ):
             return False  # "the straight-line distance is …, so 22.4 m": another quantity
+    # the commitment's own words are no other case ("the correct option would be C")
+    own = " " * (match.end() - match.start())
+    sentence = sentence[: match.start()] + own + sentence[match.end() :]
+    clause = clause.replace(match.group(0), own)
+    before = sentence[: match.start("c")]
+    contrast = max((m.end() for m in _CONTRAST.finditer(before)), default=0)
+    # nor are the cue's ("On a recount, λ = 0.39 m": "on a" opens no other case here)
+    clause, before = _CUE.sub(_blank, clause), _CUE.sub(_blank, before[contrast:])
     return (
         _OTHER_CASE.search(clause) is None
-        and _OTHER_CASE.search(sentence[: match.start("c")]) is None
+        and _ASIDE.search(clause) is None
+        and _OTHER_CASE.search(before) is None
     )
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
 
 
 def _without_math(sentence: str) -> str:
@@ -270,16 +424,78 @@ def _last(
     return None
 
 
+# an option named by its place or in small letters: "the third option", "option 3", "option
+# (c)", "(c)"; read as the letter it names
+_PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight")
+_OPTION_BY_PLACE = re.compile(
+    r"\b(?:the\s+)?(?P<place>" + "|".join(_PLACES) + r")\s+(?:option|choice|alternative)\b"
+    r"|\b(?P<noun>option|choice)\s+(?:number\s+|no\.\s*)?(?:(?P<digit>[1-8])|(?P<number>"
+    + "|".join(_NUMBERS)
+    + r")|\(?(?P<small>[a-h])\)?)(?![\w'’])"
+    r"|\((?P<paren>[a-h])\)",
+    re.IGNORECASE,
+)
+
+
+def _letter(match: re.Match[str]) -> str:
+    """The option ``_OPTION_BY_PLACE`` matched, as "option C"."""
+    place, digit, number = match.group("place"), match.group("digit"), match.group("number")
+    if place is not None:
+        index = _PLACES.index(place.casefold())
+    elif digit is not None:
+        index = int(digit) - 1
+    elif number is not None:
+        index = _NUMBERS.index(number.casefold())
+    else:
+        small = match.group("small") or match.group("paren")
+        if small.isupper():
+            return match.group(0)  # "option (C)" already reads
+        index = ord(small) - ord("a")
+    return f"option {chr(ord('A') + index)}"
+
+
 def last_option(region: str) -> str | None:
-    """The option the revision settles on ("I'd go with C"), or None."""
-    return _last(region, _OPTION)
+    """The option the revision settles on ("I'd go with C", "the third option is right",
+    "option (c)"), or None."""
+    return _last(_OPTION_BY_PLACE.sub(_letter, region), _OPTION)
+
+
+# a truth value said in other words: "the statement holds", "the claim fails"
+_TRUTH_WORDS = re.compile(
+    r"\b(?P<subject>statement|claim|it|this|that)\s+(?:(?P<holds>holds|stands|is\s+(?:correct|right"
+    r"|valid))|(?P<fails>fails|does\s*n[o']t\s+hold|is\s+(?:incorrect|wrong|invalid)))\b",
+    re.IGNORECASE,
+)
+
+
+OPPOSITE = "opposite"
+# a truth value the revision gives as the box's reverse: "Gut says the opposite.", "I'd mark
+# it the other way", "mine says otherwise", "the statement does not survive"
+_REVERSED = re.compile(
+    r"\b(?:I|I['’]d|I['’]m|my|mine|gut|personally|truthfully|honestly)\b[^.!?\n]{0,40}?\b(?:the\s+)?"
+    r"(?:opposite|reverse|other\s+way|otherwise)\b",
+    re.IGNORECASE,
+)
 
 
 def last_truth(region: str) -> str | None:
-    """The truth value the revision settles on ("… so the statement is false"), or None."""
+    """The truth value the revision settles on ("… so the statement is false", "I'd now say
+    the statement holds"), or None."""
+    region = _TRUTH_WORDS.sub(
+        lambda m: f"{m.group('subject')} is {'true' if m.group('holds') else 'false'}", region
+    )
+    region = re.sub(
+        r"\bstatement\s+(?:does\s*n[o']t|doesn['’]t|fails\s+to)\s+(?:survive|stand)\b",
+        "statement is false",
+        region,
+    )
+    region = re.sub(
+        r"\bstatement\s+(?:seems|looks)\s+(?:OK|fine|right|correct)\b", "statement is true", region
+    )
     found = _last(region, _TRUTH)
     if found is None:
-        return None
+        return OPPOSITE if _REVERSED.search(region) else None
     value = found.casefold().endswith("true")
     if found.casefold().startswith("not"):
         value = not value  # "the statement is not true"
@@ -288,7 +504,9 @@ def last_truth(region: str) -> str | None:
 
 # a phrase's subject and its verb: "the flux decreases", "it actually increases"
 _SUBJECT = (
-    r"\b(?:it|(?P<subject>the\s+[a-z]+(?:\s+[a-z]+)?))\s+(?:actually\s+|really\s+|in\s+fact\s+)?"
+    r"\b(?:it|(?P<subject>the\s+[a-z]+(?:\s+(?!(?:gets|becomes|grows|turns|is|will|ends)\b)[a-z]+)?))"
+    r"\s+(?:actually\s+|really\s+|in\s+fact\s+)?(?:(?:gets|becomes|grows|turns|is|will\s+be"
+    r"|ends\s+up)\s+)?"
 )
 
 
@@ -297,13 +515,14 @@ def revised_phrase(region: str, box: str, asked: Callable[[str], bool] | None = 
     own ("Actually, it decreases." after "increases"), or None. Besides the commitments of
     the other types, a word said of "it" or of a subject ``asked`` names ("the flux
     decreases", not "the distance decreases") is one."""
-    box_words = {w.casefold() for w in _WORD.findall(box)}
+    words_in_box = [w.casefold() for w in _WORD.findall(box)]
+    box_words = {*words_in_box, *map("_".join, pairwise(words_in_box))}
     for group in _GROUPS:
         own = [c for c in group if c & box_words]
         if len(own) != 1:
             continue
         words = sorted({w for c in group for w in c}, key=len, reverse=True)
-        candidate = "(?P<c>" + "|".join(map(re.escape, words)) + r")\b"
+        candidate = "(?P<c>" + "|".join(re.escape(w).replace("_", r"\s+") for w in words) + r")\b"
         found = _last(region, candidate, asked=asked)
         for sentence in reversed(_sentences(region) if found is None else []):
             plain = _without_math(sentence)
@@ -314,11 +533,11 @@ def revised_phrase(region: str, box: str, asked: Callable[[str], bool] | None = 
                 and _about_the_answer(plain, m, asked)
             ]
             if said:
-                words_said = {m.group("c").casefold() for m in said}
+                words_said = {"_".join(m.group("c").casefold().split()) for m in said}
                 found = None if words_said & own[0] else said[-1].group("c")
                 break
         if found is not None:
-            return None if found.casefold() in own[0] else found
+            return None if "_".join(found.casefold().split()) in own[0] else found
     return None
 
 
@@ -332,12 +551,59 @@ def last_math(region: str, asked: Callable[[str], bool] | None = None) -> str | 
     return _last(region, _FORMULA, math=True, asked=asked)
 
 
+_NUMBERS_IN_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# where a number written in words may start ("Wait, it's twelve metres")
+_NUMBER_WORD = re.compile(
+    r"\b(?=(?:minus|negative|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
+    r"|forty|fifty|sixty|seventy|eighty|ninety|half|a\s+half|a\s+third|a\s+quarter)\b)",
+    re.IGNORECASE,
+)
+
+
+# a word after a number that may be its unit: not a word of the sentence's grammar
+_UNIT_NEXT = re.compile(
+    r"\s+(?!(?:of|and|or|to|in|on|is|are|was|were|the|an?|more|less|times|than|cases?|ways?"
+    r"|ones?|things?|parts?|steps?|sides?)\b)[A-Za-zµμΩ°]"
+)
+
+
+_PART_OF_NUMBER = re.compile(r"\b(?:and(?:\s+an?)?|point|[a-z]+-)\s*$", re.IGNORECASE)
+
+
+_AND_A_HALF = re.compile(
+    r"\b(" + "|".join(_NUMBERS_IN_WORDS) + r")\s+and\s+a\s+half\b", re.IGNORECASE
+)
+
+
+def _in_digits(sentence: str) -> str:
+    """``sentence`` with each number written in words before a word (its unit, maybe) in
+    digits: "twelve metres" is "12 metres", as a commitment to a value reads it."""
+    sentence = _AND_A_HALF.sub(
+        lambda m: f"{_NUMBERS_IN_WORDS.index(m.group(1).casefold()) + 1}.5", sentence
+    )
+    parts, last = [], 0
+    for match in _NUMBER_WORD.finditer(sentence):
+        if match.start() < last or _PART_OF_NUMBER.search(sentence, 0, match.start()):
+            continue  # "one and a half": the half is part of a number not read here
+        written = number_in_words(sentence[match.start() :])
+        if written is None:
+            continue
+        rest = len(sentence) - match.start() - len(written)  # the words' length less the digits'
+        number = re.match(r"[-\d.\\{}a-z]+", written)
+        if number is None or not _UNIT_NEXT.match(written[number.end() :]):
+            continue  # no unit after it: "one of them", "the two cases"
+        parts += [sentence[last : match.start()], written[: number.end()]]
+        last = match.start() + number.end() + rest
+    return "".join(parts) + sentence[last:]
+
+
 def values(region: str, asked: Callable[[str], bool] | None = None) -> list[str]:
-    """The numbers with a unit the revision commits to, in order ("I'd go with 4.08 s"):
-    which of them measure the asked quantity is the caller's to say."""
+    """The numbers with a unit the revision commits to, in order ("I'd go with 4.08 s",
+    "it's twelve metres"): which of them measure the asked quantity is the caller's to say."""
     found = []
     for sentence in _sentences(region):
-        text = sentence.replace("$", " ")
+        text = _in_digits(sentence.replace("$", " "))
         for match in _committed(text, _VALUE, label=True, asked=asked):
             if not _denied(text, match.start("c"), match.end("c")) and _about_the_answer(
                 text, match, asked

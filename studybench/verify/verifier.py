@@ -17,6 +17,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -28,8 +29,20 @@ from studybench.verify.angle_reference import (
     reference_after,
     with_agreed_reference,
 )
+from studybench.verify.closing_remarks import (
+    after_unit,
+    against_convention,
+    with_closing_remark,
+    with_sign_turned,
+)
 from studybench.verify.conditions import without_condition
-from studybench.verify.extract import boxed_answers, gold_answers, select_answers
+from studybench.verify.extract import (
+    AFTER_CHARS,
+    Extraction,
+    boxed_answers,
+    gold_answers,
+    select_answers,
+)
 from studybench.verify.normalize import (
     collapse_whitespace,
     constant_word,
@@ -48,7 +61,10 @@ from studybench.verify.relations import (
     unit_out_of_fraction,
     unmark,
 )
+from studybench.verify.revisions import undecided
+from studybench.verify.tuple_labels import in_labelled_order
 from studybench.verify.unit_qualifiers import without_asked_qualifier
+from studybench.verify.viewpoints import viewpoint_after
 from studybench.verify.visibility import (
     MAGNITUDE,
     MAX_OFFERS,
@@ -285,7 +301,7 @@ from studybench.verify.word_labels import names_set_equal, without_respectively,
 # quantity; a letter denied in more words; every step of an equation's derivation; a bare
 # angle gold in the data's unit; corrections in blocks and in a sentence's math; units in
 # words, norms of vectors, ticks, names set equal to a tuple, "(\text{B})"
-VERIFIER_VERSION = "1.26.0"
+VERIFIER_VERSION = "1.27.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -354,6 +370,7 @@ def judge_inline(
         symbolic_only,
         with_unit_after,
         with_unit_before,
+        with_unit_stated,
     )
     from studybench.verify.question import asked_bound, in_units_of_name, stated_tolerance
     from studybench.verify.rules import judge_answers, normalize_all
@@ -384,6 +401,8 @@ def judge_inline(
         return verdict(
             False, extraction.problem or "no_box", normalized_gold=tuple(map(unmark, golds))
         )
+    if kind is AnswerType.MC:  # "\\boxed{A}, \\boxed{C}, \\boxed{D}" for the gold "ACD"
+        extraction = _joined_choices(extraction, gold_boxes)
     boxes = tuple(map(constant_word, extraction.answers))
     if kind is not AnswerType.TF:  # a tick is a truth value only where one is asked
         boxes = tuple(_OWN_TICK.sub("", box) for box in boxes)
@@ -391,6 +410,10 @@ def judge_inline(
         return verdict(False, "unit_qualifier", normalized_gold=tuple(map(unmark, golds)))
     if kind in _UNIT_AFTER_TYPES:  # "120\ \mathrm{V_{rms}}" for "Find the rms voltage"
         boxes = tuple(without_asked_qualifier(box, question) for box in boxes)
+    # the words after each box, the last box's read further: a remark that closes it ("(this
+    # is the angle between the refracted ray and the glass surface)") is longer than a unit
+    remarks = (*extraction.after[:-1], extraction.tail[:_REMARK_CHARS] or extraction.after[-1])
+    written = boxes
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
         boxes = tuple(map(read, boxes, extraction.after))
@@ -400,9 +423,27 @@ def judge_inline(
         and question_references(question)
         and len(extraction.after) == len(boxes)
     ):
-        boxes = tuple(map(reference_after, boxes, extraction.after))  # "… from the vertical"
+        boxes = tuple(map(reference_after, boxes, remarks))  # "… from the vertical"
+    if kind is AnswerType.QL and len(extraction.after) == len(boxes):
+        boxes = tuple(map(viewpoint_after, boxes, remarks))  # "(seen from below)"
     if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
         boxes = tuple(map(with_unit_before, boxes, extraction.before))
+    if kind is AnswerType.NV and len(extraction.before) == len(
+        boxes
+    ):  # "F = 9600 N … \\boxed{9600}"
+        boxes = tuple(
+            with_unit_stated(b, before, gold_boxes)
+            for b, before in zip(boxes, extraction.before, strict=True)
+        )
+    if kind in _CLOSED_TYPES:  # "\\boxed{4.9 m/s} (going up)", "\\boxed{9.6} kN on each tire"
+        # past the unit a reader of units after the box took into it
+        closing = remarks[-1] if boxes[-1] == written[-1] else after_unit(remarks[-1])
+        if boxes[-1] == written[-1] or closing != remarks[-1]:  # not a reference read in
+            boxes = (*boxes[:-1], with_closing_remark(boxes[-1], closing, question))
+    if kind in _UNIT_AFTER_TYPES and against_convention(boxes[-1], remarks[-1], question):
+        # "\\boxed{29.4} m/s (taking downward as positive)" where up is positive: -29.4 m/s
+        # under the question's convention (and "-4.9 … (downward positive)" is +4.9)
+        boxes = (*boxes[:-1], with_sign_turned(boxes[-1]))
     if kind is AnswerType.IN:  # "30 < d/\\mathrm{cm} < 45": the bounds are in centimetres
         boxes = tuple(map(interval_unit_on_variable, boxes))
     if kind is AnswerType.IN and len(extraction.after) == len(boxes):
@@ -413,6 +454,11 @@ def judge_inline(
         boxes = tuple(map(list_with_unit_inside, boxes))
     if kind is AnswerType.NV:
         boxes = tuple(_PLAIN_DECIMAL_COMMA.sub(r"\1.\2", box) for box in boxes)
+    if kind is AnswerType.TUP and question:  # "Range: \\boxed{…}, maximum height: \\boxed{…}"
+        count = len(sequence) if len(sequence) > 1 else len(golds)
+        befores = extraction.before if len(extraction.before) == len(boxes) else ()
+        afters = extraction.after if len(extraction.after) == len(boxes) else ()
+        boxes = in_labelled_order(boxes, befores, question, count, afters)
     if kind is AnswerType.TUP:
         boxes = tuple(
             without_respectively(words_as_labels(names_set_equal(box), question)) for box in boxes
@@ -507,6 +553,9 @@ def judge_inline(
         offered = _offered_problem(offers, elements, kinds, judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
+    if correct and extraction.tail and undecided(extraction.tail):
+        # "I'm torn between this and 125 m/s", "If that's wrong, then B": one of several
+        return verdict(False, "hedged:undecided", extracted=shown, normalized_gold=shown_gold)
     if correct and extraction.tail:
         elements = select_answers(answers, kind, len(golds), sequence)
         kinds = sequence if len(sequence) == len(elements) else (kind,) * len(elements)
@@ -608,6 +657,58 @@ def _claims_other_kind(
     )
 
 
+_REMARK_CHARS = 160  # the text after the last box read for a remark that closes it
+# the types whose last box takes the remark that closes it (:mod:`closing_remarks`)
+_CLOSED_TYPES = (AnswerType.NV, AnswerType.QL)
+# what may stand between the boxes of one multiple-answer choice: commas, "and", spacing
+_CHOICE_JOIN = re.compile(
+    r"(?:\s|\$|\\[,;:! ]|\\q?quad(?![A-Za-z])|~|,|;|\\?&|\b(?:and|also|plus)\b"
+    r"|\\text\s*\{\s*(?:,|and|&)?\s*\})*"
+)
+
+
+def _joined_choices(extraction: Extraction, gold_boxes: tuple[str, ...]) -> Extraction:
+    """``extraction`` with the last boxes that each name options, and stand next to one
+    another with only commas, "and" or spacing between, read as one box, where the gold
+    selects several options: "\\boxed{A}, \\boxed{C} and \\boxed{D}" is the answer "ACD"
+    written box by box (red team r27b). Boxes joined by anything else ("or", a sentence)
+    stay apart, and a gold of one option keeps each box an answer of its own."""
+    from studybench.verify.rules.choice import mc_letters
+
+    gold = mc_letters(gold_boxes[-1]) if len(gold_boxes) == 1 else None
+    answers = extraction.answers
+    if gold is None or len(gold) < 2 or len(answers) < 2 or len(extraction.after) != len(answers):
+        return extraction
+    first = len(answers) - 1
+    while (
+        first > 0
+        and mc_letters(answers[first - 1]) is not None
+        and len(extraction.after[first - 1]) < AFTER_CHARS
+        and _CHOICE_JOIN.fullmatch(extraction.after[first - 1])
+        and not (
+            extraction.hedges
+            and extraction.hedges[first - 1]
+            and "&" not in extraction.after[first - 1]
+        )  # "A & C" lists; "A / C" and "A or C" stay hedges
+    ):
+        first -= 1
+    if first == len(answers) - 1 or mc_letters(answers[-1]) is None:
+        return extraction
+    letters = sorted(set().union(*(mc_letters(box) or () for box in answers[first:])))
+    kept = slice(0, first)
+    return replace(
+        extraction,
+        answers=(*answers[kept], ", ".join(letters)),
+        hedges=extraction.hedges[kept],
+        tabled=extraction.tabled[kept],
+        cased=extraction.cased[kept],
+        bounds=(*extraction.bounds[kept], None) if extraction.bounds else (),
+        operands=(*extraction.operands[kept], False) if extraction.operands else (),
+        after=(*extraction.after[kept], extraction.after[-1]),
+        before=(*extraction.before[kept], extraction.before[first]) if extraction.before else (),
+    )
+
+
 def _revised_problem(
     tail: str,
     kind: AnswerType,
@@ -651,7 +752,10 @@ def _revised_problem(
     if kind is AnswerType.MC and single:
         offers = [o for o in [revisions.last_option(region)] if o]
     elif kind is AnswerType.TF and single:
-        offers = [o for o in [revisions.last_truth(region)] if o]
+        truth = revisions.last_truth(region)
+        if truth == revisions.OPPOSITE:
+            return "revised_after_box"  # "Gut says the opposite."
+        offers = [truth] if truth else []
     elif kind is AnswerType.IN and single:
         offers = [o for o in [revisions.last_interval(region, asked)] if o]
     elif kind in (AnswerType.EQ, AnswerType.EX) and single:
@@ -1009,7 +1113,13 @@ def _remark_content_problem(
     if content is None or eliminated_options(after) is not None:
         return None  # "(A, C and D are eliminated)": struck options, no remark on the box's
     if kind is AnswerType.MC:
-        correct, reason, _ = judge((f"{box} ({content})",))
+        from studybench.verify.rules.choice import mc_letters
+
+        # several options ("A, C, E (kelvin, ampere and mole)"): the remark lists their texts,
+        # read as what follows the letters ("A, C, E: kelvin, …"), not as one option's text
+        letters = sorted(mc_letters(box) or ())
+        remarked = f"{', '.join(letters)}: {content}" if len(letters) > 1 else f"{box} ({content})"
+        correct, reason, _ = judge((remarked,))
         return None if correct else f"remark:{reason}"
     if not written_in(content, gold):
         return None  # other quantities, or words: not a form of the answer

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from studybench.verify.rules.outcome import Outcome, accept, reject
+from studybench.verify.viewpoints import seen_as_asked
 
 _MC_WORDS = re.compile(
     r"^(?:the\s+)?(?:correct\s+|final\s+|right\s+|best\s+)?(?:option|choice|answer|ans)"
@@ -885,6 +886,10 @@ def _restates_gold(pred: str, gold: str, question: str) -> bool:
 def judge_ql(pred: str, gold: str, tolerance: float, question: str | None = None) -> Outcome:
     """The same phrase (:func:`phrase_key`), or the gold phrase with a subject taken from the
     ``question`` (:func:`_restates_gold`)."""
+    seen = seen_as_asked(pred, gold, question)
+    if seen is None:
+        return reject("viewpoint")  # "clockwise as seen from the left": not the asked side
+    pred, gold = seen
     gold_k, pred_k = phrase_key(gold), phrase_key(pred)
     if not gold_k:
         return reject("gold_unparseable:phrase")

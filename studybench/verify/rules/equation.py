@@ -202,6 +202,8 @@ def _judge_sides(
     """:func:`_judge_equation` before the check of an exact gold's roundings."""
     if _with_arguments(pred_sides, gold_sides[0]):
         pred_sides = (gold_sides[0], pred_sides[1])  # E_{\\rm k}(v) = … for E_{\\rm k} = …
+    elif _with_arguments(gold_sides, pred_sides[0]):
+        gold_sides = (pred_sides[0], gold_sides[1])  # y = … for y(x,t) = … (red team r30b)
     if same_label(pred_sides[1], gold_sides[0]) and same_label(pred_sides[0], gold_sides[0]):
         return reject("restated_question")
     if operator_order_differs(" = ".join(pred_sides), " = ".join(gold_sides), equation=True):

@@ -1,0 +1,259 @@
+"""The part of the question each element of a tuple answer is labelled as.
+
+"Range: \\boxed{5.10 m}, maximum height: \\boxed{35.3 m}" for "Find (a) the maximum height
+and (b) the range" gives the height as 35.3 m: the values are in the gold's order, but the
+model's labels put each under the other part. The gold lists its values in the order asked,
+so a tuple is read in the order its labels give, not the order it is written in: a label
+that names a part of the question (its letter "(b)", its words "maximum height", "rope B",
+"through the 3.0 Ω resistor", a symbol's subscript "v_{top}", "T_B", or a symbol that
+conventionally names a quantity, "R" the range, "K" the kinetic energy) places its element
+there (red team r30a: 16 such swaps rewarded; 1.26.0 read labels only where they were the
+question's own math names). Where any element's label is missing, names no part or names a
+part another element already has, the written order stands.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybench.verify.asking import asking_part
+from studybench.verify.normalize import split_top_level
+
+# the parts a question asks, by letter: "(a) the maximum height and (b) the range"
+_PART_MARK = re.compile(r"(?:^|(?<=[\s:;,.]))\(?([a-h])\)\s*", re.IGNORECASE)
+# where the asking sentence separates the things it asks for when it letters none
+_PART_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|\band\s+(?:also\s+)?)", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-zΑ-Ωα-ω]+|\d+(?:\.\d+)?")
+_STOP = frozenset(
+    """the a an of in on at to for and its it is are be by from with as find what determine
+    calculate compute value magnitude through across between each also then both""".split()
+)
+# symbols that name a quantity by convention, where the question writes the quantity's noun
+# (not T, P, f, W: tension or period, power or pressure, friction or frequency, work or weight)
+_SYMBOL_NOUNS = {
+    "R": "range",
+    "H": "height",
+    "h": "height",
+    "K": "kinetic",
+    "KE": "kinetic",
+    "U": "potential",
+    "PE": "potential",
+    "N": "normal",
+    "a": "acceleration",
+    "t": "time",
+    "v": "speed",
+}
+# what closes the text before a box's label: math openers, emphasis, ":" or "=" or "is"
+_LABEL_END = re.compile(r"(?:\s|\$|\\\(|\\\[|\*\*)*$")
+_LABEL_MARK = re.compile(r"\s*(?:[:=]|\bis\b|\bequals\b)\s*$")
+# where the label starts: after the last line or sentence break, math delimiter or comma
+_LABEL_START = re.compile(r"(?:\n|[.;,:](?:\s|$)|\$|\\[\]\[()]|\\quad|\*\*)")
+# the verb the asking sentence lists its parts after
+_ASKS = re.compile(
+    r"\b(?:find|determine|calculate|compute|give|state|obtain|what\s+(?:is|are))\b", re.I
+)
+_IN_BOX_LABEL = re.compile(
+    r"^\s*(?P<label>\\?[A-Za-z]+(?:_\s*\{(?:[^{}]|\{[^{}]*\}){1,30}\}|_\s*\\?\w+)?)\s*="
+)
+_SPACING = re.compile(r"^(?:\\[,;:! ]|~|\s)+")
+_LETTER = re.compile(r"^\(?([a-h])\)$", re.IGNORECASE)
+_SUBSCRIPT = re.compile(
+    r"^\\?(?P<base>[A-Za-z]+)(?:_\s*(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<single>\\?\w+)))?$"
+)
+_TEXT_COMMAND = re.compile(r"\\(?:text|mathrm|rm|mathit|textrm)\s*\{([^{}]*)\}")
+_OMEGA = re.compile(r"\\?Omega|Ω")
+
+
+def asked_parts(question: str, count: int) -> list[str] | None:
+    """The text of each of the ``count`` things the question asks, in order, or None where
+    it does not split into that many."""
+    asking = asking_part(question)
+    marks = list(_PART_MARK.finditer(asking))
+    letters = [m.group(1).casefold() for m in marks]
+    if len(marks) == count and letters == [chr(ord("a") + i) for i in range(count)]:
+        ends = [m.start() for m in marks[1:]] + [len(asking)]
+        return [asking[m.end() : end] for m, end in zip(marks, ends, strict=True)]
+    for sentence in re.split(r"(?<=[.?!])\s+", asking):
+        verbs = list(_ASKS.finditer(sentence))
+        if verbs:
+            sentence = sentence[verbs[-1].end() :]  # "When it is 2.0 m up, find its K and its U"
+        pieces = [p for p in _PART_JOIN.split(sentence) if p.strip()]
+        if len(pieces) == count:
+            return pieces
+    return None
+
+
+def _stem(word: str) -> str:
+    return word.casefold()[:5]
+
+
+def _words(text: str) -> list[str]:
+    text = _OMEGA.sub(" ohm ", _TEXT_COMMAND.sub(r" \1 ", text))
+    # a capital letter alone names a thing ("rope A"), not the article
+    return [
+        w for w in _WORD.findall(text) if w.casefold() not in _STOP or (len(w) == 1 and w.isupper())
+    ]
+
+
+def _tokens(part: str) -> set[str]:
+    return {_stem(w) if w[0].isalpha() else str(float(w)) for w in _words(part)}
+
+
+def _by_words(words: list[str], parts: list[str]) -> int | None:
+    """The one part holding every one of ``words`` (by the start of each), or None."""
+    if not words:
+        return None
+    keys = {_stem(w) if w[0].isalpha() else str(float(w)) for w in words}
+    found = [i for i, part in enumerate(parts) if keys <= _tokens(part)]
+    return found[0] if len(found) == 1 else None
+
+
+def _by_symbol(label: str, parts: list[str]) -> int | None:
+    """The part a symbol names: by its subscript's words or letter ("v_{top}", "T_B"), else
+    by the quantity its letter conventionally names ("K", "R")."""
+    match = _SUBSCRIPT.match(label.strip())
+    if match is None:
+        return None
+    base = match.group("base")
+    subscript = match.group("braced") or match.group("single") or ""
+    subscript = _OMEGA.sub(" ohm ", _TEXT_COMMAND.sub(r"\1", subscript)).replace("\\", " ")
+    if subscript.strip():
+        words = _words(subscript)
+        if len(subscript.strip()) == 1 and subscript.strip().isalnum():
+            letter = subscript.strip()  # "T_B": the part that names B ("rope B", "R_B")
+            alone = rf"(?<![A-Za-z0-9]){letter}(?![A-Za-z0-9])"
+            found = [i for i, part in enumerate(parts) if re.search(alone, part)]
+            if len(found) == 1:
+                return found[0]
+            if letter.isalpha():  # "W_g": the one part with a word of that letter ("gravity")
+                initial = rf"\b{letter}[a-z]{{2,}}"
+                found = [i for i, p in enumerate(parts) if re.search(initial, p, re.IGNORECASE)]
+                if len(found) == 1:
+                    return found[0]
+        elif words and (place := _by_words(words, parts)) is not None:
+            return place
+        if subscript.strip() == "N":
+            return _by_words(["normal"], parts)  # "F_N": the normal force
+    noun = _SYMBOL_NOUNS.get(base)
+    return _by_words([noun], parts) if noun else None
+
+
+def _is_symbol(label: str) -> bool:
+    """Whether a label is a symbol ("T_B", "v_{top}", "\\omega", "K"), not words."""
+    return _SUBSCRIPT.match(label) is not None and (
+        "_" in label or label.startswith("\\") or len(label) <= 2
+    )
+
+
+def _place(label: str | None, parts: list[str], lettered: bool) -> int | None:
+    """The part ``label`` names, or None."""
+    if not label or not label.strip():
+        return None
+    label = label.strip().strip("*").strip()
+    letter = _LETTER.match(label)
+    if letter is not None:
+        index = ord(letter.group(1).casefold()) - ord("a")
+        return index if lettered and index < len(parts) else None
+    if _is_symbol(label):
+        return _by_symbol(label, parts)  # "T_B", "v_{top}", "K"; "Range" is a word
+    return _by_words(_words(label), parts)
+
+
+def _before_label(before: str) -> str | None:
+    """The label written right before a box ("Range: $", "$T_B = ", "(b) $"), or None; a
+    part's letter on the box's line is its label wherever it stands there ("(b) Range: $",
+    "Speed (b): $", "b) $v$: $")."""
+    text = _LABEL_MARK.sub("", _LABEL_END.sub("", before))
+    line = re.split(r"\n|[.;,](?:\s|$)|\\quad|\*\*", text)[-1]
+    letters = _LETTER_IN.findall(line)
+    if len(letters) == 1:
+        return f"({letters[0]})"
+    starts = [m.end() for m in _LABEL_START.finditer(text)]
+    label = text[max(starts, default=0) :].strip(" *")
+    return label if 0 < len(label) <= 40 else None
+
+
+# a part's letter in a label: "(b)", "b)" at the line's start
+_LETTER_IN = re.compile(r"(?:^|(?<=[\s$*]))\(?([a-h])\)(?=\s|$|\$|:)")
+
+
+def _after_label(after: str) -> str | None:
+    """The label written right after a box: "(range)", "— work"."""
+    match = _AFTER_LABEL.match(after)
+    if match is None:
+        return None
+    label = match.group("bracket") or match.group("dash")
+    return f"({label})" if re.fullmatch(r"[a-h]", label) else label  # "(b)": the part b
+
+
+_AFTER_LABEL = re.compile(
+    r"^\s*\$?\s*(?:\((?P<bracket>[A-Za-z][^()$\d]{0,30})\)"
+    r"|[—–]\s*(?P<dash>[A-Za-z][A-Za-z ]{0,25}?)\s*(?=\n|$|,|;))"
+)
+
+
+def labelled_order(
+    elements: tuple[str, ...],
+    befores: tuple[str, ...],
+    question: str | None,
+    afters: tuple[str, ...] = (),
+) -> tuple[int, ...] | None:
+    """The part of the question each element's label names (position -> part), where
+    every element has one and no two share it, or all but one do and that one takes the
+    part left ("(c) …, (a) …, and \\boxed{…}"); None otherwise."""
+    if not question or len(elements) < 2:
+        return None
+    parts = asked_parts(question, len(elements))
+    if parts is None:
+        return None
+    lettered = len(list(_PART_MARK.finditer(asking_part(question)))) == len(elements)
+    places: list[int | None] = []
+    for index, element in enumerate(elements):
+        inside = _IN_BOX_LABEL.match(element)
+        label = inside.group("label") if inside else None
+        place = _place(label, parts, lettered)
+        if place is None and index < len(befores):
+            place = _place(_before_label(befores[index]), parts, lettered)
+        if place is None and index < len(afters):
+            place = _place(_after_label(afters[index]), parts, lettered)
+        places.append(place)
+    found = [place for place in places if place is not None]
+    if len(set(found)) != len(found) or len(found) < len(elements) - 1:
+        return None
+    left = set(range(len(elements))) - set(found)
+    if len(left) > 1:
+        return None
+    return tuple(place if place is not None else min(left) for place in places)
+
+
+def in_labelled_order(
+    boxes: tuple[str, ...],
+    befores: tuple[str, ...],
+    question: str | None,
+    count: int,
+    afters: tuple[str, ...] = (),
+) -> tuple[str, ...]:
+    """A tuple answer's boxes (or the elements of its one box) in the order their labels
+    give; unchanged where the labels do not give one."""
+    if len(boxes) == count:
+        written = befores[-count:] if befores else ()
+        order = labelled_order(boxes, written, question, afters[-count:] if afters else ())
+        if order is None or order == tuple(range(count)):
+            return boxes
+        placed = [""] * count
+        for index, (element, place) in enumerate(zip(boxes, order, strict=True)):
+            label = _before_label(written[index]) if index < len(written) else None
+            if label is not None and _is_symbol(label) and not _IN_BOX_LABEL.match(element):
+                element = f"{label} = {element}"  # the name moves with its value
+            placed[place] = element
+        return tuple(placed)
+    if len(boxes) == 1 and count > 1:
+        elements = tuple(_SPACING.sub("", e).strip() for e in split_top_level(boxes[0], ","))
+        if len(elements) == count:
+            order = labelled_order(elements, (), question)
+            if order is not None and order != tuple(range(count)):
+                placed = [""] * count
+                for element, place in zip(elements, order, strict=True):
+                    placed[place] = element
+                return (", ".join(placed),)
+    return boxes
