@@ -28,8 +28,8 @@ import re
 from studybench.verify.relations import DIRECTION_WORDS, word_stem
 
 # what may come between the box and its remark: spacing, the math's end (with the line
-# after a display), a comma or a dash
-_LEAD = re.compile(r"^(?:[ \t]|\\[,;: !]|\\q?quad(?![A-Za-z])|~|\$+\n?|\s*\\\]\n?|\\\)\n?|\*)*")
+# after a display), a comma or a dash; :mod:`viewpoints` reads its sides after it too
+LEAD = re.compile(r"^(?:[ \t]|\\[,;: !]|\\q?quad(?![A-Za-z])|~|\$+\n?|\s*\\\]\n?|\\\)\n?|\*)*")
 # a phrase continuing the box's sentence: after a comma or a dash, or a word in small letters
 # that opens no clause of its own ("which is …", "so …", "and …" state something else)
 _CONTINUES = re.compile(
@@ -68,7 +68,7 @@ def closing_remark(after: str) -> str | None:
     phrase continuing its sentence, or a short phrase of its own that names a direction
     ("Upward.", "— Heading up.")."""
     after = _AS_PLAIN.sub(lambda m: _PLAIN[m.group(0)], _TEXT_GROUP.sub(r"\1", after[:_READ_CHARS]))
-    head = _LEAD.match(after)
+    head = LEAD.match(after)
     text = after[head.end() if head else 0 :]
     alone = _OWN_PARAGRAPH.match(text)
     if alone is not None:
@@ -140,12 +140,10 @@ _WORD = re.compile(r"[A-Za-z]{3,}")
 
 # a sign convention: "taking downward as positive", "with up as the positive direction",
 # "(right positive)", "positive upward"
-_SIGNS = "|".join(
-    (
-        "up|upward|upwards|down|downward|downwards|left|leftward|leftwards|right|rightward"
-        "|rightwards|east|eastward|west|westward|north|northward|south|southward|in|out"
-        "|into|outward|inward|forward|backward"
-    ).split("|")
+_SIGNS = (
+    "up|upward|upwards|down|downward|downwards|left|leftward|leftwards|right|rightward"
+    "|rightwards|east|eastward|west|westward|north|northward|south|southward|in|out"
+    "|into|outward|inward|forward|backward"
 )
 _POSITIVE = r"(?:positive|\+\s*ve|\+)"
 _CONVENTION = re.compile(
@@ -190,25 +188,10 @@ _OPPOSITE_SIGN = {
 
 
 def _sign(word: str) -> str:
-    """A direction of a sign convention in its one name ("upward": up, "into": in)."""
+    """A direction of a sign convention in its one name ("upward": up, "into": in): the
+    name of ``_OPPOSITE_SIGN`` it starts with."""
     word = word.casefold()
-    for stem, name in (
-        ("up", "up"),
-        ("down", "down"),
-        ("left", "left"),
-        ("right", "right"),
-        ("east", "east"),
-        ("west", "west"),
-        ("north", "north"),
-        ("south", "south"),
-        ("out", "out"),
-        ("in", "in"),
-        ("forward", "forward"),
-        ("backward", "backward"),
-    ):
-        if word.startswith(stem):
-            return name
-    return word
+    return next((name for name in _OPPOSITE_SIGN if word.startswith(name)), word)
 
 
 def conventions(text: str) -> frozenset[str]:
@@ -313,7 +296,7 @@ def after_unit(after: str) -> str:
     StudyBench prompt asks for the unit outside the box, so the remark comes after it."""
     from studybench.verify.numeric import unit_opening
 
-    head = _LEAD.match(after)
+    head = LEAD.match(after)
     start = head.end() if head else 0
     scale = _SCALE_WORD.match(after, start)  # "\\boxed{9.6} thousand newtons"
     if scale is not None:

@@ -36,6 +36,10 @@ _FRACTIONS = {
     "three quarters": "0.75",
 }
 _TOKEN = re.compile(r"[A-Za-z]+")
+# each number word's value ("seven": 7, "forty": 40), for readers that find numbers in prose
+NUMBER_WORD_VALUES = {**_UNITS, **_TENS}
+# the words a number may open with, fractions and signs included
+OPENING_WORDS = (*NUMBER_WORD_VALUES, *_FRACTIONS, "minus", "negative")
 
 
 def _kind(word: str) -> str:

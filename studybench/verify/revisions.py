@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from studybench.verify.normalize import superscripts_as_powers
-from studybench.verify.number_words import number_in_words
+from studybench.verify.number_words import NUMBER_WORD_VALUES, OPENING_WORDS, number_in_words
 
 # the cue that opens a revision, where a clause starts
 _CUE = re.compile(
@@ -427,7 +427,7 @@ def _last(
 # an option named by its place or in small letters: "the third option", "option 3", "option
 # (c)", "(c)"; read as the letter it names
 _PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight")
+_NUMBERS = [word for word, value in NUMBER_WORD_VALUES.items() if 1 <= value <= len(_PLACES)]
 _OPTION_BY_PLACE = re.compile(
     r"\b(?:the\s+)?(?P<place>" + "|".join(_PLACES) + r")\s+(?:option|choice|alternative)\b"
     r"|\b(?P<noun>option|choice)\s+(?:number\s+|no\.\s*)?(?:(?P<digit>[1-8])|(?P<number>"
@@ -446,7 +446,7 @@ def _letter(match: re.Match[str]) -> str:
     elif digit is not None:
         index = int(digit) - 1
     elif number is not None:
-        index = _NUMBERS.index(number.casefold())
+        index = NUMBER_WORD_VALUES[number.casefold()] - 1
     else:
         small = match.group("small") or match.group("paren")
         if small.isupper():
@@ -551,12 +551,11 @@ def last_math(region: str, asked: Callable[[str], bool] | None = None) -> str | 
     return _last(region, _FORMULA, math=True, asked=asked)
 
 
-_NUMBERS_IN_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # where a number written in words may start ("Wait, it's twelve metres")
 _NUMBER_WORD = re.compile(
-    r"\b(?=(?:minus|negative|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-    r"|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
-    r"|forty|fifty|sixty|seventy|eighty|ninety|half|a\s+half|a\s+third|a\s+quarter)\b)",
+    r"\b(?=(?:"
+    + "|".join(w.replace(" ", r"\s+") for w in sorted(OPENING_WORDS, key=len, reverse=True))
+    + r")\b)",
     re.IGNORECASE,
 )
 
@@ -572,16 +571,17 @@ _PART_OF_NUMBER = re.compile(r"\b(?:and(?:\s+an?)?|point|[a-z]+-)\s*$", re.IGNOR
 
 
 _AND_A_HALF = re.compile(
-    r"\b(" + "|".join(_NUMBERS_IN_WORDS) + r")\s+and\s+a\s+half\b", re.IGNORECASE
+    r"\b("
+    + "|".join(w for w, v in NUMBER_WORD_VALUES.items() if 1 <= v <= 10)
+    + r")\s+and\s+a\s+half\b",
+    re.IGNORECASE,
 )
 
 
 def _in_digits(sentence: str) -> str:
     """``sentence`` with each number written in words before a word (its unit, maybe) in
     digits: "twelve metres" is "12 metres", as a commitment to a value reads it."""
-    sentence = _AND_A_HALF.sub(
-        lambda m: f"{_NUMBERS_IN_WORDS.index(m.group(1).casefold()) + 1}.5", sentence
-    )
+    sentence = _AND_A_HALF.sub(lambda m: f"{NUMBER_WORD_VALUES[m.group(1).casefold()]}.5", sentence)
     parts, last = [], 0
     for match in _NUMBER_WORD.finditer(sentence):
         if match.start() < last or _PART_OF_NUMBER.search(sentence, 0, match.start()):

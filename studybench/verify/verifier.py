@@ -428,13 +428,9 @@ def judge_inline(
         boxes = tuple(map(viewpoint_after, boxes, remarks))  # "(seen from below)"
     if kind in _UNIT_AFTER_TYPES and len(extraction.before) == len(boxes):
         boxes = tuple(map(with_unit_before, boxes, extraction.before))
-    if kind is AnswerType.NV and len(extraction.before) == len(
-        boxes
-    ):  # "F = 9600 N … \\boxed{9600}"
-        boxes = tuple(
-            with_unit_stated(b, before, gold_boxes)
-            for b, before in zip(boxes, extraction.before, strict=True)
-        )
+        if kind is AnswerType.NV:  # "F = 9600 N … \\boxed{9600}"
+            stated = partial(with_unit_stated, golds=gold_boxes)
+            boxes = tuple(map(stated, boxes, extraction.before))
     if kind in _CLOSED_TYPES:  # "\\boxed{4.9 m/s} (going up)", "\\boxed{9.6} kN on each tire"
         # past the unit a reader of units after the box took into it
         closing = remarks[-1] if boxes[-1] == written[-1] else after_unit(remarks[-1])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from studybench.verify.asking import MAX_QUESTION_CHARS
+from studybench.verify.closing_remarks import LEAD
 
 # each side a rotation is seen from, with the words that name it; each pair of sides faces
 # the other
@@ -61,10 +62,6 @@ _VIEW = re.compile(
     re.IGNORECASE,
 )
 _TURNS = re.compile(r"\b(?P<counter>(?:counter|anti)[\s-]*)?clockwise\b", re.IGNORECASE)
-# what may lead the phrase after the box: spacing and the math's end, with the line after a
-# display (a phrase after a blank line starts a remark of its own: "Viewed from below, it
-# would appear …")
-_LEAD = re.compile(r"^(?:[ \t]|\\[,;: ]|\$+\n?|\s*\\\]\n?|\\\)\n?|\*)*")
 # what may follow the phrase read with the box: the end of its remark or sentence
 _NEXT_SENTENCE = re.compile(
     r"^[.,;]?\s*(?P<sentence>(?:this|that|it|here)\b[^.!?\n]{0,100})", re.IGNORECASE
@@ -134,7 +131,7 @@ def viewpoint_after(box: str, after: str) -> str:
     the box names no sense of rotation or the text after it names no side."""
     if not _TURNS.search(box):
         return box
-    head = _LEAD.match(after)
+    head = LEAD.match(after)
     text = after[head.end() if head else 0 :][:80]
     match = _VIEW.match(text)
     if match is None or _CLOSES.match(text, match.end()) is None:
