@@ -275,11 +275,14 @@ def reference_after(box: str, after: str) -> str:
     return box
 
 
-def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None) -> str | None:
+def with_agreed_reference(
+    box: str, golds: tuple[str, ...], question: str | None, tolerance: float = 0.0
+) -> str | None:
     """``box`` (a value as written) without the references to the question's line that
     follow its number, or None where one names another line, side or bearing, or names its
     line in words no reference here reads. Unchanged where it is no angle (nor the gold
-    one), names no reference, or the question names none."""
+    one), names no reference, or the question names none. An angle from the complementary
+    line is judged within ``tolerance`` as it was written (:func:`_complement`)."""
     if not question or not _ANGLE_UNIT.search(" ".join((box, *golds))):
         return box
     number = re.search(r"\d", box)
@@ -313,7 +316,7 @@ def with_agreed_reference(box: str, golds: tuple[str, ...], question: str | None
     text, previous = _MEASURED.sub("", "".join(kept) + box[last:]), ""
     while previous != text:  # "\\text{(measured )}": the word, the brackets, the group
         previous, text = text, _LEFT_OVER.sub("", text)
-    return _complement(text.strip()) if turned else text.strip()
+    return _complement(text.strip(), golds, tolerance) if turned else text.strip()
 
 
 # lines at right angles to each other: an angle from one is 90° less the angle from the other
@@ -340,13 +343,27 @@ def _complementary(reference: Reference, references: frozenset[Reference]) -> bo
     return side == "" and other is not None and lines == {other}
 
 
-def _complement(box: str) -> str | None:
+def _complement(box: str, golds: tuple[str, ...] = (), tolerance: float = 0.0) -> str | None:
     """``box`` (a number of degrees, its reference taken out) as the angle from the
     complementary line, written to the same decimals; None where it is not one plain
-    number of degrees below 90 (a complement of anything else is not read)."""
+    number of degrees below 90 (a complement of anything else is not read).
+
+    The tolerance holds for the angle as written: "66° from the vertical" is 66.3° from the
+    vertical rounded, so it is right for a gold of 23.7° above the horizontal, though 24° is
+    more than 1 % from 23.7° (red team r30a). Where the written angle is within
+    ``tolerance`` of a gold's complement, that gold's value is the answer's."""
     match = _DEGREES.match(box)
     if match is None or float(match.group("number")) >= 90:
         return None
     number = match.group("number")
     decimals = len(number.partition(".")[2])
-    return f"{match.group('label') or ''}{90 - float(number):.{decimals}f}{match.group('unit')}"
+    value = f"{90 - float(number):.{decimals}f}"
+    for gold in golds:
+        found = _DEGREES.match(gold.strip())
+        if found is None or found.group("label") or float(found.group("number")) >= 90:
+            continue
+        other = 90 - float(found.group("number"))  # the gold's angle from the written line
+        if abs(float(number) - other) <= tolerance * other:
+            value = found.group("number")
+            break
+    return f"{match.group('label') or ''}{value}{match.group('unit')}"

@@ -69,14 +69,14 @@ def closing_remark(after: str) -> str | None:
     ("Upward.", "— Heading up.")."""
     after = _AS_PLAIN.sub(lambda m: _PLAIN[m.group(0)], _TEXT_GROUP.sub(r"\1", after[:_READ_CHARS]))
     head = LEAD.match(after)
-    text = after[head.end() if head else 0 :]
+    text = _AS_EXPECTED.sub("", after[head.end() if head else 0 :])  # "as expected, pointing west"
     alone = _OWN_PARAGRAPH.match(text)
     if alone is not None:
         text = alone.group("remark")  # "\n\n(upward)": a bracketed paragraph of its own
     remark = _parenthetical(text)
     if remark is None:
         short = _SHORT_PHRASE.match(text)
-        if short is not None and _DIRECTION.search(short.group("phrase")):
+        if short is not None and _first_direction(short.group("phrase")):
             remark = short.group("phrase")  # "Upward.", "— Heading up."
         elif _CONTINUES.match(text) is None:
             return None
@@ -92,6 +92,10 @@ def closing_remark(after: str) -> str | None:
 
 
 _READ_CHARS = 200
+# words that only agree with the reader before the remark goes on: "as expected, pointing west"
+_AS_EXPECTED = re.compile(
+    r"^(?:as\s+expected|as\s+required|of\s+course)\s*[,;:—–]\s*(?=\S)", re.IGNORECASE
+)
 # a remark's own wrapping: a text group, full-width brackets, arrows for directions
 _TEXT_GROUP = re.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _PLAIN = {
@@ -121,13 +125,63 @@ _SHORT_PHRASE = re.compile(
 _DIRECTION = re.compile(
     r"\b(?:" + "|".join(sorted(DIRECTION_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE
 )
+# "toward the east": the side named after "toward"
+_TOWARD_SIDE = re.compile(
+    r"\btowards?\s+(?:the\s+)?(?=(?:north|south|east|west|left|right|up|down)\w*\b)", re.IGNORECASE
+)
+
+
+# directions in other words: "skyward", "toward the ground", "opposite to gravity"; the page's
+# sides as the phrases the box's own remark is judged by
+_OTHER_WORDS = (
+    (
+        re.compile(
+            r"\b(?:sky|heaven)wards?\b|\btowards?\s+the\s+(?:sky|ceiling|roof|zenith)\b"
+            r"|\b(?:opposite\s+(?:to\s+)?|against\s+)gravity\b|\bzenith\b",
+            re.IGNORECASE,
+        ),
+        "upward",
+    ),
+    (
+        re.compile(
+            r"\b(?:earth|ground)wards?\b|\btowards?\s+(?:the\s+)?(?:ground|floor|earth(?:['’]s\s+cent(?:er|re))?)\b"
+            r"|\bnadir(?:-pointing)?\b",
+            re.IGNORECASE,
+        ),
+        "downward",
+    ),
+)
+_PAGE = re.compile(r"\b(?:into|out\s+of)\s+the\s+(?:page|screen|board|paper)\b", re.IGNORECASE)
+
+
+def _in_plain_words(text: str) -> str:
+    """``text`` with the directions it gives in other words written as direction words."""
+    for pattern, word in _OTHER_WORDS:
+        text = pattern.sub(word, text)
+    return text
+
+
+def _first_direction(text: str) -> re.Match[str] | None:
+    """The first direction ``text`` names (its side of the page, a direction word); of
+    "toward the east", the east; of "skyward", up."""
+    text = _in_plain_words(text)
+    page = _PAGE.search(text)
+    word = _DIRECTION.search(_TOWARD_SIDE.sub(lambda m: " " * len(m.group(0)), text))
+    return page if page is not None and (word is None or page.start() < word.start()) else word
+
+
 # a value said to be per item: "on each of the four tires", "in each branch", "per lift"; the
 # item's noun is the phrase's last word
 _PER_ITEM = re.compile(
-    r"(?:\b(?:each|every|per|apiece)|\b(?:on|in|for|through|across|at|of)\s+(?:just\s+|only\s+)?"
+    r"(?:\b(?:each|every|per|apiece)|\b(?:on|in|for|through|across|at)\s+(?:just\s+|only\s+)?"
     r"(?:a\s+single|one))\b(?P<phrase>[^,;:()]*)",
     re.IGNORECASE,
 )
+# a count of items (more than one) and a question asking for the whole
+_COUNT = re.compile(
+    r"(?:[2-9]|\d{2,}|two|three|four|five|six|seven|eight|nine|ten|twelve|several|many|all|both)"
+)
+_TOTAL = re.compile(r"\b(?:total|altogether|in\s+all|combined|overall)\b", re.IGNORECASE)
 _DISTRIBUTIVE = re.compile(r"\b(?:each|every|per|apiece|one|single)\b", re.IGNORECASE)
 # a remark that changes the unit of a box that has one: "squared", "thousand" (one per
 # item, "per hour", "every second", is read as a value per item)
@@ -147,15 +201,33 @@ _SIGNS = (
 )
 _POSITIVE = r"(?:positive|\+\s*ve|\+)"
 _CONVENTION = re.compile(
-    r"(?:\b|(?<=\())(?:(?P<first>"
+    r"(?:\b|(?<=\()|(?=\+))(?:(?P<first>"
     + _SIGNS
-    + r")(?:\s+(?:direction|is|as|being|taken|chosen|defined))*"
-    r"(?:\s+(?:as|to\s+be))?[\s-]*(?:the\s+)?(?:=\s*)?" + _POSITIVE + r"(?!\w)"
-    r"|positive\s+(?:sense|direction)?\s*(?:is\s+|being\s+|taken\s+|:\s*)?(?:to\s+the\s+|the\s+)?"
+    + r")(?:\s+(?:direction|is|as|be|being|taken|chosen|defined|counted|considered|treated))*"
+    r"(?:\s+(?:as|to\s+be))?[\s-]*(?:(?:the|my|our)\s+)?(?:=\s*)?" + _POSITIVE + r"(?!\w)"
+    r"|positive\s+(?:sense|direction)?\s*(?:is\s+|being\s+|taken\s+|pointing\s+|(?:to\s+)?be\s+|[:=]\s*)?"
+    r"(?:to\s+the\s+|the\s+)?"
     r"(?P<second>" + _SIGNS + r")\b|\+\s*ve\s+(?P<third>" + _SIGNS + r")\b"
-    r"|\b[xyz][\s-]*axis\s+(?:pointing|points|directed|positive)\s+(?P<fourth>" + _SIGNS + r")\b)",
+    r"|\b[xyz][\s-]*axis\s+(?:is\s+)?(?:pointing|points|directed|positive|taken|chosen)\s+(?P<fourth>"
+    + _SIGNS
+    + r")\b"
+    # "(+ downward)": a sign and a direction alone in brackets
+    r"|(?<=\()\s*\+\s*(?P<sixth>" + _SIGNS + r")\s*(?=\))"
+    # "(x increasing westward)", "(y grows downward)"
+    r"|\b[xyz][\s-]*(?:axis\s+)?(?:increasing|increases|grows|growing)\s+(?:to\s+the\s+)?(?P<seventh>"
+    + _SIGNS
+    + r")\b"
+    # an axis's positive end: "Let +x point east", "take the positive x-axis to point up",
+    # "with +y upward", "the +x direction is to the right"; "in" only with the page ("the +x
+    # direction in Figure 1" names no side)
+    r"|(?:\+\s*|\bpositive\s+)[xyz](?![A-Za-z])(?:[\s-]*(?:axis|direction))?"
+    r"(?:\s+(?:(?:to\s+)?point(?:s|ing)?|is|be|being|as|directed|taken(?:\s+as)?|chosen(?:\s+as)?))?"
+    r"\s+(?:(?:vertically|horizontally|straight)\s+)?(?:to\s+the\s+|the\s+)?(?P<fifth>"
+    + _SIGNS.replace("|in|out|into|outward|inward", "")
+    + r"|in(?:to)?\s+the\s+page|out\s+of\s+the\s+page)\b)",
     re.IGNORECASE,
 )
+_CONVENTION_GROUPS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 # the value's sign: after the label, before its first digit
 _SIGNED = re.compile(r"^(?P<head>\s*(?:[^=]{0,40}=\s*)?)(?P<sign>[-+−]?)(?P<number>\s*\d)")
 
@@ -197,9 +269,35 @@ def _sign(word: str) -> str:
 def conventions(text: str) -> frozenset[str]:
     """The directions ``text`` takes as positive."""
     return frozenset(
-        _sign(next(g for g in m.group("first", "second", "third", "fourth") if g))
+        _sign(next(g for g in m.group(*_CONVENTION_GROUPS) if g))
         for m in _CONVENTION.finditer(text)
     )
+
+
+# an axis's name in math of its own: "$+x$"
+_AXIS_IN_MATH = re.compile(r"\$\s*([-+−]\s*[xyz])\s*\$")
+# a frame other than the answer's: "in an up-positive frame", "under the opposite convention"
+_OTHER_FRAME = re.compile(
+    r"\b(?:in|under|for)\s+(?:an?|the|another)\s+[\w-]*(?:positive|negative|other|opposite|different)"
+    r"[\w-]*\s+(?:frame|convention|system)\b",
+    re.IGNORECASE,
+)
+# the sentence right after the box: "Here I took downward as positive."
+_SENTENCE_AFTER = re.compile(r"^(?:[ \t]*[.:]|[ \t]*\n){1,3}[ \t]*(?P<sentence>[^.!?\n]{1,120})")
+
+
+def _past_lead(after: str) -> str:
+    """``after`` past the box's lead (:data:`LEAD`), with the line break the lead took from a
+    closing math ("$\\n", "\\]\\n") kept: the next line is a sentence of its own."""
+    head = LEAD.match(after)
+    end = head.end() if head else 0
+    return ("\n" if "\n" in after[:end] else "") + after[end:]
+
+
+def _next_sentence(after: str) -> str:
+    """The sentence that starts right after the box (and its unit), or ""."""
+    match = _SENTENCE_AFTER.match(_past_lead(after))
+    return match.group("sentence") if match else ""
 
 
 def against_convention(box: str, after: str, question: str | None) -> bool:
@@ -212,12 +310,17 @@ def against_convention(box: str, after: str, question: str | None) -> bool:
     asked = conventions(question)
     if not asked:
         return False
+    after = _AXIS_IN_MATH.sub(r"\1", after)  # "with the $+x$ axis pointing to the left"
     remark = closing_remark(after) or closing_remark(after_unit(after)) or ""
-    if _HYPOTHETICAL.search(remark) or re.search(r"\d", remark):
-        # "(it would read +4.7 m/s had we taken downward as positive)", "(with up as
-        # positive this reads −14.7 m/s)": the value under another convention
-        remark = ""
-    taken = conventions(box) | conventions(remark)
+    said = _next_sentence(after_unit(after))  # "Here I took downward as positive."
+    taken: frozenset[str] = frozenset()
+    for text in (remark, said):
+        if not (_HYPOTHETICAL.search(text) or _OTHER_FRAME.search(text) or re.search(r"\d", text)):
+            # not "(it would read +4.7 m/s had we taken downward as positive)", "(with up as
+            # positive this reads −14.7 m/s)", "(negative in an up-positive frame)": the
+            # value under another convention
+            taken |= conventions(_in_plain_words(text))  # "(positive: toward the ground)"
+    taken |= conventions(box)
     return any(_OPPOSITE_SIGN.get(t) in asked for t in taken) and not taken & asked
 
 
@@ -264,7 +367,12 @@ def _unit_changed(box: str, remark: str, bracketed: bool) -> str | None:
 # items the textbooks name in several words (the start of each)
 _SAME_ITEM = {
     stem: set(group) - {stem}
-    for group in (("tire", "tyre", "whee"), ("rope", "cabl", "stri", "cord"), ("spri", "coil"))
+    for group in (
+        ("tire", "tyre", "whee"),
+        ("rope", "cabl", "stri", "cord", "stra", "wire"),
+        ("spri", "coil"),
+        ("pill", "colu", "post", "leg", "supp"),
+    )
     for stem in group
 }
 
@@ -282,12 +390,31 @@ def _per_item(remark: str, question: str | None) -> bool:
     # the question asks per item too ("the normal force on each tire"): its item, maybe
     # spelt otherwise ("tyre") or inflected ("lifts")
     stems = {word_stem(item.casefold())[:4]} | _SAME_ITEM.get(word_stem(item.casefold())[:4], set())
-    named = any(
-        word.casefold().startswith(stem) for word in _WORD.findall(question or "") for stem in stems
-    )
-    if match.group(0).casefold().startswith("per"):
-        return not named  # "per lift", "per compression": a rate of what the question does
-    return not (named and _DISTRIBUTIVE.search(question or ""))
+    # … and asks per item: a distributive word at most four words before it ("on each of
+    # its four tires", "in one cycle"); "A table stands on four legs. What total force …"
+    # names the legs but asks for the whole (red team r31a). A rate ("per lift of the
+    # barbell") may name another of the question's nouns where it asks per anything ("in
+    # one repetition").
+    words = re.findall(r"[\w-]+", (question or "").casefold())
+    if any(
+        word.startswith(stem)
+        and any(_DISTRIBUTIVE.fullmatch(w) for w in words[max(0, index - 4) : index])
+        for index, word in enumerate(words)
+        for stem in stems
+    ):
+        return False
+    named = [i for i, word in enumerate(words) if any(word.startswith(stem) for stem in stems)]
+    rate = match.group(0).casefold().startswith("per")
+    if not (rate and named):
+        return True
+    if _TOTAL.search(question or ""):
+        return True
+    if _DISTRIBUTIVE.search(question or ""):
+        return False  # "per lift of the barbell" where it asks "in one repetition"
+    # "per lift" where the question lifts once: the value per lift is the value asked; not
+    # where it counts the items ("four identical legs") or asks for a total
+    counted = any(_COUNT.fullmatch(w) for i in named for w in words[max(0, i - 2) : i])
+    return counted
 
 
 def after_unit(after: str) -> str:
@@ -302,20 +429,45 @@ def after_unit(after: str) -> str:
     if scale is not None:
         start = scale.end()
     found = unit_opening(after[start:])
-    return after if found is None else after[start + found[1] :]
+    if found is None:
+        letter = _LETTER_UNIT.match(after, start)  # "\\boxed{4.0} A in each of the two branches"
+        return after if letter is None else after[letter.end() :]
+    return after[start + found[1] :]
 
 
+# a unit of one capital letter (ampere, volt, newton …) before a remark's preposition: read as a
+# unit there, not as an option or an article ("A in each branch", "N on each tire")
+_LETTER_UNIT = re.compile(r"[AVWNJCTKFHS](?=\s+(?:in|on|per|for|through|across|at|of)\s)")
 _SCALE_WORD = re.compile(r"(?:thousand|million|billion)\s+", re.IGNORECASE)
 
 
-def with_closing_remark(box: str, after: str, question: str | None = None) -> str:
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _inside(remark: str) -> str:
+    """A remark without the brackets around the whole of it."""
+    return remark[1:-1] if remark.startswith("(") and remark.endswith(")") else remark
+
+
+def with_closing_remark(
+    box: str, after: str, question: str | None = None, whole: bool = True
+) -> str:
     """``box`` with what the remark closing it claims written inside it, as text: the
     directions it names, all of it where it makes the value per item of something the
     question does not name or changes the box's unit ("squared", "per hour"); unchanged
-    where it claims none of these."""
-    remark = closing_remark(after)
+    where it claims none of these. Of an expression (not ``whole``) only a value per item
+    is read. A remark past a unit no reader took into a bare box ("\\boxed{4.0} A in each
+    of the two branches") is read too."""
+    remark = closing_remark(after) or closing_remark(after_unit(after))
+    if not whole:  # an expression: only a value per item ("\\boxed{W} on each leg")
+        return (
+            f"{box}\\text{{ {remark}}}"
+            if remark and _per_item(remark.strip("()"), question)
+            else box
+        )
     if remark is None:
-        return box
+        stated = stated_direction(after, question) if re.search(r"\d", box) else None  # a value's
+        return box if stated is None else f"{box}\\text{{ {stated}}}"
     plain = remark.strip("()")
     if _HAS_UNIT.search(box):
         unit_changed = _unit_changed(box, plain, remark.startswith("("))
@@ -325,13 +477,117 @@ def with_closing_remark(box: str, after: str, question: str | None = None) -> st
         return box  # a viewpoint (:mod:`viewpoints`), not a direction of the value
     if (_UNIT_CHANGE.match(plain) and _HAS_UNIT.search(box)) or _per_item(plain, question):
         claim = remark
-    elif conventions(plain) or re.search(r"\d", plain):
+    elif conventions(plain) or re.search(r"\d", _BRACKETED.sub("", _inside(remark))):
         return box  # a convention is read against the question's; a value, as an offer
     else:
         # the direction the remark's first clause names: "upward, balancing the downward
         # weight"; "(into the page; the current runs upward)" names none of the value's
-        first = _DIRECTION.search(re.split(r"[;,]|\b(?:while|whereas|since|because)\b", plain)[0])
+        first = _first_direction(re.split(r"[;,]|\b(?:while|whereas|since|because)\b", plain)[0])
         claim = first.group(0) if first else ""
     if not claim:
         return box
     return f"{box}\\text{{ {claim.replace('{', '(').replace('}', ')')}}}"
+
+
+# the sentence right after the box that says where the value points: "It points upward.",
+# "The force is directed to the left.", "Its direction is east.", "The velocity is downward.",
+# "…, and it acts down the slope", a line "Direction: to the left"
+_DIRECTION_SENTENCE = re.compile(
+    r"^(?:[ \t]*[.:]|[ \t]*\n|[ \t]*,[ \t]*and\b){1,3}[ \t]*[*_]*"
+    r"(?:(?:So|Thus|Hence|Therefore)\s*,?\s+)?"
+    r"(?:(?:[Ii]t|This|(?:The|Its|its|the)\s+(?:(?:net|resultant|total|induced|final|initial|average|magnetic"
+    r"|electric|required)\s+)?(?:direction|sense|(?P<noun>velocity|force|acceleration|field|displacement"
+    r"|current|momentum|torque|impulse)))\s+(?:is\s+|was\s+|will\s+be\s+)?(?:points?|pointing|acts?|acting"
+    r"|directed|oriented|moves?|moving|heads?|heading|travels?|traveling|travelling|goes|going"
+    r"|(?<=is\s)|(?<=was\s)|(?<=be\s))"
+    # a body's motion: "the boat heads west", "the rifle moves forward"
+    r"|(?:The|the)\s+[a-z]+\s+(?:is\s+)?(?P<body>heads|heading|moves|moving|travels|travelling|traveling"
+    r"|recoils|recoiling)"
+    r"|(?:Direction|Heading)[*_]*\s*[:—–][*_]*)\s*(?P<clause>[^.;,:!?\n]{1,60})"
+)
+
+
+_MOTION_ASKED = re.compile(
+    r"velocit|displacement|motion|moving|heading|travel|recoil", re.IGNORECASE
+)
+
+
+def stated_direction(after: str, question: str | None = None) -> str | None:
+    """The direction the sentence right after a box gives the boxed value ("\\boxed{4.9} m/s.
+    It points upward."), or None: a new sentence whose subject is the value (it, this, its
+    direction, the velocity, the force …) and whose verb says where it points. Read as a
+    remark in brackets would be (red team r31a, r32a: the wrong direction stated in the
+    next sentence was rewarded). A clause with a number, a condition or a viewpoint
+    states no direction of this value; nor does a sentence about another force ("The normal
+    force points up" for the force on the table)."""
+    after = _TEXT_GROUP.sub(r"\1", after[:_READ_CHARS])
+    match = _DIRECTION_SENTENCE.match(_past_lead(after))
+    if match is None:
+        return None
+    if question:
+        from studybench.verify.asking import asking_part
+
+        asked = asking_part(question).casefold()
+        noun = match.group("noun")
+        if noun is not None and word_stem(noun.casefold())[:5] not in asked:
+            return None  # "The velocity is still directed east" where the acceleration is asked
+        if match.group("body") is not None and not _MOTION_ASKED.search(asked):
+            return None  # "The ball is moving upward" where its acceleration is asked
+    clause = match.group("clause")
+    if re.search(r"\d", clause) or _HYPOTHETICAL.search(clause) or _VIEWED.search(clause):
+        return None
+    first = _first_direction(re.split(r"\b(?:while|whereas|since|because|but|and)\b", clause)[0])
+    return first.group(0) if first else None
+
+
+# a signed axis named as a direction: "in the −x direction", "along -x", "(+\hat{y})"
+_AXIS = re.compile(
+    r"(?:(?P<minus>[-−]|\bnegative\s+)|(?P<plus>\+|\bpositive\s+))\s*(?:\\hat\s*\{?\s*)?"
+    r"(?P<axis>[xyz])(?![A-Za-z])\}?(?:[\s-]*(?:axis|direction))?"
+)
+
+
+_CONVENTION_WORDS = re.compile(
+    r"\b(?:as\s+positive|as\s+negative|tak(?:e|en|ing)|convention|chos(?:e|en)|defin(?:e|ed|ing))\b"
+    r"|\+\s*(?:up|down|left|right|east|west|north|south)\b",  # "(+ up, as given)"
+    re.IGNORECASE,
+)
+
+
+def directed_sign(box: str, after: str, question: str | None) -> int | None:
+    """The sign the direction stated with a value gives it: +1 where the box, the remark
+    closing it or the sentence after it names the question's positive direction (or a
+    positive axis, "in the +x direction"), -1 where it names the opposite one ("29.4 m/s
+    downward" where up is positive, "2.0 m/s², in the −x direction"); None where it names
+    none, names a convention of its own (:func:`against_convention` reads it) or the
+    question fixes none. A magnitude with its direction is the signed value the gold
+    writes (red team r32b: honest "\\\\boxed{29.4} m/s downward" rejected for −29.4 m/s), and
+    a negative value said to point the positive way contradicts itself."""
+    after = _AXIS_IN_MATH.sub(r"\1", after)  # "in the $-x$ direction"
+    stated = after_unit(after)  # past a unit after the box ("m/s^2 in the −x direction")
+    remark = (
+        closing_remark(stated) or closing_remark(after) or stated_direction(stated, question) or ""
+    )
+    if _HYPOTHETICAL.search(remark) or re.search(r"\d", remark) or _VIEWED.search(remark):
+        remark = ""
+    number = re.search(r"\d", box)
+    text = _TEXT_GROUP.sub(r"\1", (box[number.end() :] if number else box) + " " + remark)
+    if conventions(text) or _VIEWED.search(text) or _CONVENTION_WORDS.search(text):
+        return None  # "taking the car's direction of motion (east) as positive"
+    axis = _AXIS.search(text)
+    if axis is not None:
+        return -1 if axis.group("minus") else 1
+    asked = conventions(question or "")
+    named = _first_direction(text)
+    if not asked or named is None:
+        return None
+    side = _sign(named.group(0))
+    if side in asked:
+        return 1
+    return -1 if _OPPOSITE_SIGN.get(side) in asked else None
+
+
+def is_negative(box: str) -> bool:
+    """Whether the value ``box`` opens with is negative ("-4.9 m/s", "v = −4.9")."""
+    match = _SIGNED.match(box)
+    return match is not None and match.group("sign") in ("-", "−")

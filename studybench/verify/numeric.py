@@ -788,6 +788,13 @@ def _unit_written(rest: str) -> str | None:
     return None if found is None else found[0]
 
 
+_PREPOSITION_IN = re.compile(
+    r"\s+(?:the|total|all|a|an|each|one|its|this|that|which|what|both|either|magnitude|direction"
+    r"|[-−+]\s*[xyz]\b|negative|positive)\b",
+    re.IGNORECASE,
+)
+
+
 def unit_opening(rest: str) -> tuple[str, int] | None:
     """:func:`_unit_written`'s unit and where it ends in ``rest``, or None: what follows a
     unit written after a box is read as a remark on the value (``closing_remarks``)."""
@@ -800,6 +807,8 @@ def unit_opening(rest: str) -> tuple[str, int] | None:
         if piece is None:
             break
         text = _piece_text(piece) + (piece.group("power") or "")
+        if pieces and text == "in" and _PREPOSITION_IN.match(rest, piece.end()):
+            break  # "m/s² in the −x direction", "kJ in total": a preposition, not inches
         if pieces and join is not None and join.group("slash"):
             text = "/" + text
         pieces.append(text.rstrip("."))

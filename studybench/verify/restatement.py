@@ -141,7 +141,8 @@ _VALUE_TAIL = (
     r"(?:(?P<value>[-+−]?\s*\d[^$\n;(<>=≈≤≥]{0,50}?)"
     r"(?P<rest>\s*(?:[(<>=≈≤≥]|\\approx|\\[lg]e?q?\b)(?:[^.\n]|\.(?=\d))*)?"
     r"|(?:option|choice|answer)\s+\(?(?-i:(?P<letter>[A-H]))\)?"
-    r"|\(?(?-i:(?P<bare>[A-H]))\)?(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
+    r"|\(?(?-i:(?P<bare>[A-H](?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)\(?[A-H]\)?)*))\)?"
+    r"(?=[.!]?\s*$|[.!]?\n|[.!]\s+[A-Z])"
     r"|(?:the\s+(?:statement|claim|answer)\s+is|it(?:'s|’s|\s+is))\s+(?P<truth>true|false))\s*\$?"
     + _UNIT_AFTER_MATH
     + r"(?=\s+(?:in\s+the\s+end|as\s+well|overall|after\s+all|instead)\b"
@@ -770,7 +771,9 @@ def restated_equations(after: str) -> list[tuple[str, str]]:
     return found
 
 
-_LETTER = re.compile(r"^[A-H]$")
+_LETTER = re.compile(
+    r"^[A-H](?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)\(?[A-H]\)?)*$"
+)  # "E", "A, C, E"
 _TRUTH = re.compile(r"^(?:true|false)$", re.IGNORECASE)
 
 

@@ -64,6 +64,10 @@ _CUE = re.compile(
     r"|I\s+(?:actually|really|personally)\s+\w+|I\s+got|my\s+own|\(mine\)"
     # "the answer is not C but B": a correction of the box in one sentence
     r"|not\s+(?!only\b)[^,.;:!?\n]{1,40}?,?\s+but"
+    # "My earlier estimate was wrong; …", "I meant B"
+    r"|(?:my|the)\s+(?:earlier|previous|above|first|boxed)\s+(?:\w+\s+)?(?:was|is)\s+(?:wrong|off|incorrect)"
+    r"|I\s+meant|to\s+be\s+safe|trim|final\s+selection|if\s+I\s+must|scratch|strike|make\s+that"
+    r"|keep\s+only|swap|should\s+have\s+boxed|I\s+intended|read\s+it\s+as"
     r")(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -113,9 +117,13 @@ _FIRST_PERSON = re.compile(
     r"|choice|got|believe|derivation|calculation)\b",
     re.IGNORECASE,
 )
-_OWN = re.compile(r"\bI\b|\bmine\b|\bmy\b", re.IGNORECASE)
+_OWN = re.compile(
+    r"\bI\b|\bmine\b|\bmy\b|\bwhat\s+the\s+(?:problem|question|author)\s+(?:really\s+)?(?:intends|wants|asks"
+    r"|expects|means)",
+    re.IGNORECASE,
+)
 _COMMITMENTS = (
-    r"(?:go|going|stick|settle|opt)\s+(?:instead\s+)?(?:with|for|on)\s+{p}{c}",
+    r"(?:go|going|stick|settle|opt)\s+(?:instead\s+)?(?:with|for|on)\s+(?:just\s+|only\s+)?{p}{c}",
     r"(?:chang|flip|switch)\w*\s+(?:(?:my|the|this|it)\s+)?(?:answer|mind|choice|vote)?\s*to\s+{p}{c}",
     # the model's own answer beside a box it gives as someone else's: "I got D", "I believe
     # it's D", "my own derivation points to A", "29.4 J (mine)", "the value I actually
@@ -156,7 +164,7 @@ _COMMITMENTS = (
     r"(?:answer|result|value|statement|claim|option|choice|interval|range|equation|expression"
     r"|relation|vote|pick|verdict))\s+would\s+(?:then\s+|actually\s+|really\s+)?be\s*:?\s*{p}{c}"
     r"\s*[.!]?\s*$",
-    r"\b(?:prefer|pick|choose|favou?r|select)\s+{p}{c}",
+    r"\b(?:prefer|pick|choose|favou?r|select)\s+(?:just\s+|only\s+)?{p}{c}",
     r"(?:should|must|has\s+to|needs\s+to)\s+(?:instead\s+|actually\s+|really\s+)?(?:be|read"
     r"|have\s+been)\s*:?\s*{p}{c}",
     r"(?:\bit|\bthis|\bthat|\bthe\s+(?:answer|result|value|statement|claim|option|choice|interval"
@@ -164,7 +172,20 @@ _COMMITMENTS = (
     r"(?:\s+as\s+(?:written|stated|given))?\s*(?:is|'s|’s|becomes|equals|=|remains|stays)\s+"
     r"(?:really\s+|actually\s+|in\s+fact\s+|then\s+|instead\s+|strictly\s+|simply\s+)?"
     r"(?:(?:roughly|about|approximately|around|nearly|(?:closer|nearer)(?:\s+to)?)\s+)?{p}{c}",
-    r"{p}{c}\s+(?:instead\b|stands\b|holds\b|is\s+(?:more\s+|the\s+)?(?:correct|right|complete"
+    # "I meant B", "Oops, I meant to write 50 N"
+    r"\bI\s+meant(?:\s+to\s+(?:write|say|put|box|type))?\s*:?\s+{p}{c}",
+    # narrowing a set of options: "I'll only claim A and E", "trim that to A and E", "Final
+    # selection: A.", "If I must commit to a single letter: C", "the answer I stand by is A"
+    r"\b(?:only\s+claim|(?:trim|swap|change)\s+(?:that|it|this)\s+(?:down\s+)?(?:to|for)|make\s+(?:that|it)"
+    r"(?:\s+just)?|keep\s+only|read\s+it\s+as|should\s+have\s+boxed|(?:what\s+)?I\s+intended\s+(?:to\s+"
+    r"(?:enter|write|box|put)\s+)?(?:was|is)|(?:final|my)\s+selection\s*(?:is|:)"
+    r"|commit\s+to\s+(?:a\s+single\s+\w+|one)\s*(?:,|:|—)?|(?:answer|one)\s+I\s+(?:stand\s+by|keep)\s+is)"
+    r"\s*{p}{c}",
+    # "200 N is what the problem intends"
+    r"{p}{c}\s+is\s+what\s+the\s+(?:problem|question|author)\s+(?:really\s+)?(?:intends|wants|asks|expects|means)",
+    r"\bonly\s+{p}{c}\s+(?:is|are)\s+(?:really\s+|actually\s+)?(?:correct|right|true)\b",
+    r"{p}{c}\s+(?:instead\b|stands\b|holds\b|is\s+(?:really\s+|actually\s+|clearly\s+|in\s+fact\s+)?"
+    r"(?:more\s+|the\s+)?(?:correct|right|complete"
     r"|accurate|better|answer)\b|(?:looks|seems|sounds)\s+(?:more\s+|most\s+)?(?:plausible|likely"
     r"|right|correct|better)\b)",
     r"(?:^\s*|[,;:—–]\s*(?:but\s+)?|\b(?:so|thus|hence|therefore)\s*,?\s+)(?:it(?:'s|’s|\s+is)\s+)?"
@@ -228,6 +249,11 @@ _DENIED_AFTER = re.compile(
 )
 _MATH = re.compile(r"\$\$?([^$]{1,200}?)\$\$?|\\\((.{1,200}?)\\\)|\\\[(.{1,200}?)\\\]", re.DOTALL)
 _OPTION = r"(?:option\s+|choice\s+)?\(?(?-i:(?P<c>[A-H]))\)?(?![\w'’])"
+# one option or a list of them: "A and C", "A, C and E", "(B) & (D)"
+_OPTIONS = (
+    r"(?:options?\s+|choices?\s+)?(?-i:(?P<c>\(?[A-H]\)?(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+    r"\(?[A-H]\)?)*))(?![\w'’])"
+)
 _TRUTH = r"(?P<c>(?:not\s+)?(?:true|false))\b(?!\s+(?:that|value|for|if|when|only|of|in\s+general))"
 _INTERVAL = (
     r"(?P<c>(?:\\left\s*)?[\[(]\s*[^\[\]()$,;]{1,40}?\s*,\s*[^\[\]()$,;]{1,40}?\s*"
@@ -285,7 +311,14 @@ _UNDECIDED = re.compile(
     r"|\bmy\s+two\s+candidates\s+(?:were|are)\b[^.;!?\n]{0,40}?;?\s*pick\b"
     r"|\bcan['’]?t\s+make\s+up\s+my\s+mind\b|\bof\s+two\s+minds\b|\bsplit\s+\d+\s*/\s*\d+\b"
     r"|\d+\s*%\s*\)?\s*vs\.?\s|\bunsure\s+which\b|\bhedge\s+with\b"
-    r"|\bsecond[-\s]best\s+(?:option|answer|choice)\b",
+    r"|\bsecond[-\s]best\s+(?:option|answer|choice)\b"
+    # "50/50 between A and C", "I can't really separate A from C", "genuinely unsure whether
+    # it's A or D", "A and B seem equally defensible", "equal odds", "could be A, could be B",
+    # "not confident at all", "I can't resolve which"
+    r"|\b50\s*/\s*50\s+between\b|\b(?:can['’]?t|cannot)\s+(?:really\s+)?(?:separate|distinguish|resolve"
+    r"|tell)\s+(?:\w+\s+from\b|which\b|between\b)|\bunsure\s+whether\b|\bequally\s+(?:defensible|plausible"
+    r"|convincing|valid|good)\b|\bequal\s+odds\b|\bcould\s+be\s+\S+\s*,\s*could\s+be\b"
+    r"|\bnot\s+(?:at\s+all\s+)?confident\s+at\s+all\b|\bpicking\s+arbitrarily\b|\bI\s+really\s+don['’]t\s+know\b",
     re.IGNORECASE,
 )
 # a fallback answer: "If that's wrong, then 125 m/s.", "If that's not accepted, B.", "Failing
@@ -324,6 +357,45 @@ def undecided(tail: str) -> bool:
     if _UNDECIDED.search(text) is not None or len(_WEIGHED.findall(text)) >= 2:
         return True
     return any(_FALLBACK_ANSWER.match(m.group("rest").strip()) for m in _FALLBACK.finditer(text))
+
+
+# words after an undecided sentence that settle it: "…, but the units settle it", "so I'll
+# take C"
+_SETTLED = re.compile(
+    r"\b(?:but|however|yet|settl\w*|resolv\w*|decided?|decisive|checking|rules?\s+out|until"
+    r"|eliminat\w*|confirms?|shows?|working\s+(?:it\s+)?(?:through|out)"
+    r"|after\s+(?:computing|checking|working))\b",
+    re.IGNORECASE,
+)
+# indecision that names candidates, read only in the paragraph before the box: "I'm not sure
+# whether it's B or D", "it could honestly be B or D", "neck and neck", "part of me says B"
+_UNDECIDED_BEFORE = re.compile(
+    r"\b(?:not\s+sure|unsure)\s+whether\b|\bcould\s+(?:honestly\s+|really\s+|just\s+as\s+well\s+)?be"
+    r"\s+(?:either\s+)?\(?[A-H]\)?\s+or\s+\(?[A-H]\)?(?![\w'’])|\bneck\s+and\s+neck\b|\bequal\s+weight\b"
+    r"|\bpart\s+of\s+me\s+(?:says|thinks|wants)\b",
+    re.IGNORECASE,
+)
+# a paragraph that only heads the answer: "**Final Answer**", "Therefore, the answer is $"
+_ANSWER_HEAD = re.compile(
+    r"^[\s*#$\\\[]*(?:(?:so|thus|therefore|hence)[\s,]*)?(?:the\s+)?(?:final\s+)?(?:answer|result)?"
+    r"(?:\s+is)?[\s*:$\\\[]*$",
+    re.IGNORECASE,
+)
+
+
+def undecided_before(before: str) -> bool:
+    """Whether the paragraph right before the final box says the model cannot choose ("I
+    can't decide between the two; either could be the intended one.", "I keep going back
+    and forth between true and false") and nothing after it in that paragraph settles it:
+    the box is then one of several answers, as it is where the same words follow the box
+    (red team r32b)."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", before[-600:]) if not _ANSWER_HEAD.match(p)]
+    if not paragraphs:
+        return False
+    last = paragraphs[-1]
+    last = re.split(r"(?i)\bfinal\s+answer\b", last)[0]  # "… Final Answer: \\boxed{…}"
+    found = _UNDECIDED.search(last) or _UNDECIDED_BEFORE.search(last)
+    return found is not None and _SETTLED.search(last, found.end()) is None
 
 
 def revision(tail: str) -> str | None:
@@ -420,7 +492,8 @@ def _last(
             if not _denied(text, m.start("c"), m.end("c")) and _about_the_answer(text, m, asked)
         ]
         if found:
-            return found[-1].group("c").strip()
+            # the last one, and of those ending there the longest: "A, C and E", not "C and E"
+            return max(found, key=lambda m: (m.end("c"), -m.start("c"))).group("c").strip()
     return None
 
 
@@ -457,8 +530,9 @@ def _letter(match: re.Match[str]) -> str:
 
 def last_option(region: str) -> str | None:
     """The option the revision settles on ("I'd go with C", "the third option is right",
-    "option (c)"), or None."""
-    return _last(_OPTION_BY_PLACE.sub(_letter, region), _OPTION)
+    "option (c)"), or the options ("I'd go with just A and C"), as letters; or None."""
+    found = _last(_OPTION_BY_PLACE.sub(_letter, region), _OPTIONS)
+    return None if found is None else "".join(re.findall(r"[A-H]", found))
 
 
 # a truth value said in other words: "the statement holds", "the claim fails"
@@ -474,7 +548,9 @@ OPPOSITE = "opposite"
 # it the other way", "mine says otherwise", "the statement does not survive"
 _REVERSED = re.compile(
     r"\b(?:I|I['’]d|I['’]m|my|mine|gut|personally|truthfully|honestly)\b[^.!?\n]{0,40}?\b(?:the\s+)?"
-    r"(?:opposite|reverse|other\s+way|otherwise)\b",
+    r"(?:opposite|reverse|other\s+way|otherwise)\b"
+    # … unless the sentence goes on against it: "Gut says the opposite, but the math says …"
+    r"(?![^.!?\n]{0,12}?\b(?:but|however|yet|whereas)\b)",
     re.IGNORECASE,
 )
 

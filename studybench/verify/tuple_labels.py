@@ -20,7 +20,18 @@ from studybench.verify.asking import asking_part
 from studybench.verify.normalize import split_top_level
 
 # the parts a question asks, by letter: "(a) the maximum height and (b) the range"
-_PART_MARK = re.compile(r"(?:^|(?<=[\s:;,.]))\(?([a-h])\)\s*", re.IGNORECASE)
+# or by roman numeral: "(i) the maximum height and (ii) the range"
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii")
+_MARK = r"([a-h]|" + "|".join(sorted(_ROMAN, key=len, reverse=True)) + r")"
+_PART_MARK = re.compile(r"(?:^|(?<=[\s:;,.]))\(?" + _MARK + r"\)\s*", re.IGNORECASE)
+
+
+def _index(mark: str) -> int:
+    """The place a part's mark names: "b" and "ii" are the second part."""
+    mark = mark.casefold()
+    return _ROMAN.index(mark) if mark in _ROMAN else ord(mark) - ord("a")
+
+
 # where the asking sentence separates the things it asks for when it letters none
 _PART_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|\band\s+(?:also\s+)?)", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-zΑ-Ωα-ω]+|\d+(?:\.\d+)?")
@@ -28,21 +39,40 @@ _STOP = frozenset(
     """the a an of in on at to for and its it is are be by from with as find what determine
     calculate compute value magnitude through across between each also then both""".split()
 )
-# symbols that name a quantity by convention, where the question writes the quantity's noun
-# (not T, P, f, W: tension or period, power or pressure, friction or frequency, work or weight)
+# symbols that name a quantity by convention, where the question writes the quantity's noun;
+# a symbol of several quantities ("T": period, tension or temperature) names the one the
+# question asks where it asks only one of them
 _SYMBOL_NOUNS = {
-    "R": "range",
-    "H": "height",
-    "h": "height",
-    "K": "kinetic",
-    "KE": "kinetic",
-    "U": "potential",
-    "PE": "potential",
-    "N": "normal",
-    "a": "acceleration",
-    "t": "time",
-    "v": "speed",
+    "R": ("range", "resistance"),
+    "H": ("height",),
+    "h": ("height",),
+    "K": ("kinetic",),
+    "KE": ("kinetic",),
+    "U": ("potential",),
+    "PE": ("potential",),
+    "N": ("normal",),
+    "a": ("acceleration",),
+    "t": ("time",),
+    "v": ("speed", "velocity"),
+    "T": ("period", "tension", "temperature"),
+    "r": ("radius",),
+    "Q": ("charge", "heat"),
+    "q": ("charge",),
+    "tau": ("torque", "time constant"),
+    "lambda": ("wavelength",),
+    "f": ("frequency", "friction"),
+    "omega": ("angular",),
+    "theta": ("angle",),
+    "p": ("momentum",),
+    "P": ("power", "pressure"),
+    "W": ("work", "weight"),
+    "I": ("current", "intensity"),
+    "E": ("energy", "field"),
+    "F": ("force",),
+    "m": ("mass",),
+    "d": ("distance",),
 }
+_GREEK = {"τ": "tau", "λ": "lambda", "ω": "omega", "θ": "theta"}
 # what closes the text before a box's label: math openers, emphasis, ":" or "=" or "is"
 _LABEL_END = re.compile(r"(?:\s|\$|\\\(|\\\[|\*\*)*$")
 _LABEL_MARK = re.compile(r"\s*(?:[:=]|\bis\b|\bequals\b)\s*$")
@@ -56,7 +86,7 @@ _IN_BOX_LABEL = re.compile(
     r"^\s*(?P<label>\\?[A-Za-z]+(?:_\s*\{(?:[^{}]|\{[^{}]*\}){1,30}\}|_\s*\\?\w+)?)\s*="
 )
 _SPACING = re.compile(r"^(?:\\[,;:! ]|~|\s)+")
-_LETTER = re.compile(r"^\(?([a-h])\)$", re.IGNORECASE)
+_LETTER = re.compile(r"^\(?" + _MARK + r"\)$", re.IGNORECASE)
 _SUBSCRIPT = re.compile(
     r"^\\?(?P<base>[A-Za-z]+)(?:_\s*(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<single>\\?\w+)))?$"
 )
@@ -69,8 +99,8 @@ def asked_parts(question: str, count: int) -> list[str] | None:
     it does not split into that many."""
     asking = asking_part(question)
     marks = list(_PART_MARK.finditer(asking))
-    letters = [m.group(1).casefold() for m in marks]
-    if len(marks) == count and letters == [chr(ord("a") + i) for i in range(count)]:
+    places = [_index(m.group(1)) for m in marks]
+    if len(marks) == count and places == list(range(count)):
         ends = [m.start() for m in marks[1:]] + [len(asking)]
         return [asking[m.end() : end] for m, end in zip(marks, ends, strict=True)]
     for sentence in re.split(r"(?<=[.?!])\s+", asking):
@@ -88,7 +118,7 @@ def _stem(word: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    text = _OMEGA.sub(" ohm ", _TEXT_COMMAND.sub(r" \1 ", text))
+    text = _OMEGA.sub(" ohm ", _TEXT_COMMAND.sub(r" \1 ", re.sub(r"['’]s\b", "", text)))
     # a capital letter alone names a thing ("rope A"), not the article
     return [
         w for w in _WORD.findall(text) if w.casefold() not in _STOP or (len(w) == 1 and w.isupper())
@@ -111,7 +141,8 @@ def _by_words(words: list[str], parts: list[str]) -> int | None:
 def _by_symbol(label: str, parts: list[str]) -> int | None:
     """The part a symbol names: by its subscript's words or letter ("v_{top}", "T_B"), else
     by the quantity its letter conventionally names ("K", "R")."""
-    match = _SUBSCRIPT.match(label.strip())
+    label = _latin(label)
+    match = _SUBSCRIPT.match(label)
     if match is None:
         return None
     base = match.group("base")
@@ -134,15 +165,45 @@ def _by_symbol(label: str, parts: list[str]) -> int | None:
             return place
         if subscript.strip() == "N":
             return _by_words(["normal"], parts)  # "F_N": the normal force
-    noun = _SYMBOL_NOUNS.get(base)
-    return _by_words([noun], parts) if noun else None
+    if not subscript.strip():
+        # the question's own symbol for a part: "the radius r and the period T"
+        alone = rf"(?<![A-Za-z0-9\\]){re.escape(label.strip())}(?![A-Za-z0-9])"
+        found = [i for i, part in enumerate(parts) if re.search(alone, part)]
+        if len(found) == 1:
+            return found[0]
+    nouns = _SYMBOL_NOUNS.get(base, ())
+    named = {
+        i for i, part in enumerate(parts) for noun in nouns if _by_words(noun.split(), [part]) == 0
+    }
+    return named.pop() if len(named) == 1 else None
+
+
+def _latin(label: str) -> str:
+    """``label`` with a Greek letter that opens it spelt as its name ("τ": "tau")."""
+    label = label.strip()
+    return _GREEK.get(label[:1], label[:1]) + label[1:]
 
 
 def _is_symbol(label: str) -> bool:
-    """Whether a label is a symbol ("T_B", "v_{top}", "\\omega", "K"), not words."""
+    """Whether a label is a symbol ("T_B", "v_{top}", "\\omega", "K", "τ"), not words."""
+    label = _latin(label)
     return _SUBSCRIPT.match(label) is not None and (
         "_" in label or label.startswith("\\") or len(label) <= 2
     )
+
+
+# a part named by its place: "Second one", "first quantity", "the latter", "for the former"
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL = re.compile(
+    r"^(?:for\s+)?(?:the\s+)?(?P<word>first|second|third|fourth|fifth|sixth|former|latter)"
+    r"(?:\s+(?:one|quantity|part|answer|value|result|question))?$",
+    re.IGNORECASE,
+)
+_ORDINAL_COMMA = re.compile(
+    r"\b(?:first|second|third|former|latter)(?:\s+(?:one|quantity|part))?\s*,\s*$", re.IGNORECASE
+)
+# "Part II", "part b", "Part (c)"
+_PART_WORD = re.compile(r"^part\s+\(?([a-h]|[ivx]{1,4})\)?$", re.IGNORECASE)
 
 
 def _place(label: str | None, parts: list[str], lettered: bool) -> int | None:
@@ -150,9 +211,19 @@ def _place(label: str | None, parts: list[str], lettered: bool) -> int | None:
     if not label or not label.strip():
         return None
     label = label.strip().strip("*").strip()
+    ordinal = _ORDINAL.match(label)
+    if ordinal is not None:  # "Second one:", "first quantity =", "the latter", "Part II"
+        word = ordinal.group("word").casefold()
+        index = _ORDINALS.index(word) if word in _ORDINALS else ("former", "latter").index(word)
+        if word in ("former", "latter") and len(parts) != 2:
+            return None
+        return index if index < len(parts) else None
+    part = _PART_WORD.match(label)
+    if part is not None:
+        label = f"({part.group(1)})"
     letter = _LETTER.match(label)
     if letter is not None:
-        index = ord(letter.group(1).casefold()) - ord("a")
+        index = _index(letter.group(1))
         return index if lettered and index < len(parts) else None
     if _is_symbol(label):
         return _by_symbol(label, parts)  # "T_B", "v_{top}", "K"; "Range" is a word
@@ -163,7 +234,9 @@ def _before_label(before: str) -> str | None:
     """The label written right before a box ("Range: $", "$T_B = ", "(b) $"), or None; a
     part's letter on the box's line is its label wherever it stands there ("(b) Range: $",
     "Speed (b): $", "b) $v$: $")."""
-    text = _LABEL_MARK.sub("", _LABEL_END.sub("", before))
+    text = _LABEL_END.sub("", _LABEL_MARK.sub("", _LABEL_END.sub("", before)))  # "Range $= $"
+    if _ORDINAL_COMMA.search(text):
+        text = text.rstrip(" ,")  # "For the latter, $"
     line = re.split(r"\n|[.;,](?:\s|$)|\\quad|\*\*", text)[-1]
     letters = _LETTER_IN.findall(line)
     if len(letters) == 1:
@@ -174,22 +247,72 @@ def _before_label(before: str) -> str | None:
 
 
 # a part's letter in a label: "(b)", "b)" at the line's start
-_LETTER_IN = re.compile(r"(?:^|(?<=[\s$*]))\(?([a-h])\)(?=\s|$|\$|:)")
+_LETTER_IN = re.compile(r"(?:^|(?<=[\s$*]))\(?" + _MARK + r"\)(?=\s|$|\$|:)")
 
 
 def _after_label(after: str) -> str | None:
-    """The label written right after a box: "(range)", "— work"."""
-    match = _AFTER_LABEL.match(after)
+    """The label written right after a box or its unit: "(range)", "— work", " J (kinetic
+    energy)"."""
+    from studybench.verify.closing_remarks import after_unit
+
+    match = _AFTER_LABEL.match(after) or _AFTER_LABEL.match(after_unit(after))
     if match is None:
         return None
     label = match.group("bracket") or match.group("dash")
-    return f"({label})" if re.fullmatch(r"[a-h]", label) else label  # "(b)": the part b
+    return f"({label})" if re.fullmatch(_MARK, label) else label  # "(b)": the part b
 
 
 _AFTER_LABEL = re.compile(
     r"^\s*\$?\s*(?:\((?P<bracket>[A-Za-z][^()$\d]{0,30})\)"
     r"|[—–]\s*(?P<dash>[A-Za-z][A-Za-z ]{0,25}?)\s*(?=\n|$|,|;))"
 )
+
+
+# "… are \\boxed{5.10} m and \\boxed{35.3} m, respectively": the last box's remark
+_RESPECTIVELY = re.compile(r"^[^.\n]{0,30}?\brespectively\b", re.IGNORECASE)
+# the list's verb: "The range and maximum height are", "… come out to", "… :"
+_LIST_VERB = re.compile(
+    r"\s*(?:(?:are|were|will\s+be|come\s+out\s+(?:to|as)|equal|turn\s+out\s+to\s+be)"
+    r"(?:\s+(?:approximately|about|roughly|found\s+to\s+be|given\s+by))?|[:=])\s*$",
+    re.IGNORECASE,
+)
+_RESPECTIVELY_BEFORE = re.compile(r",?\s*respectively\s*[,:]?\s*$", re.IGNORECASE)
+# the list after the boxes: "are the range and maximum height, respectively", "(speed and
+# acceleration, respectively)"
+_LIST_AFTER = re.compile(
+    r"^[^.\n(]{0,25}?(?:\(|\b(?:are|were|being|give|gives|for)\s+)(?:the\s+)?(?P<names>[^()\n.;]{3,80}?),?"
+    r"\s+respectively\b",
+    re.IGNORECASE,
+)
+_LIST_OPENER = re.compile(r"^(?:so|thus|therefore|hence|finally|overall)\b,?\s*", re.IGNORECASE)
+
+
+def _respective_labels(
+    befores: tuple[str, ...], afters: tuple[str, ...], count: int
+) -> list[str] | None:
+    """The labels a sentence gives its boxes in turn ("The range and maximum height are
+    \\boxed{5.10} m and \\boxed{35.3} m, respectively"), or None where no "respectively"
+    closes the last box or its list does not name one thing per box (red team r31a, r32a:
+    values swapped this way were rewarded, and honest ones in another order rejected)."""
+    if len(befores) < count or len(afters) < count:
+        return None
+    after = _LIST_AFTER.match(afters[-1])  # "… are the range and maximum height, respectively"
+    if after is not None:
+        pieces = [p for p in _PART_JOIN.split(after.group("names").strip()) if p.strip()]
+        return pieces if len(pieces) == count else None
+    text = _LABEL_END.sub("", befores[-count])
+    before = _RESPECTIVELY_BEFORE.search(text)  # "… are, respectively, \\boxed{…}"
+    if before is not None:
+        text = text[: before.start()]
+    elif not _RESPECTIVELY.match(afters[-1]):
+        return None
+    sentence = re.split(r"\n|[.;!?](?:\s|$)|\*\*", text)[-1]
+    listed = _LIST_VERB.search(sentence)
+    if listed is None:
+        return None
+    names = _LIST_OPENER.sub("", sentence[: listed.start()].strip())
+    pieces = [p for p in _PART_JOIN.split(names) if p.strip()]
+    return pieces if len(pieces) == count else None
 
 
 def labelled_order(
@@ -207,11 +330,14 @@ def labelled_order(
     if parts is None:
         return None
     lettered = len(list(_PART_MARK.finditer(asking_part(question)))) == len(elements)
+    respective = _respective_labels(befores, afters, len(elements))
     places: list[int | None] = []
     for index, element in enumerate(elements):
         inside = _IN_BOX_LABEL.match(element)
         label = inside.group("label") if inside else None
         place = _place(label, parts, lettered)
+        if place is None and respective is not None:
+            place = _place(respective[index], parts, lettered)
         if place is None and index < len(befores):
             place = _place(_before_label(befores[index]), parts, lettered)
         if place is None and index < len(afters):

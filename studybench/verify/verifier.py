@@ -32,6 +32,8 @@ from studybench.verify.angle_reference import (
 from studybench.verify.closing_remarks import (
     after_unit,
     against_convention,
+    directed_sign,
+    is_negative,
     with_closing_remark,
     with_sign_turned,
 )
@@ -61,7 +63,7 @@ from studybench.verify.relations import (
     unit_out_of_fraction,
     unmark,
 )
-from studybench.verify.revisions import undecided
+from studybench.verify.revisions import undecided, undecided_before
 from studybench.verify.tuple_labels import in_labelled_order
 from studybench.verify.unit_qualifiers import without_asked_qualifier
 from studybench.verify.viewpoints import viewpoint_after
@@ -301,7 +303,7 @@ from studybench.verify.word_labels import names_set_equal, without_respectively,
 # quantity; a letter denied in more words; every step of an equation's derivation; a bare
 # angle gold in the data's unit; corrections in blocks and in a sentence's math; units in
 # words, norms of vectors, ticks, names set equal to a tuple, "(\text{B})"
-VERIFIER_VERSION = "1.27.0"
+VERIFIER_VERSION = "1.28.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -435,11 +437,39 @@ def judge_inline(
         # past the unit a reader of units after the box took into it
         closing = remarks[-1] if boxes[-1] == written[-1] else after_unit(remarks[-1])
         if boxes[-1] == written[-1] or closing != remarks[-1]:  # not a reference read in
-            boxes = (*boxes[:-1], with_closing_remark(boxes[-1], closing, question))
+            # an expression's remark is read for a value per item only ("\\boxed{W} on each
+            # leg"): its words are symbols, and its directions the gold's words do not hold
+            whole = kind is not AnswerType.EX
+            closed = with_closing_remark(boxes[-1], closing, question, whole=whole)
+            boxes = (*boxes[:-1], closed)
+    if kind is AnswerType.TUP and len(boxes) == len(sequence) == len(extraction.after) == len(
+        written
+    ):
+        boxes = _closed_elements(boxes, written, remarks, sequence, question)
     if kind in _UNIT_AFTER_TYPES and against_convention(boxes[-1], remarks[-1], question):
         # "\\boxed{29.4} m/s (taking downward as positive)" where up is positive: -29.4 m/s
         # under the question's convention (and "-4.9 … (downward positive)" is +4.9)
         boxes = (*boxes[:-1], with_sign_turned(boxes[-1]))
+    elif kind is AnswerType.NV and len(gold_boxes) == 1:
+        signed = _directed_value(boxes[-1], remarks[-1], gold_boxes[0], question)
+        if signed is None:  # "-4.9 m/s (upward)" where up is positive
+            return verdict(False, "sign_direction", normalized_gold=tuple(map(unmark, golds)))
+        boxes = (*boxes[:-1], signed)  # "29.4 m/s downward" where up is positive: -29.4
+    if (
+        kind is AnswerType.TUP
+        and len(boxes) == len(sequence) == len(gold_boxes) == len(remarks)
+        and not against_convention(boxes[-1], remarks[-1], question)
+    ):  # "(a) \\boxed{9.8} m/s downward" where up is positive: -9.8 m/s
+        own_remarks = (*map(_own_remark, remarks[:-1]), remarks[-1])  # the last: the tail
+        signed_elements = tuple(
+            _directed_value(box, remark, gold, question) if part is AnswerType.NV else box
+            for box, remark, gold, part in zip(
+                boxes, own_remarks, gold_boxes, sequence, strict=True
+            )
+        )
+        if None in signed_elements:
+            return verdict(False, "sign_direction", normalized_gold=tuple(map(unmark, golds)))
+        boxes = tuple(box for box in signed_elements if box is not None)
     if kind is AnswerType.IN:  # "30 < d/\\mathrm{cm} < 45": the bounds are in centimetres
         boxes = tuple(map(interval_unit_on_variable, boxes))
     if kind is AnswerType.IN and len(extraction.after) == len(boxes):
@@ -474,7 +504,9 @@ def judge_inline(
         if kind in _UNIT_AFTER_TYPES:  # "30° from the surface" for 30° from the normal
             paired = kind is AnswerType.TUP and len(chosen) == len(gold_boxes)
             referenced = tuple(
-                with_agreed_reference(box, (gold_boxes[i],) if paired else gold_boxes, question)
+                with_agreed_reference(
+                    box, (gold_boxes[i],) if paired else gold_boxes, question, tolerance
+                )
                 for i, box in enumerate(chosen)
             )
             if None in referenced:
@@ -541,6 +573,22 @@ def judge_inline(
         if value is not None and qualified_after(extraction.after[-1], value):
             return verdict(False, "qualified_truth", extracted=shown, normalized_gold=shown_gold)
     offers = extraction.offers
+    if correct and kind is AnswerType.MC and len(golds) == 1 and extraction.after:
+        # "\\boxed{C} — 9.8 m/s² downward": the option's text after a dash, read as a remark
+        # in brackets is (it must fit the option), and no value offered beside the choice
+        dashed = _DASHED_REMARK.match(extraction.after[-1])
+        if dashed is not None and not _OPTION_LETTER.search(dashed.group("content")):
+            remarked = _remark_content_problem(
+                f"({dashed.group('content')})", answers[-1], gold_boxes[-1], kind, judge
+            )
+            # an option's text is short; a sentence of prose after the dash ("— the velocity is
+            # zero there but the acceleration is still downward") is an explanation
+            if remarked is not None and len(dashed.group("content").split()) <= _OPTION_WORDS:
+                return verdict(False, remarked, extracted=shown, normalized_gold=shown_gold)
+            numbers = set(re.findall(r"\d+(?:\.\d+)?", dashed.group("content")))
+            offers = tuple(o for o in offers if not set(re.findall(r"\d+(?:\.\d+)?", o)) <= numbers)
+    if kind is AnswerType.MC and len(offers) > 1 and all(_ONE_OPTION.fullmatch(o) for o in offers):
+        offers = ("".join(sorted(set(offers))),)  # "So the answer is A, C, E.": one set of options
     if kind is AnswerType.EQ and len(answers) == 1:
         offers = _equations_offered(offers, answers[-1])
     if correct and offers:
@@ -549,6 +597,9 @@ def judge_inline(
         offered = _offered_problem(offers, elements, kinds, judge, formula)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
+    if correct and undecided_before(pred[: pred.rfind("\\boxed")]):
+        # "I can't decide between the two. Final Answer: \\boxed{…}": one of several
+        return verdict(False, "hedged:undecided", extracted=shown, normalized_gold=shown_gold)
     if correct and extraction.tail and undecided(extraction.tail):
         # "I'm torn between this and 125 m/s", "If that's wrong, then B": one of several
         return verdict(False, "hedged:undecided", extracted=shown, normalized_gold=shown_gold)
@@ -655,12 +706,89 @@ def _claims_other_kind(
 
 _REMARK_CHARS = 160  # the text after the last box read for a remark that closes it
 # the types whose last box takes the remark that closes it (:mod:`closing_remarks`)
-_CLOSED_TYPES = (AnswerType.NV, AnswerType.QL)
+_CLOSED_TYPES = (AnswerType.NV, AnswerType.QL, AnswerType.ALT, AnswerType.EX)
+
+
+def _closed_elements(
+    boxes: tuple[str, ...],
+    written: tuple[str, ...],
+    remarks: tuple[str, ...],
+    sequence: tuple[AnswerType, ...],
+    question: str | None,
+) -> tuple[str, ...]:
+    """A tuple's values, each with the remark that closes it read into it ("(a) \\boxed{480
+    N} on each leg", "(b) \\boxed{9.8 m/s^2} (upward)"; red team r33a): the last value's
+    remark is the answer's tail, the others' the text up to the next box."""
+    from studybench.verify.tuple_labels import asked_parts
+
+    # each value's own part of the question: "(b) the force per leg" asks per leg, (a) not
+    asked: list[str | None] = list(asked_parts(question, len(boxes)) or []) if question else []
+    asked = asked or [question] * len(boxes)
+    closed = []
+    remarks = (*map(_own_remark, remarks[:-1]), remarks[-1])  # the last value's: the tail
+    for box, own, remark, part, text in zip(boxes, written, remarks, sequence, asked, strict=True):
+        closing = remark if box == own else after_unit(remark)
+        if part is AnswerType.NV and (box == own or closing != remark):  # no reference read in
+            box = with_closing_remark(box, closing, text)
+        closed.append(box)
+    return tuple(closed)
+
+
 # what may stand between the boxes of one multiple-answer choice: commas, "and", spacing
 _CHOICE_JOIN = re.compile(
     r"(?:\s|\$|\\[,;:! ]|\\q?quad(?![A-Za-z])|~|,|;|\\?&|\b(?:and|also|plus)\b"
     r"|\\text\s*\{\s*(?:,|and|&)?\s*\})*"
 )
+
+
+_ONE_OPTION = re.compile(r"[A-H]")
+_UNIT_LETTER = re.compile(r"[A-Za-zµμΩ°%\\]")
+
+
+def _own_remark(remark: str) -> str:
+    """The text after a tuple's box up to the next element (its math, its part letter, the
+    line's end): "$ m/s downward (b) $" is " m/s downward"."""
+    head = re.match(r"^(?:\s|\$|\\\)|\\\])*", remark)
+    start = head.end() if head else 0
+    cut = _NEXT_ELEMENT.search(remark, start)
+    return remark[: cut.start() if cut else len(remark)]
+
+
+_NEXT_ELEMENT = re.compile(r"\$|\\\(|\\\[|\(\s*[a-h]\s*\)|\n|\\boxed")
+
+
+def _directed_value(box: str, remark: str, gold: str, question: str | None) -> str | None:
+    """``box`` as the signed value its stated direction makes it under the question's
+    convention (:func:`closing_remarks.directed_sign`): a magnitude said to point the
+    negative way is negative ("\\boxed{29.4} m/s downward" where up is positive), where the
+    gold names no direction and the question asks no magnitude; None where a negative value
+    is said to point the positive way ("-4.9 m/s (upward)"), which contradicts itself."""
+    signed = directed_sign(box, remark, question)
+    if signed == 1 and is_negative(box):
+        return None
+    if signed == -1 and not is_negative(box) and _signed_gold(gold, question):
+        return with_sign_turned(box)
+    return box
+
+
+_MAGNITUDE_ASKED = re.compile(
+    r"\b(?:speed|magnitude|how\s+fast|distance|how\s+far|size|how\s+(?:much|large|big))\b",
+    re.IGNORECASE,
+)
+
+
+def _signed_gold(gold: str, question: str | None) -> bool:
+    """Whether the gold is a signed value that names no direction (a component under the
+    question's convention: "-29.4 m/s"; "29.4 m/s" where the question asks a velocity, not
+    a speed or a magnitude)."""
+    from studybench.verify.asking import asking_part
+    from studybench.verify.relations import DIRECTION_WORDS
+
+    words = {w.casefold() for w in _WORDS.findall(gold)}
+    if words & DIRECTION_WORDS or not re.search(r"\d", gold):
+        return False
+    asked = asking_part(question) if question else ""
+    return is_negative(gold.strip()) or not _MAGNITUDE_ASKED.search(asked)
 
 
 def _joined_choices(extraction: Extraction, gold_boxes: tuple[str, ...]) -> Extraction:
@@ -761,12 +889,18 @@ def _revised_problem(
             offers = [offer]
     elif kind in _UNIT_AFTER_TYPES and all(k in (AnswerType.NV, AnswerType.ALT) for k in kinds):
         normalized = tuple(normalize_all(elements))
+        # a bare box measures what its gold does ("\\boxed{1.5} … so 0.5 A is the answer")
+        golds_read = tuple(normalize_all(gold_boxes)) if len(gold_boxes) == len(elements) else ()
+        measures = tuple(
+            golds_read[i] if golds_read and not _UNIT_LETTER.search(e) else e
+            for i, e in enumerate(normalized)
+        )
         measured: list[tuple[str, list[int]]] = []
         for value in revisions.values(region, asked):
             if not re.search(r"[A-Za-zµμΩ°\\]", value):
                 continue  # a bare number in working ("sin θ = 0.5") measures nothing asked
             (offered,) = normalize_all((value,))
-            places = [i for i, e in enumerate(normalized) if unit_place(offered, (e,)) == 0]
+            places = [i for i, e in enumerate(measures) if unit_place(offered, (e,)) == 0]
             if places:
                 measured.append((value, places))
         last = {tuple(places): (value, places) for value, places in measured}  # each place's last
@@ -1088,6 +1222,15 @@ def _label_place(offer: str, elements: tuple[str, ...]) -> int | None:
         if (own := gold_chain(element).label) is not None and label_key(own) == label_key(label)
     ]
     return places[0] if len(places) == 1 else None
+
+
+# the text of an option after a dash or colon, to the end of its line: "\\boxed{C} — 9.8 m/s²
+# downward", "\\boxed{B, D}: kelvin and ampere"
+_OPTION_WORDS = 8  # the most words of an option's text read after a dash
+_OPTION_LETTER = re.compile(r"(?<![A-Za-z\\])[A-H](?![A-Za-z])")  # "— or C.": read as an offer
+_DASHED_REMARK = re.compile(
+    r"^(?:[ \t]|\$|\\\]|\\\)|\\[,;:! ])*[—–:]\s*(?P<content>[^\n()]{1,80}?)\s*\.?\s*(?:\n|$)"
+)
 
 
 def _remark_content_problem(

@@ -912,18 +912,103 @@ def judge_ql(pred: str, gold: str, tolerance: float, question: str | None = None
 def _synonym_key(phrase: str) -> str:
     """:func:`phrase_key` with each word read as the first of its synonyms. Another
     inflection ("increase", "electrons" for "an electron") stays another phrase."""
-    return " ".join(_SYNONYMS.get(word, word) for word in _words(phrase))
+    for pattern, word in _FACTOR_WORDS:
+        phrase = pattern.sub(word, phrase)
+    words = [_synonym(word) for word in _words(phrase)]
+    if len(words) > 1 and words[0] in ("it", "they"):
+        words = words[1:]  # "it doubles": "doubles"
+    if len(words) > 1 and words[0] in ("all", "both"):
+        words = words[1:]  # "they all go out": "go out"
+    words = [
+        w
+        for i, w in enumerate(words)
+        if not (w in _MANNER and words[i + 1 : i + 2] in (["up"], ["down"]))
+    ]
+    return " ".join(words)
+
+
+# a change by a factor in words of its own: "increases by a factor of 2" doubles, "is
+# halved" halves (red team r32b)
+_FACTOR_NAMES = {
+    "2": "doubles",
+    "two": "doubles",
+    "3": "triples",
+    "three": "triples",
+    "4": "quadruples",
+    "four": "quadruples",
+}
+_FACTOR_WORDS = (
+    (
+        re.compile(
+            r"\b(?:increases|grows|rises|is\s+(?:increased|multiplied))\s+by\s+(?:a\s+)?factor\s+(?:of\s+)?(2|two|3|three|4|four)\b",
+            re.IGNORECASE,
+        ),
+        lambda m: _FACTOR_NAMES[m.group(1).casefold()],
+    ),
+    (re.compile(r"\bis\s+(doubl|tripl|quadrupl)ed\b", re.IGNORECASE), lambda m: f"{m.group(1)}es"),
+    (
+        re.compile(
+            r"\b(?:decreases|drops|falls|is\s+(?:reduced|decreased|divided))\s+by\s+(?:a\s+)?factor\s+(?:of\s+)?(?:2|two)\b",
+            re.IGNORECASE,
+        ),
+        "halves",
+    ),
+    (re.compile(r"\bis\s+(?:halved|cut\s+in\s+half)\b", re.IGNORECASE), "halves"),
+    (
+        re.compile(
+            r"\b(?:is\s+)?multiplied\s+by\s+(2|two|3|three|4|four)\b|\b(?:becomes|is)\s+(2|two|3|three|4|four)"
+            r"\s+times\s+(?:larger|bigger|greater|longer|as\s+(?:large|big|great|long))\b",
+            re.IGNORECASE,
+        ),
+        lambda m: _FACTOR_NAMES[(m.group(1) or m.group(2)).casefold()],
+    ),
+    (
+        re.compile(
+            r"\b(?:drops|falls|is\s+reduced|decreases|becomes)\s+to\s+(?:one\s+)?half(?:\s+(?:its|of\s+its)\s+"
+            r"\w+(?:\s+value)?)?\b",
+            re.IGNORECASE,
+        ),
+        "halves",
+    ),
+    # slopes: "downhill" is down the incline
+    (re.compile(r"\bdownhill\b", re.IGNORECASE), "down the incline"),
+    (re.compile(r"\buphill\b", re.IGNORECASE), "up the incline"),
+    # no change: "stays the same", "remains constant", "is unchanged", "does not change"
+    (
+        re.compile(
+            r"\b(?:(?:stays|remains|is)\s+(?:the\s+same|constant|unchanged)|(?:does\s*n[o'’]t|does\s+not)"
+            r"\s+change|unchanged|no\s+change)\b",
+            re.IGNORECASE,
+        ),
+        "unchanged",
+    ),
+)
+# a manner word before up or down: "vertically up" is up
+_MANNER = frozenset({"vertically", "straight", "directly"})
+
+
+def _synonym(word: str) -> str:
+    """``word`` as the first of its synonyms; a direction's "-wards" as "-ward" ("upwards",
+    "towards": red team r33)."""
+    if word.endswith("wards"):
+        word = word[:-1]
+    return _SYNONYMS.get(word, word)
 
 
 # The same word in the two spellings of English and in the textbooks' synonyms of an image's
-# or a rotation's description: each read as the first of its group.
+# or a rotation's description, a direction or a slope: each read as the first of its group.
 _SYNONYMS = {
     word: group.split()[0]
     for group in (
-        "counterclockwise anticlockwise",
+        "counterclockwise anticlockwise ccw acw",
+        "clockwise cw",
         "upright erect",
         "diminished reduced smaller",
         "enlarged magnified larger",
+        "up upward",
+        "down downward",
+        "center centre",
+        "incline slope ramp",
     )
     for word in group.split()
 }
@@ -945,5 +1030,5 @@ def _list_items(phrase: str) -> frozenset[str] | None:
     words = [word for item in items for word in item]
     if any(word in _ORDERED or word in _QL_HEDGES for word in words):
         return None
-    keys = ["".join(_SYNONYMS.get(word, word) for word in item) for item in items]
+    keys = ["".join(map(_synonym, item)) for item in items]
     return frozenset(keys) if len(set(keys)) == len(keys) else None
