@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from studybench.verify.number_words import NUMBER_WORD_VALUES
 from studybench.verify.relations import DIRECTION_WORDS, word_stem
 
 # what may come between the box and its remark: spacing, the math's end (with the line
@@ -179,7 +180,9 @@ _PER_ITEM = re.compile(
 )
 # a count of items (more than one) and a question asking for the whole
 _COUNT = re.compile(
-    r"(?:[2-9]|\d{2,}|two|three|four|five|six|seven|eight|nine|ten|twelve|several|many|all|both)"
+    r"(?:[2-9]|\d{2,}|"
+    + "|".join(word for word, value in NUMBER_WORD_VALUES.items() if value >= 2)
+    + r"|several|many|all|both)"
 )
 _TOTAL = re.compile(r"\b(?:total|altogether|in\s+all|combined|overall)\b", re.IGNORECASE)
 _DISTRIBUTIVE = re.compile(r"\b(?:each|every|per|apiece|one|single)\b", re.IGNORECASE)

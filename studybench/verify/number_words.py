@@ -40,6 +40,9 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 NUMBER_WORD_VALUES = {**_UNITS, **_TENS}
 # the words a number may open with, fractions and signs included
 OPENING_WORDS = (*NUMBER_WORD_VALUES, *_FRACTIONS, "minus", "negative")
+# places in words and in roman numerals, in order: "the third option", "Part (ii)"
+ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+ROMAN_NUMERALS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 
 def _kind(word: str) -> str:

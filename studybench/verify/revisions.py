@@ -32,7 +32,12 @@ from functools import lru_cache
 from itertools import pairwise
 
 from studybench.verify.normalize import superscripts_as_powers
-from studybench.verify.number_words import NUMBER_WORD_VALUES, OPENING_WORDS, number_in_words
+from studybench.verify.number_words import (
+    NUMBER_WORD_VALUES,
+    OPENING_WORDS,
+    ORDINAL_WORDS,
+    number_in_words,
+)
 
 # the cue that opens a revision, where a clause starts
 _CUE = re.compile(
@@ -499,7 +504,7 @@ def _last(
 
 # an option named by its place or in small letters: "the third option", "option 3", "option
 # (c)", "(c)"; read as the letter it names
-_PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_PLACES = ORDINAL_WORDS
 _NUMBERS = [word for word, value in NUMBER_WORD_VALUES.items() if 1 <= value <= len(_PLACES)]
 _OPTION_BY_PLACE = re.compile(
     r"\b(?:the\s+)?(?P<place>" + "|".join(_PLACES) + r")\s+(?:option|choice|alternative)\b"

@@ -18,10 +18,11 @@ import re
 
 from studybench.verify.asking import asking_part
 from studybench.verify.normalize import split_top_level
+from studybench.verify.number_words import ORDINAL_WORDS, ROMAN_NUMERALS
 
 # the parts a question asks, by letter: "(a) the maximum height and (b) the range"
 # or by roman numeral: "(i) the maximum height and (ii) the range"
-_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii")
+_ROMAN = ROMAN_NUMERALS[:8]  # not "(x)", a coordinate as often as a part
 _MARK = r"([a-h]|" + "|".join(sorted(_ROMAN, key=len, reverse=True)) + r")"
 _PART_MARK = re.compile(r"(?:^|(?<=[\s:;,.]))\(?" + _MARK + r"\)\s*", re.IGNORECASE)
 
@@ -193,9 +194,8 @@ def _is_symbol(label: str) -> bool:
 
 
 # a part named by its place: "Second one", "first quantity", "the latter", "for the former"
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _ORDINAL = re.compile(
-    r"^(?:for\s+)?(?:the\s+)?(?P<word>first|second|third|fourth|fifth|sixth|former|latter)"
+    r"^(?:for\s+)?(?:the\s+)?(?P<word>" + "|".join(ORDINAL_WORDS) + r"|former|latter)"
     r"(?:\s+(?:one|quantity|part|answer|value|result|question))?$",
     re.IGNORECASE,
 )
@@ -214,7 +214,9 @@ def _place(label: str | None, parts: list[str], lettered: bool) -> int | None:
     ordinal = _ORDINAL.match(label)
     if ordinal is not None:  # "Second one:", "first quantity =", "the latter", "Part II"
         word = ordinal.group("word").casefold()
-        index = _ORDINALS.index(word) if word in _ORDINALS else ("former", "latter").index(word)
+        index = (
+            ORDINAL_WORDS.index(word) if word in ORDINAL_WORDS else ("former", "latter").index(word)
+        )
         if word in ("former", "latter") and len(parts) != 2:
             return None
         return index if index < len(parts) else None

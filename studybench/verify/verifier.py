@@ -415,6 +415,10 @@ def judge_inline(
     # the words after each box, the last box's read further: a remark that closes it ("(this
     # is the angle between the refracted ray and the glass surface)") is longer than a unit
     remarks = (*extraction.after[:-1], extraction.tail[:_REMARK_CHARS] or extraction.after[-1])
+    # each tuple value's own remark: the text up to the next value (the last's: the tail)
+    element_remarks = (
+        (*map(_own_remark, remarks[:-1]), remarks[-1]) if kind is AnswerType.TUP else remarks
+    )
     written = boxes
     if kind in _UNIT_AFTER_TYPES and len(extraction.after) == len(boxes):
         read = alternatives_with_unit_after if kind is AnswerType.ALT else with_unit_after
@@ -445,7 +449,7 @@ def judge_inline(
     if kind is AnswerType.TUP and len(boxes) == len(sequence) == len(extraction.after) == len(
         written
     ):
-        boxes = _closed_elements(boxes, written, remarks, sequence, question)
+        boxes = _closed_elements(boxes, written, element_remarks, sequence, question)
     if kind in _UNIT_AFTER_TYPES and against_convention(boxes[-1], remarks[-1], question):
         # "\\boxed{29.4} m/s (taking downward as positive)" where up is positive: -29.4 m/s
         # under the question's convention (and "-4.9 … (downward positive)" is +4.9)
@@ -460,11 +464,10 @@ def judge_inline(
         and len(boxes) == len(sequence) == len(gold_boxes) == len(remarks)
         and not against_convention(boxes[-1], remarks[-1], question)
     ):  # "(a) \\boxed{9.8} m/s downward" where up is positive: -9.8 m/s
-        own_remarks = (*map(_own_remark, remarks[:-1]), remarks[-1])  # the last: the tail
         signed_elements = tuple(
             _directed_value(box, remark, gold, question) if part is AnswerType.NV else box
             for box, remark, gold, part in zip(
-                boxes, own_remarks, gold_boxes, sequence, strict=True
+                boxes, element_remarks, gold_boxes, sequence, strict=True
             )
         )
         if None in signed_elements:
@@ -717,15 +720,14 @@ def _closed_elements(
     question: str | None,
 ) -> tuple[str, ...]:
     """A tuple's values, each with the remark that closes it read into it ("(a) \\boxed{480
-    N} on each leg", "(b) \\boxed{9.8 m/s^2} (upward)"; red team r33a): the last value's
-    remark is the answer's tail, the others' the text up to the next box."""
+    N} on each leg", "(b) \\boxed{9.8 m/s^2} (upward)"; red team r33a); ``remarks`` are each
+    value's own (:func:`_own_remark`; the last value's is the answer's tail)."""
     from studybench.verify.tuple_labels import asked_parts
 
     # each value's own part of the question: "(b) the force per leg" asks per leg, (a) not
     asked: list[str | None] = list(asked_parts(question, len(boxes)) or []) if question else []
     asked = asked or [question] * len(boxes)
     closed = []
-    remarks = (*map(_own_remark, remarks[:-1]), remarks[-1])  # the last value's: the tail
     for box, own, remark, part, text in zip(boxes, written, remarks, sequence, asked, strict=True):
         closing = remark if box == own else after_unit(remark)
         if part is AnswerType.NV and (box == own or closing != remark):  # no reference read in

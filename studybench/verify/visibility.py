@@ -32,6 +32,7 @@ from itertools import pairwise, takewhile
 
 from studybench.data.boxes import delimited_spans, matching_brace, scan_boxes
 from studybench.verify.lengths import points as _points
+from studybench.verify.number_words import ROMAN_NUMERALS
 from studybench.verify.restatement import CONCLUSION_LABELS, INTERJECTIONS
 
 # ---------------------------------------------------------------------------------------------
@@ -3553,7 +3554,7 @@ _PART_TAG = re.compile(
 
 
 _LETTER_PARTS = frozenset("abcdefgh")
-_ROMAN_PARTS = frozenset({"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"})
+_ROMAN_PARTS = frozenset(ROMAN_NUMERALS)
 
 
 def _offered_after(region: str) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from studybench.verify.number_words import NUMBER_WORD_VALUES
 from studybench.verify.rules.outcome import Outcome, accept, reject
 from studybench.verify.viewpoints import seen_as_asked
 
@@ -929,21 +930,28 @@ def _synonym_key(phrase: str) -> str:
 
 # a change by a factor in words of its own: "increases by a factor of 2" doubles, "is
 # halved" halves (red team r32b)
-_FACTOR_NAMES = {
-    "2": "doubles",
-    "two": "doubles",
-    "3": "triples",
-    "three": "triples",
-    "4": "quadruples",
-    "four": "quadruples",
-}
+_FACTOR_NAMES = {2: "doubles", 3: "triples", 4: "quadruples"}
+# the factors named, in digits and in words: "2|two|3|three|4|four"
+_FACTOR = "|".join(
+    f"{value}|{word}" for word, value in NUMBER_WORD_VALUES.items() if value in _FACTOR_NAMES
+)
+
+
+def _factor_name(written: str) -> str:
+    """The verb of a change by the factor ``written`` ("2", "two"): "doubles"."""
+    value = int(written) if written.isdigit() else NUMBER_WORD_VALUES[written.casefold()]
+    return _FACTOR_NAMES[value]
+
+
 _FACTOR_WORDS = (
     (
         re.compile(
-            r"\b(?:increases|grows|rises|is\s+(?:increased|multiplied))\s+by\s+(?:a\s+)?factor\s+(?:of\s+)?(2|two|3|three|4|four)\b",
+            r"\b(?:increases|grows|rises|is\s+(?:increased|multiplied))\s+by\s+(?:a\s+)?factor\s+(?:of\s+)?("
+            + _FACTOR
+            + r")\b",
             re.IGNORECASE,
         ),
-        lambda m: _FACTOR_NAMES[m.group(1).casefold()],
+        lambda m: _factor_name(m.group(1)),
     ),
     (re.compile(r"\bis\s+(doubl|tripl|quadrupl)ed\b", re.IGNORECASE), lambda m: f"{m.group(1)}es"),
     (
@@ -956,11 +964,15 @@ _FACTOR_WORDS = (
     (re.compile(r"\bis\s+(?:halved|cut\s+in\s+half)\b", re.IGNORECASE), "halves"),
     (
         re.compile(
-            r"\b(?:is\s+)?multiplied\s+by\s+(2|two|3|three|4|four)\b|\b(?:becomes|is)\s+(2|two|3|three|4|four)"
+            r"\b(?:is\s+)?multiplied\s+by\s+("
+            + _FACTOR
+            + r")\b|\b(?:becomes|is)\s+("
+            + _FACTOR
+            + r")"
             r"\s+times\s+(?:larger|bigger|greater|longer|as\s+(?:large|big|great|long))\b",
             re.IGNORECASE,
         ),
-        lambda m: _FACTOR_NAMES[(m.group(1) or m.group(2)).casefold()],
+        lambda m: _factor_name(m.group(1) or m.group(2)),
     ),
     (
         re.compile(
