@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from studybench.verify.number_words import NUMBER_WORD_VALUES
+from studybench.verify.number_words import NUMBER_WORD_VALUES, numbers_in_digits
 from studybench.verify.relations import DIRECTION_WORDS, word_stem
 
 # what may come between the box and its remark: spacing, the math's end (with the line
@@ -87,8 +87,10 @@ def closing_remark(after: str) -> str | None:
             if len(remark) > _MAX_CHARS:
                 return None
     remark = remark.strip(" ,—–-*")
-    if not remark or "\\boxed" in remark or "$" in remark or _NOT_A_CLAIM.match(remark):
+    if not remark or "\\boxed" in remark or "$" in remark:
         return None
+    if _NOT_A_CLAIM.match(remark) or _NOT_A_CLAIM.match(numbers_in_digits(remark)):
+        return None  # "(i.e. fifty-seven kilometres per hour)": a restatement, read as one
     return remark
 
 
@@ -145,7 +147,7 @@ _OTHER_WORDS = (
     ),
     (
         re.compile(
-            r"\b(?:earth|ground)wards?\b|\btowards?\s+(?:the\s+)?(?:ground|floor|earth(?:['’]s\s+cent(?:er|re))?)\b"
+            r"\b(?:earth|ground)(?:wards?|bound)\b|\btowards?\s+(?:the\s+)?(?:ground|floor|earth(?:['’]s\s+cent(?:er|re))?)\b"
             r"|\bnadir(?:-pointing)?\b",
             re.IGNORECASE,
         ),
@@ -174,8 +176,9 @@ def _first_direction(text: str) -> re.Match[str] | None:
 # a value said to be per item: "on each of the four tires", "in each branch", "per lift"; the
 # item's noun is the phrase's last word
 _PER_ITEM = re.compile(
-    r"(?:\b(?:each|every|per|apiece)|\b(?:on|in|for|through|across|at)\s+(?:just\s+|only\s+)?"
-    r"(?:a\s+single|one))\b(?P<phrase>[^,;:()]*)",
+    r"(?:\b(?:each|every|per|apiece|individually)|\b(?:on|in|for|through|across|at|by)\s+"
+    r"(?:just\s+|only\s+)?(?:a\s+single|one|any(?:\s+(?:one|single|given))?))\b"
+    r"(?P<phrase>[^,;:()]*)",
     re.IGNORECASE,
 )
 # a count of items (more than one) and a question asking for the whole
@@ -386,9 +389,14 @@ def _per_item(remark: str, question: str | None) -> bool:
     match = _PER_ITEM.search(remark)
     if match is None:
         return False
+    from studybench.verify.asking import asking_part
+
+    asked = asking_part(question) if question else ""
+    if _TOTAL.search(asked):
+        return True  # "What total force do the legs exert?" given "Each leg pushes up with 120 N"
     nouns = _WORD.findall(match.group("phrase"))
-    if not nouns:
-        return True
+    if not nouns:  # "individually": per item where the question asks per none
+        return not _DISTRIBUTIVE.search(asked)
     item = nouns[-1]  # "each of the two parallel branches": the branches
     # the question asks per item too ("the normal force on each tire"): its item, maybe
     # spelt otherwise ("tyre") or inflected ("lifts")
@@ -452,6 +460,17 @@ def _inside(remark: str) -> str:
     return remark[1:-1] if remark.startswith("(") and remark.endswith(")") else remark
 
 
+_VALUE_IN_REMARK = re.compile(r"\d+(?:\.\d+)?\s*(?P<unit>[A-Za-zΩμµ°%][A-Za-z/^\d]*)")
+
+
+def _states_value(remark: str) -> bool:
+    """Whether a remark gives a value with a unit ("or 120 N on any one leg"): a value
+    offered beside the box, judged as offers are, not a claim about the box's value."""
+    from studybench.verify.units import parse_unit
+
+    return any(parse_unit(m.group("unit")) is not None for m in _VALUE_IN_REMARK.finditer(remark))
+
+
 def with_closing_remark(
     box: str, after: str, question: str | None = None, whole: bool = True
 ) -> str:
@@ -478,7 +497,9 @@ def with_closing_remark(
             return unit_changed  # "\\boxed{2.0 m/s} per second" is 2.0 m/s^2
     if _VIEWED.search(plain):
         return box  # a viewpoint (:mod:`viewpoints`), not a direction of the value
-    if (_UNIT_CHANGE.match(plain) and _HAS_UNIT.search(box)) or _per_item(plain, question):
+    if (_UNIT_CHANGE.match(plain) and _HAS_UNIT.search(box)) or (
+        _per_item(plain, question) and not _states_value(plain)
+    ):
         claim = remark
     elif conventions(plain) or re.search(r"\d", _BRACKETED.sub("", _inside(remark))):
         return box  # a convention is read against the question's; a value, as an offer
@@ -494,18 +515,30 @@ def with_closing_remark(
 
 # the sentence right after the box that says where the value points: "It points upward.",
 # "The force is directed to the left.", "Its direction is east.", "The velocity is downward.",
-# "…, and it acts down the slope", a line "Direction: to the left"
+# "…, and it acts down the slope", a line "Direction: to the left", "By Lenz's law, the current
+# flows clockwise" (red team r35)
 _DIRECTION_SENTENCE = re.compile(
     r"^(?:[ \t]*[.:]|[ \t]*\n|[ \t]*,[ \t]*and\b){1,3}[ \t]*[*_]*"
     r"(?:(?:So|Thus|Hence|Therefore)\s*,?\s+)?"
+    # a clause saying how the direction was found: "By the right-hand rule, the force acts …",
+    # "In other words, it pushes …", "Note that, relative to the city, the car ends up …"; no
+    # clause of time or condition ("Before the collision, …", "If …, …")
+    r"(?P<lead>(?:(?i:by|using|from|applying|according\s+to|per|with|given|since|as|in\s+other\s+words"
+    r"|note\s+that|measured\s+from|relative\s+to|following|equivalently|that\s+is|physically"
+    r"|geometrically|clearly)\b[^.,;:!?\n\d]{0,70},\s*){1,2})?"
     r"(?:(?:[Ii]t|This|(?:The|Its|its|the)\s+(?:(?:net|resultant|total|induced|final|initial|average|magnetic"
     r"|electric|required)\s+)?(?:direction|sense|(?P<noun>velocity|force|acceleration|field|displacement"
-    r"|current|momentum|torque|impulse)))\s+(?:is\s+|was\s+|will\s+be\s+)?(?:points?|pointing|acts?|acting"
+    r"|current|momentum|torque|impulse))(?:\s+(?:on|of|acting\s+on|exerted\s+on)\s+(?:the\s+)?[a-z]+)?)"
+    r"(?:\s+(?:therefore|thus|hence|then|also|clearly|indeed))?"
+    r"\s+(?:is\s+|was\s+|will\s+be\s+)?(?:points?|pointing|acts?|acting"
     r"|directed|oriented|moves?|moving|heads?|heading|travels?|traveling|travelling|goes|going"
+    r"|flows?|flowing|circulates?|circulating|runs?|running"
+    # "it pushes the proton to the east": the push's direction
+    r"|(?:pushes|pulls|drives|deflects|accelerates)(?:\s+(?:the\s+)?[a-z]+)?"
     r"|(?<=is\s)|(?<=was\s)|(?<=be\s))"
-    # a body's motion: "the boat heads west", "the rifle moves forward"
+    # a body's motion: "the boat heads west", "the rifle moves forward", "the car ends up east"
     r"|(?:The|the)\s+[a-z]+\s+(?:is\s+)?(?P<body>heads|heading|moves|moving|travels|travelling|traveling"
-    r"|recoils|recoiling)"
+    r"|recoils|recoiling|ends\s+up)"
     r"|(?:Direction|Heading)[*_]*\s*[:—–][*_]*)\s*(?P<clause>[^.;,:!?\n]{1,60})"
 )
 
@@ -539,6 +572,8 @@ def stated_direction(after: str, question: str | None = None) -> str | None:
     clause = match.group("clause")
     if re.search(r"\d", clause) or _HYPOTHETICAL.search(clause) or _VIEWED.search(clause):
         return None
+    if _HYPOTHETICAL.search(match.group("lead") or ""):
+        return None  # "With the field reversed, it would point …"
     first = _first_direction(re.split(r"\b(?:while|whereas|since|because|but|and)\b", clause)[0])
     return first.group(0) if first else None
 
@@ -580,11 +615,16 @@ def directed_sign(box: str, after: str, question: str | None) -> int | None:
     axis = _AXIS.search(text)
     if axis is not None:
         return -1 if axis.group("minus") else 1
-    asked = conventions(question or "")
     named = _first_direction(text)
-    if not asked or named is None:
-        return None
-    side = _sign(named.group(0))
+    return None if named is None else sign_of_direction(named.group(0), question)
+
+
+def sign_of_direction(direction: str, question: str | None) -> int | None:
+    """+1 where ``direction`` ("westward", "down") is the side the question takes as
+    positive, -1 where it is the opposite side, None where the question fixes no sign for
+    it."""
+    asked = conventions(question or "")
+    side = _sign(direction)
     if side in asked:
         return 1
     return -1 if _OPPOSITE_SIGN.get(side) in asked else None

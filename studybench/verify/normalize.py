@@ -503,8 +503,18 @@ def normalize_answer(text: str) -> str:
     text = _FACTOR_LEAD.sub("", text)
     text = _TIMES_LEAD.sub("", _TIMES_TRAIL.sub("", text))
     text = _TRAILING_PUNCT.sub("", text)
-    # A leading "=" is what remains of "\approx 3.2" or "= 3.2".
-    return _without_outer_group(text.lstrip("= ").strip())
+    # A leading "=" is what remains of "\approx 3.2" or "= 3.2"; a leading word of
+    # approximation ("about 8 m/s", "approximately 58.6 kW") is read as that sign is.
+    text = _APPROX_WORD.sub("", text.lstrip("= ").strip())
+    return _without_outer_group(text)
+
+
+# a word of approximation opening an answer before its value (red team r35c)
+_APPROX_WORD = re.compile(
+    r"^(?:approximately|approx\.?|about|roughly|around|nearly|close\s+to|circa|ca\.|~)\s*"
+    r"(?=[-+−]?\s*[\d.\\])",
+    re.IGNORECASE,
+)
 
 
 def _without_outer_group(text: str) -> str:

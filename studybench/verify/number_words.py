@@ -129,3 +129,99 @@ def number_in_words(text: str) -> str | None:
             return None
         number += "." + digits
     return sign + number + stripped[end:]
+
+
+# where a number written in words may start ("Wait, it's twelve metres")
+_NUMBER_WORD = re.compile(
+    r"\b(?=(?:"
+    + "|".join(w.replace(" ", r"\s+") for w in sorted(OPENING_WORDS, key=len, reverse=True))
+    + r")\b)",
+    re.IGNORECASE,
+)
+
+
+# a word after a number that may be its unit: not a word of the sentence's grammar
+_UNIT_NEXT = re.compile(
+    r"\s+(?!(?:of|and|or|to|in|on|is|are|was|were|the|an?|more|less|times|than|cases?|ways?"
+    r"|ones?|things?|parts?|steps?|sides?)\b)[A-Za-zµμΩ°]"
+)
+
+
+_PART_OF_NUMBER = re.compile(r"\b(?:and(?:\s+an?)?|point|[a-z]+-)\s*$", re.IGNORECASE)
+
+
+_SMALL = "|".join(w for w, v in NUMBER_WORD_VALUES.items() if 1 <= v <= 19)
+# a whole number and a part: "two and a half", "one and three quarters"
+_PARTS = {
+    "a half": 0.5,
+    "one half": 0.5,
+    "a quarter": 0.25,
+    "one quarter": 0.25,
+    "three quarters": 0.75,
+    "three quarter": 0.75,
+    "a third": 1 / 3,
+    "one third": 1 / 3,
+    "two thirds": 2 / 3,
+}
+_AND_A_PART = re.compile(
+    rf"\b({_SMALL}|\d+)\s+and\s+(" + "|".join(p.replace(" ", r"[\s-]+") for p in _PARTS) + r")\b",
+    re.IGNORECASE,
+)
+# half of one unit: "half a metre", "half an hour"
+_HALF_A = re.compile(r"\bhalf\s+an?\s+(?=[a-zµ])", re.IGNORECASE)
+# counts by the dozen and the couple: "half a dozen", "two dozen", "a dozen and a half", "a
+# couple of"
+_DOZEN = re.compile(
+    rf"\b(?:(?P<half>half)\s+an?|(?P<count>an?|{_SMALL}|\d+))\s+dozen(?P<more>\s+and\s+a\s+half)?\b",
+    re.IGNORECASE,
+)
+_COUPLE = re.compile(r"\ba\s+couple\s+of\b", re.IGNORECASE)
+
+
+def _count(word: str) -> float:
+    word = word.casefold()
+    return 1 if word in ("a", "an") else float(word) if word.isdigit() else NUMBER_WORD_VALUES[word]
+
+
+def _digits(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _counts_in_digits(sentence: str) -> str:
+    """``sentence`` with the counts English writes in phrases in digits ("two and a quarter":
+    2.25, "half a dozen": 6, "a couple of": 2)."""
+    sentence = _AND_A_PART.sub(
+        lambda m: _digits(
+            _count(m.group(1)) + _PARTS[re.sub(r"[\s-]+", " ", m.group(2).casefold())]
+        ),
+        sentence,
+    )
+    sentence = _DOZEN.sub(
+        lambda m: _digits(
+            (6 if m.group("half") else 12 * _count(m.group("count")))
+            * (1.5 if m.group("more") else 1)
+        ),
+        sentence,
+    )
+    return _HALF_A.sub("0.5 ", _COUPLE.sub("2", sentence))
+
+
+def numbers_in_digits(sentence: str) -> str:
+    """``sentence`` with each number written in words before a word (its unit, maybe) in
+    digits: "twelve metres" is "12 metres", as a commitment to a value or a restatement of
+    one reads it."""
+    sentence = _counts_in_digits(sentence)
+    parts, last = [], 0
+    for match in _NUMBER_WORD.finditer(sentence):
+        if match.start() < last or _PART_OF_NUMBER.search(sentence, 0, match.start()):
+            continue  # "one and a half": the half is part of a number not read here
+        written = number_in_words(sentence[match.start() :])
+        if written is None:
+            continue
+        rest = len(sentence) - match.start() - len(written)  # the words' length less the digits'
+        number = re.match(r"[-\d.\\{}a-z]+", written)
+        if number is None or not _UNIT_NEXT.match(written[number.end() :]):
+            continue  # no unit after it: "one of them", "the two cases"
+        parts += [sentence[last : match.start()], written[: number.end()]]
+        last = match.start() + number.end() + rest
+    return "".join(parts) + sentence[last:]

@@ -155,6 +155,24 @@ def _data_angle(question: str | None, gold: float) -> Any | None:
     return None
 
 
+# a question asking for a share that may be given as a fraction, and one asking for percent
+_FRACTION_ASKED = re.compile(
+    r"\b(?:fraction(?:al)?|efficiency|proportion|portion|ratio|relative\s+(?:uncertainty|error|change))\b",
+    re.IGNORECASE,
+)
+_PERCENT_ASKED = re.compile(r"%|\bper\s*cent|\bpercentage\b", re.IGNORECASE)
+
+
+def _fraction_asked() -> bool:
+    """Whether the question asks a fraction (in any sentence: "… the fraction lost. Give
+    it to two figures.") and its asking part asks no percentage (data may be in percent)."""
+    from studybench.verify.asking import asking_part
+
+    question = asked_question(folded=False) or ""
+    asked = asking_part(question) if question else ""
+    return bool(_FRACTION_ASKED.search(question)) and not _PERCENT_ASKED.search(asked)
+
+
 def quantity_candidates(
     pred: Quantity, gold: Quantity, requested: tuple[Any, ...] = (), radians: bool = False
 ) -> tuple[list[float], list[float], str]:
@@ -174,6 +192,10 @@ def quantity_candidates(
         if radians and is_dimensionless(gold.unit):
             plain = to_base_dimensionless(gold.value, gold.unit)
             return [pred.value], [plain if plain is not None else gold.value], "numeric"
+        if str(gold.unit) == "percent" and _fraction_asked():
+            # "What fraction …?", "What is its efficiency?" with a gold in percent: 0.4 is
+            # the fraction 40 % is (red team r35b, r35c); a bare 40 is still read in percent
+            return [pred.value, pred.value * 100], [gold.value], "numeric"
         return [pred.value], [gold.value], "numeric"
     if pred.unit is not None:  # the gold carries no unit
         if is_dimensionless(pred.unit):

@@ -502,7 +502,8 @@ _NUMBERED_OBJECT = re.compile(
 _DESCRIPTIVE = frozenset(
     """up upward upwards down downward downwards left leftward leftwards right rightward
     rightwards north south east west northeast northwest southeast southwest northward
-    southward eastward westward northerly southerly easterly westerly clockwise
+    southward eastward westward northerly southerly easterly westerly northbound southbound
+    eastbound westbound due clockwise
     counterclockwise anticlockwise counter inward inwards outward outwards toward towards away
     forward forwards backward backwards above below behind front beneath under underneath
     along across through radially radial radially tangential tangentially horizontal
@@ -534,10 +535,10 @@ _DIRECTIONS = {
     **dict.fromkeys("down downward downwards falling descending".split(), "down"),
     **dict.fromkeys("left leftward leftwards".split(), "left"),
     **dict.fromkeys("right rightward rightwards".split(), "right"),
-    **dict.fromkeys("north northward northwards northerly".split(), "north"),
-    **dict.fromkeys("south southward southwards southerly".split(), "south"),
-    **dict.fromkeys("east eastward eastwards easterly".split(), "east"),
-    **dict.fromkeys("west westward westwards westerly".split(), "west"),
+    **dict.fromkeys("north northward northwards northerly northbound".split(), "north"),
+    **dict.fromkeys("south southward southwards southerly southbound".split(), "south"),
+    **dict.fromkeys("east eastward eastwards easterly eastbound".split(), "east"),
+    **dict.fromkeys("west westward westwards westerly westbound".split(), "west"),
     **dict.fromkeys("clockwise".split(), "clockwise"),
     **dict.fromkeys("counterclockwise anticlockwise".split(), "counterclockwise"),
     **dict.fromkeys("inward inwards".split(), "inward"),
@@ -563,7 +564,7 @@ DIRECTION_WORDS = frozenset(_DIRECTIONS)
 # that say a value points somewhere or is approximate. Every other word of a prediction's
 # remark claims something (into, behind, top, before, horizontal, enlarged, stable, cart).
 _NEUTRAL = frozenset(
-    """a an the at to of on as by is it its be and from with for this that directed direction
+    """a an the at to of on as by is it its be and from with for this that directed direction due
     pointing points point pointed toward towards approximately approx about roughly nearly
     around exactly precisely estimated rounded magnitude only net resultant value""".split()
 )

@@ -34,9 +34,8 @@ from itertools import pairwise
 from studybench.verify.normalize import superscripts_as_powers
 from studybench.verify.number_words import (
     NUMBER_WORD_VALUES,
-    OPENING_WORDS,
     ORDINAL_WORDS,
-    number_in_words,
+    numbers_in_digits,
 )
 
 # the cue that opens a revision, where a clause starts
@@ -268,7 +267,9 @@ _FORMULA = r"\$(?P<c>[^$]{1,200})\$"
 _VALUE = (
     r"(?P<c>[-+−]?\d+(?:\.\d+)?(?:\s*(?:\\times|×)\s*10\s*\^\s*\{?\s*[-+−]?\d+\s*\}?)?"
     r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text|rm)\s*\{[^{}]{1,20}\}|\^\s*\{?\\circ\}?|°"
-    r"|[A-Za-zµμΩ](?:[A-Za-z/\d·\-]|\^\{?[-\d]+\}?){0,10}))?)"
+    r"|[A-Za-zµμΩ](?:[A-Za-z/\d·\-]|\^\{?[-\d]+\}?){0,10}"
+    # a unit in words goes on past "per": "metres per second", "metres per second squared"
+    r"(?:\s+per\s+[A-Za-z]{1,10}(?:\s+(?:squared|cubed))?){0,2}))?)"
 )
 
 
@@ -309,7 +310,7 @@ _UNDECIDED = re.compile(
     r"\bI(?:['’]m|\s+am)\s+(?:still\s+|honestly\s+|really\s+|genuinely\s+)?(?:torn|split|undecided"
     r"|wavering)\s+between\b|\bI\s+(?:can['’]?t|cannot)\s+(?:decide|choose|pick)\s+between\b"
     r"|\b(?:it['’]?s|it\s+is|this\s+is)\s+(?:honestly\s+|really\s+|basically\s+)?(?:a\s+)?(?:coin[\s-]?"
-    r"(?:flip|toss)|toss-?up)\s+between\b"
+    r"(?:flip|toss)|toss-?up)\s+(?:for\s+me\s+)?between\b"
     r"|\bI\s+keep\s+going\s+back\s+and\s+forth\b"
     r"|\beither\s+(?:one\s+)?(?:could|might|may)\s+be\s+(?:the\s+)?(?:intended|right|correct)\s+"
     r"(?:one|answer)\b|\bpick\s+whichever\s+(?:one\s+)?(?:matches|is\s+(?:accepted|right|correct))\b"
@@ -323,7 +324,26 @@ _UNDECIDED = re.compile(
     r"|\b50\s*/\s*50\s+between\b|\b(?:can['’]?t|cannot)\s+(?:really\s+)?(?:separate|distinguish|resolve"
     r"|tell)\s+(?:\w+\s+from\b|which\b|between\b)|\bunsure\s+whether\b|\bequally\s+(?:defensible|plausible"
     r"|convincing|valid|good)\b|\bequal\s+odds\b|\bcould\s+be\s+\S+\s*,\s*could\s+be\b"
-    r"|\bnot\s+(?:at\s+all\s+)?confident\s+at\s+all\b|\bpicking\s+arbitrarily\b|\bI\s+really\s+don['’]t\s+know\b",
+    r"|\bnot\s+(?:at\s+all\s+)?confident\s+at\s+all\b|\bpicking\s+arbitrarily\b|\bI\s+really\s+don['’]t\s+know\b"
+    # "a toss-up for me between", "no strong preference between them", "I can't settle
+    # whether" (red team r35a)
+    r"|\bno\s+(?:strong|clear|real)\s+preference\s+between\b|\b(?:can['’]?t|cannot)\s+(?:quite\s+)?settle\s+"
+    r"(?:whether|which|between|on\s+(?:one|either))\b",
+    re.IGNORECASE,
+)
+# doubt about the answer given, read after the box only (before it, reasoning may go on to
+# settle it: "I wouldn't bet on it: deformation converts it to heat"): "I could see an
+# argument for false", "A remains a live possibility", "I wouldn't bet on it", "I'm
+# genuinely unsure." (red team r35a)
+_UNDECIDED_AFTER = re.compile(
+    r"(?:\bcould\s+see\s+an?\s+(?:argument|case)\s+for\b"
+    r"|\b(?:remains|is\s+still|stays)\s+a\s+(?:live|real|strong|distinct|genuine)\s+(?:possibility|option|contender)\b"
+    r"|\bwould(?:\s+not|n['’]?t)\s+(?:bet|put\s+money)\s+on\s+it\b"
+    r"|\bI(?:['’]m|\s+am)\s+(?:genuinely|really|honestly|still|quite|just)\s+unsure(?=\s*(?:[.!,;]|$|about\s+"
+    r"(?:it|this|that|the\s+answer))))"
+    # … unless the sentence goes on to limit or explain it ("only if …, which it is not",
+    # "— D double-counts", "but B is certain")
+    r"(?![^.!?\n]*(?:\bbut\b|\bonly\s+if\b|—|:|\bbecause\b|\bsince\b|\bwhich\s+it\s+is\s+not\b))",
     re.IGNORECASE,
 )
 # a fallback answer: "If that's wrong, then 125 m/s.", "If that's not accepted, B.", "Failing
@@ -359,7 +379,7 @@ def undecided(tail: str) -> bool:
     offers one to fall back on, or weighs candidates in a list: then the box is one of
     several answers, a hedge."""
     text = tail[:600]
-    if _UNDECIDED.search(text) is not None or len(_WEIGHED.findall(text)) >= 2:
+    if _UNDECIDED.search(text) or _UNDECIDED_AFTER.search(text) or len(_WEIGHED.findall(text)) >= 2:
         return True
     return any(_FALLBACK_ANSWER.match(m.group("rest").strip()) for m in _FALLBACK.finditer(text))
 
@@ -632,59 +652,12 @@ def last_math(region: str, asked: Callable[[str], bool] | None = None) -> str | 
     return _last(region, _FORMULA, math=True, asked=asked)
 
 
-# where a number written in words may start ("Wait, it's twelve metres")
-_NUMBER_WORD = re.compile(
-    r"\b(?=(?:"
-    + "|".join(w.replace(" ", r"\s+") for w in sorted(OPENING_WORDS, key=len, reverse=True))
-    + r")\b)",
-    re.IGNORECASE,
-)
-
-
-# a word after a number that may be its unit: not a word of the sentence's grammar
-_UNIT_NEXT = re.compile(
-    r"\s+(?!(?:of|and|or|to|in|on|is|are|was|were|the|an?|more|less|times|than|cases?|ways?"
-    r"|ones?|things?|parts?|steps?|sides?)\b)[A-Za-zµμΩ°]"
-)
-
-
-_PART_OF_NUMBER = re.compile(r"\b(?:and(?:\s+an?)?|point|[a-z]+-)\s*$", re.IGNORECASE)
-
-
-_AND_A_HALF = re.compile(
-    r"\b("
-    + "|".join(w for w, v in NUMBER_WORD_VALUES.items() if 1 <= v <= 10)
-    + r")\s+and\s+a\s+half\b",
-    re.IGNORECASE,
-)
-
-
-def _in_digits(sentence: str) -> str:
-    """``sentence`` with each number written in words before a word (its unit, maybe) in
-    digits: "twelve metres" is "12 metres", as a commitment to a value reads it."""
-    sentence = _AND_A_HALF.sub(lambda m: f"{NUMBER_WORD_VALUES[m.group(1).casefold()]}.5", sentence)
-    parts, last = [], 0
-    for match in _NUMBER_WORD.finditer(sentence):
-        if match.start() < last or _PART_OF_NUMBER.search(sentence, 0, match.start()):
-            continue  # "one and a half": the half is part of a number not read here
-        written = number_in_words(sentence[match.start() :])
-        if written is None:
-            continue
-        rest = len(sentence) - match.start() - len(written)  # the words' length less the digits'
-        number = re.match(r"[-\d.\\{}a-z]+", written)
-        if number is None or not _UNIT_NEXT.match(written[number.end() :]):
-            continue  # no unit after it: "one of them", "the two cases"
-        parts += [sentence[last : match.start()], written[: number.end()]]
-        last = match.start() + number.end() + rest
-    return "".join(parts) + sentence[last:]
-
-
 def values(region: str, asked: Callable[[str], bool] | None = None) -> list[str]:
     """The numbers with a unit the revision commits to, in order ("I'd go with 4.08 s",
     "it's twelve metres"): which of them measure the asked quantity is the caller's to say."""
     found = []
     for sentence in _sentences(region):
-        text = _in_digits(sentence.replace("$", " "))
+        text = numbers_in_digits(sentence.replace("$", " "))
         for match in _committed(text, _VALUE, label=True, asked=asked):
             if not _denied(text, match.start("c"), match.end("c")) and _about_the_answer(
                 text, match, asked

@@ -99,7 +99,11 @@ CONSTANT_CUES = {
             r"\bgas|\bmol(?:e|ar|s)?\b|thermo|temperature|boltzmann|avogadro|k_\{?b\b"
             r"|entrop|isotherm|adiabat|\bheat",
         ),
-        ("c", r"light|relativ|electromagnetic|photon|permeab|permittiv|\\mu_0|epsilon_0"),
+        (
+            "c",
+            r"light|relativ|electromagnetic|photon|permeab|permittiv|\\mu_0|epsilon_0|rest\s+energy"
+            r"|mass[\s-]+energy|einstein|annihilat|nuclear|binding\s+energy|mass\s+defect|fission|fusion",
+        ),
         # used by constant_values only (no definition writes e or G by other constants)
         ("e", r"electron|proton|\bions?\b|elementary\s+charge"),
         ("m_e", r"electron"),
@@ -727,8 +731,11 @@ def exactly_zero(diff: Any, seed: str) -> bool:
     bound = sympy.Float(10, digits) ** (EXACT_DIGITS // 2 - digits)
     for exact in points:
         try:
-            total = sympy.Abs(diff.xreplace(exact).evalf(digits))
-            scale = max(sympy.Abs(t.xreplace(exact).evalf(digits)) for t in terms)
+            # evaluated at the point, not rebuilt there: a rational raised to a rational
+            # power built exactly factors its integers (minutes for TV^{\gamma-1} against
+            # PV^\gamma, red team r35b)
+            total = sympy.Abs(diff.evalf(digits, subs=exact))
+            scale = max(sympy.Abs(t.evalf(digits, subs=exact)) for t in terms)
         except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
             continue
         if total.is_Number and scale.is_Number and bool(total > bound * scale):

@@ -34,7 +34,12 @@ def _index(mark: str) -> int:
 
 
 # where the asking sentence separates the things it asks for when it letters none
-_PART_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|\band\s+(?:also\s+)?)", re.IGNORECASE)
+_PART_JOIN = re.compile(
+    r"\s*(?:\s+first\b)?(?:,\s*(?:and\s+|then\s+)?|;\s*|\b(?:and|then)\s+(?:also\s+)?)",
+    re.IGNORECASE,
+)
+# a list that gives its own order: "Energy lost, then speed:", "(range first, then height)"
+_THEN_LIST = re.compile(r"\bthen\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-zΑ-Ωα-ω]+|\d+(?:\.\d+)?")
 _STOP = frozenset(
     """the a an of in on at to for and its it is are be by from with as find what determine
@@ -76,7 +81,10 @@ _SYMBOL_NOUNS = {
 _GREEK = {"τ": "tau", "λ": "lambda", "ω": "omega", "θ": "theta"}
 # what closes the text before a box's label: math openers, emphasis, ":" or "=" or "is"
 _LABEL_END = re.compile(r"(?:\s|\$|\\\(|\\\[|\*\*)*$")
-_LABEL_MARK = re.compile(r"\s*(?:[:=]|\bis\b|\bequals\b)\s*$")
+_LABEL_MARK = re.compile(
+    r"\s*(?:[:=→⟶⇒]|\\(?:to|rightarrow|Rightarrow|longrightarrow|implies|mapsto)(?![a-zA-Z])"
+    r"|\bis\b|\bequals\b)\s*$"
+)
 # where the label starts: after the last line or sentence break, math delimiter or comma
 _LABEL_START = re.compile(r"(?:\n|[.;,:](?:\s|$)|\$|\\[\]\[()]|\\quad|\*\*)")
 # the verb the asking sentence lists its parts after
@@ -266,24 +274,38 @@ def _after_label(after: str) -> str | None:
 
 _AFTER_LABEL = re.compile(
     r"^\s*\$?\s*(?:\((?P<bracket>[A-Za-z][^()$\d]{0,30})\)"
-    r"|[—–]\s*(?P<dash>[A-Za-z][A-Za-z ]{0,25}?)\s*(?=\n|$|,|;))"
+    r"|(?:[—–←⟵⇐]|\\(?:leftarrow|Leftarrow|longleftarrow)(?![a-zA-Z]))\s*\$?\s*"
+    r"(?P<dash>[A-Za-z][A-Za-z ]{0,25}?)\s*(?=\n|$|,|;|\$))"
 )
 
 
+# "respectively" and the words that say the same: "in that order", "correspondingly"
+_RESPECTIVE = (
+    r"(?:respectively|correspondingly|in\s+(?:that|this|the\s+same)\s+order"
+    r"|in\s+order\b(?!\s+to\b))"
+)
 # "… are \\boxed{5.10} m and \\boxed{35.3} m, respectively": the last box's remark
-_RESPECTIVELY = re.compile(r"^[^.\n]{0,30}?\brespectively\b", re.IGNORECASE)
-# the list's verb: "The range and maximum height are", "… come out to", "… :"
+_RESPECTIVELY = re.compile(r"^[^.\n]{0,30}?\b" + _RESPECTIVE, re.IGNORECASE)
+# the list's verb: "The range and maximum height are", "… come out to", "… :", "B and A move
+# off at"
 _LIST_VERB = re.compile(
     r"\s*(?:(?:are|were|will\s+be|come\s+out\s+(?:to|as)|equal|turn\s+out\s+to\s+be)"
-    r"(?:\s+(?:approximately|about|roughly|found\s+to\s+be|given\s+by))?|[:=])\s*$",
+    r"(?:\s+(?:approximately|about|roughly|found\s+to\s+be|given\s+by))?|[:=]"
+    r"|\s[a-z]+(?:\s+(?:off|out|away|back|apart))?\s+(?:at|with))\s*$",
     re.IGNORECASE,
 )
-_RESPECTIVELY_BEFORE = re.compile(r",?\s*respectively\s*[,:]?\s*$", re.IGNORECASE)
+_RESPECTIVELY_BEFORE = re.compile(r",?\s*" + _RESPECTIVE + r"\s*[,:]?\s*$", re.IGNORECASE)
 # the list after the boxes: "are the range and maximum height, respectively", "(speed and
 # acceleration, respectively)"
 _LIST_AFTER = re.compile(
     r"^[^.\n(]{0,25}?(?:\(|\b(?:are|were|being|give|gives|for)\s+)(?:the\s+)?(?P<names>[^()\n.;]{3,80}?),?"
-    r"\s+respectively\b",
+    r"\s+" + _RESPECTIVE,
+    re.IGNORECASE,
+)
+# a list of the names in order, "then" joining them, before the boxes or in brackets after
+_THEN_BEFORE = re.compile(r"(?:^|\n)[^\n.:]{1,40}\bthen\s+[^\n.:]{1,30}:\s*$", re.IGNORECASE)
+_THEN_AFTER = re.compile(
+    r"^[^.\n(]{0,25}?\((?:the\s+)?(?P<names>[^()\n.;]{2,40}?\bthen\s+[^()\n.;]{1,30})\)",
     re.IGNORECASE,
 )
 _LIST_OPENER = re.compile(r"^(?:so|thus|therefore|hence|finally|overall)\b,?\s*", re.IGNORECASE)
@@ -298,21 +320,25 @@ def _respective_labels(
     values swapped this way were rewarded, and honest ones in another order rejected)."""
     if len(befores) < count or len(afters) < count:
         return None
-    after = _LIST_AFTER.match(afters[-1])  # "… are the range and maximum height, respectively"
-    if after is not None:
+    after = _LIST_AFTER.match(afters[-1]) or _THEN_AFTER.match(afters[-1])
+    if after is not None:  # "… are the range and maximum height, respectively"
         pieces = [p for p in _PART_JOIN.split(after.group("names").strip()) if p.strip()]
         return pieces if len(pieces) == count else None
     text = _LABEL_END.sub("", befores[-count])
     before = _RESPECTIVELY_BEFORE.search(text)  # "… are, respectively, \\boxed{…}"
     if before is not None:
         text = text[: before.start()]
+    elif _THEN_BEFORE.search(text):  # "Energy lost, then speed: \\boxed{…}"
+        text = text.rstrip(" :")
+        before = _THEN_BEFORE.search(text + ":")
     elif not _RESPECTIVELY.match(afters[-1]):
         return None
     sentence = re.split(r"\n|[.;!?](?:\s|$)|\*\*", text)[-1]
     listed = _LIST_VERB.search(sentence)
-    if listed is None:
+    if listed is None and before is None:
         return None
-    names = _LIST_OPENER.sub("", sentence[: listed.start()].strip())
+    # "Range and maximum height, in that order: \\boxed{…}": the list needs no verb
+    names = _LIST_OPENER.sub("", sentence[: listed.start() if listed else None].strip())
     pieces = [p for p in _PART_JOIN.split(names) if p.strip()]
     return pieces if len(pieces) == count else None
 
@@ -385,3 +411,45 @@ def in_labelled_order(
                     placed[place] = element
                 return (", ".join(placed),)
     return boxes
+
+
+# a line that answers a part of its own: its mark, a short label, one box, nothing after it
+_PART_LINE = re.compile(
+    r"^[ \t*]*\(?(?P<mark>[a-h])\)[ \t*]*(?P<label>[^\n]{0,160}?)\\boxed\{[^\n]*\}[ \t$.]*$",
+    re.MULTILINE,
+)
+# words of a line that may revise another part or hedge: such a line is read, never dropped
+_NOT_A_PART = re.compile(
+    r"\b(?:actually|wait|instead|correct(?:ion|ed)?|revis\w*|rather|or|maybe|perhaps|answer)\b"
+    r"|\([a-h]\)",
+    re.IGNORECASE,
+)
+
+
+def without_unasked_parts(pred: str, question: str | None, count: int) -> str:
+    """``pred`` without the lines at its end that answer parts the question does not ask
+    ("(c) Time of flight: \\boxed{2.04 s}" after the asked (a) and (b)), so that the last
+    boxes are the asked ones (red team r35b: the extra part shifted the tuple). Only where
+    the question letters exactly ``count`` parts, the answer's lines before them letter the
+    same parts, and nothing but such lines follows; else unchanged."""
+    if not question or count < 2:
+        return pred
+    marks = [_index(m.group(1)) for m in _PART_MARK.finditer(asking_part(question))]
+    if marks != list(range(count)):
+        return pred
+    lines = list(_PART_LINE.finditer(pred))
+    extra = [line for line in lines if _index(line.group("mark")) >= count]
+    if not extra or lines[-1] is not extra[-1]:
+        return pred
+    cut = extra[0].start()
+    asked = [_index(line.group("mark")) for line in lines if line.start() < cut]
+    if asked[-count:] != list(range(count)):
+        return pred
+    rest = pred[cut:]
+    if any(_index(line.group("mark")) < count for line in lines if line.start() >= cut):
+        return pred
+    if any(_NOT_A_PART.search(line.group("label")) for line in extra):
+        return pred  # "(c) Actually (a) is …": a revision, read with the rest
+    if _PART_LINE.sub("", rest).strip():
+        return pred  # other words among the extra parts (a revision, a hedge): read them all
+    return pred[:cut]

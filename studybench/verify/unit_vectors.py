@@ -39,7 +39,12 @@ _COLUMN = re.compile(
 )
 # what may follow a component list: spacing, then a unit (upright or plain), or nothing
 _SPACING_RUN = re.compile(r"(?:\s|\\[,;: ]|~)+")
-_UNIT_REST = re.compile(r"\\(?:mathrm|text|rm)\s*\{[^{}]*\}|[A-Za-zΩμ/^\d\-·\s]*")
+# a unit after the components: text groups, powers and products ("\\text{m/s}^2",
+# "\\text{m}\\,\\text{s}^{-1}", red team r35c)
+_UNIT_REST = re.compile(
+    r"(?:\\(?:mathrm|text|rm)\s*\{[^{}]*\}|\^\s*\{\s*-?\d+\s*\}|\\(?:cdot|[,;: ])"
+    r"|[A-Za-zΩμ/^\d\-·\s])*"
+)
 
 
 def gold_family(gold: str) -> str | None:

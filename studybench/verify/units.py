@@ -190,8 +190,20 @@ def _hyphenated_product(match: re.Match[str]) -> str:
     return " " + " * ".join(names) + " "
 
 
+# a unit's name written with a capital ("Joules", "Newtons"): pint's names are in small letters
+_CAPITALISED = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])")
+
+
+def _small_letters(match: re.Match[str]) -> str:
+    word = match.group()
+    small = word.lower()
+    if small == "per":  # "Meters Per Second"
+        return small
+    return small if not _is_unit_word(word) and _is_unit_word(_singular(small)) else word
+
+
 def _to_pint_syntax(unit_text: str) -> str | None:
-    text = unit_text.strip()
+    text = _CAPITALISED.sub(_small_letters, unit_text.strip())
     text = _singular(text)
     for pattern, replacement in _UNIT_REWRITES:
         text = pattern.sub(replacement, text)
@@ -225,6 +237,9 @@ PROSE_WORDS = frozenset(
 )
 
 
+_EULER_POWER = re.compile(r"^\s*e\s*\^")
+
+
 @lru_cache(maxsize=4096)
 def parse_unit(unit_text: str) -> Any | None:
     """A pint unit for ``unit_text`` (``m/s``, ``kg m^{2}``, ``\\mu m``, ``^{\\circ} C``), or
@@ -232,6 +247,8 @@ def parse_unit(unit_text: str) -> Any | None:
     words = _WORDS_OF_UNIT.findall(unit_text.casefold())
     if "times" in words and len(words) > 1:
         return None
+    if _EULER_POWER.match(unit_text):
+        return None  # "12e^{-2} V": Euler's number to a power, no elementary charge squared
     syntax = _to_pint_syntax(unit_text)
     if syntax is None:
         return None
@@ -391,11 +408,15 @@ def other_kinds(a: Any, b: Any) -> bool:
     if counted_a and counted_b and counted_a != counted_b:
         return True
     try:
-        if a.dimensionless or b.dimensionless:
-            return False  # a unitless gold takes an angle, as a number
+        dimensionless = a.dimensionless or b.dimensionless
     except Exception:
         return False
     (plane_a, solid_a), (plane_b, solid_b) = _angle_powers(a), _angle_powers(b)
+    if dimensionless:
+        # a unitless gold takes an angle, as a number; but an angle squared or a solid angle
+        # is no plane angle ("π rad squared", "π sr" for π rad)
+        angled = (plane_a, solid_a) != (0, 0) and (plane_b, solid_b) != (0, 0)
+        return angled and (plane_a, solid_a) != (plane_b, solid_b)
     if solid_a != solid_b:
         return True
     if plane_a == plane_b:
@@ -467,6 +488,62 @@ def si_factor(unit: Any) -> float | None:
         )
     except Exception:
         return None
+
+
+# the units working in numbers is commonly done in, by dimension: a value in one of them is the
+# same quantity written in another unit than the answer's ("2.0 × 1.6 = \\boxed{5.1e-19 J}" in
+# electronvolts); no unit a power of ten from another is listed unless writers use both (no
+# decimetre: "2.5 = \\boxed{0.25 m}" is a slip)
+_WORKING_UNITS = (
+    "J kJ MJ mJ eV keV MeV cal kcal W*h kW*h "
+    "m km cm mm um nm pm angstrom ft inch mile "
+    "s ms us ns minute hour day year "
+    "kg g mg tonne lb "
+    "N kN mN lbf W kW MW mW hp "
+    "Pa kPa MPa atm bar mmHg psi "
+    "L mL m**3 cm**3 "
+    "Hz kHz MHz GHz rad/s revolution/s revolution/minute "
+    "rad degree revolution "
+    "V mV kV A mA uA ohm kohm Mohm F uF nF pF mF C uC nC mC T mT gauss "
+    "K degC degF "
+    "m/s km/h cm/s mph ft/s m/s**2 "
+    "m**2 cm**2 mm**2 km**2 kg/m**3 g/cm**3 g/L N/m N/cm N/mm N/C kN/C V/m kV/m "
+    "L*atm degree/s W/m**2 mW/cm**2 J/kg kJ/kg J/g cal/g"
+).split()
+
+
+@lru_cache(maxsize=1)
+def _working_units() -> tuple[Any, ...]:
+    ureg = registry()
+    return tuple(ureg.parse_units(name) for name in _WORKING_UNITS)
+
+
+def in_base_units(value: float, unit: Any | None) -> float:
+    """``value`` in ``unit`` as SI base units measure it (``327 °C``: 600.15, ``6.0 kN``:
+    6000); unchanged without a unit or where pint cannot convert it."""
+    if unit is None:
+        return value
+    try:
+        return float(registry().Quantity(value, unit).to_base_units().magnitude)
+    except Exception:
+        return value
+
+
+def common_readings(value: float, unit: Any | None) -> tuple[float, ...]:
+    """``value`` in ``unit`` written in each common unit of its dimension (``_WORKING_UNITS``:
+    ``5.1e-19 J`` as 3.2 eV, 1.2e-19 cal, …), itself first; ``(value,)`` without a unit."""
+    if unit is None:
+        return (value,)
+    ureg = registry()
+    found = [value]
+    for other in _working_units():
+        try:
+            quantity = ureg.Quantity(value, unit)
+            if quantity.dimensionality == ureg.Quantity(1, other).dimensionality:
+                found.append(float(quantity.to(other).magnitude))
+        except Exception:
+            continue
+    return tuple(found)
 
 
 def temperature_step(unit: Any) -> Any:

@@ -12,6 +12,7 @@ are then re-computed instead of reused.
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import re
 import threading
@@ -34,6 +35,7 @@ from studybench.verify.closing_remarks import (
     against_convention,
     directed_sign,
     is_negative,
+    sign_of_direction,
     with_closing_remark,
     with_sign_turned,
 )
@@ -51,6 +53,7 @@ from studybench.verify.normalize import (
     expand_siunitx,
     split_top_level,
 )
+from studybench.verify.number_words import numbers_in_digits
 from studybench.verify.pool import ProcessPool, Task, default_workers
 from studybench.verify.question import asked_words, remarks_in_asked_order, requested_units
 from studybench.verify.relations import (
@@ -64,7 +67,7 @@ from studybench.verify.relations import (
     unmark,
 )
 from studybench.verify.revisions import undecided, undecided_before
-from studybench.verify.tuple_labels import in_labelled_order
+from studybench.verify.tuple_labels import in_labelled_order, without_unasked_parts
 from studybench.verify.unit_qualifiers import without_asked_qualifier
 from studybench.verify.viewpoints import viewpoint_after
 from studybench.verify.visibility import (
@@ -303,7 +306,7 @@ from studybench.verify.word_labels import names_set_equal, without_respectively,
 # quantity; a letter denied in more words; every step of an equation's derivation; a bare
 # angle gold in the data's unit; corrections in blocks and in a sentence's math; units in
 # words, norms of vectors, ticks, names set equal to a tuple, "(\text{B})"
-VERIFIER_VERSION = "1.28.0"
+VERIFIER_VERSION = "1.29.0"
 DEFAULT_TOLERANCE = 1e-2
 DEFAULT_TIMEOUT_S = 5.0
 
@@ -398,6 +401,8 @@ def judge_inline(
     if kind is AnswerType.TUP and len(gold_boxes) == 1 and len(sequence) > 1:
         gold_boxes = select_answers(gold_boxes, kind, len(sequence))
     golds = normalize_all(_without_remarks(gold_boxes, kind, sequence, gold=True))
+    if kind is AnswerType.TUP:  # "(c) Time of flight: \boxed{2.04 s}" where (a), (b) are asked
+        pred = without_unasked_parts(pred, question, len(sequence) or len(gold_boxes))
     extraction = boxed_answers(pred, strip_thinking=strip_think, question=question)
     if not extraction.answers:
         return verdict(
@@ -588,7 +593,8 @@ def judge_inline(
             # zero there but the acceleration is still downward") is an explanation
             if remarked is not None and len(dashed.group("content").split()) <= _OPTION_WORDS:
                 return verdict(False, remarked, extracted=shown, normalized_gold=shown_gold)
-            numbers = set(re.findall(r"\d+(?:\.\d+)?", dashed.group("content")))
+            content = numbers_in_digits(dashed.group("content"))  # "— about half a second"
+            numbers = set(re.findall(r"\d+(?:\.\d+)?", content))
             offers = tuple(o for o in offers if not set(re.findall(r"\d+(?:\.\d+)?", o)) <= numbers)
     if kind is AnswerType.MC and len(offers) > 1 and all(_ONE_OPTION.fullmatch(o) for o in offers):
         offers = ("".join(sorted(set(offers))),)  # "So the answer is A, C, E.": one set of options
@@ -597,7 +603,7 @@ def judge_inline(
     if correct and offers:
         elements = select_answers(answers, kind, len(golds), sequence)
         kinds = sequence if len(sequence) == len(elements) else (kind,) * len(elements)
-        offered = _offered_problem(offers, elements, kinds, judge, formula)
+        offered = _offered_problem(offers, elements, kinds, judge, formula, question)
         if offered is not None:
             return verdict(False, offered, extracted=shown, normalized_gold=shown_gold)
     if correct and undecided_before(pred[: pred.rfind("\\boxed")]):
@@ -631,8 +637,11 @@ def judge_inline(
         if restated is not None:
             return verdict(False, restated, extracted=shown, normalized_gold=shown_gold)
     if correct and kind in _CHAINED_KINDS and len(golds) == 1 and extraction.sides:
+        # a display of rows ("aligned", "\\\\") or a number with a thousands space splits
+        # working where the chain's sides are not
+        rows = bool(extraction.before) and bool(_ROWS.search(extraction.before[-1][-400:]))
         contradicted = _contradicting_side(
-            extraction.sides, answers[-1], gold_boxes[-1], kind, judge
+            extraction.sides, answers[-1], gold_boxes[-1], kind, judge, working=not rows
         )
         if contradicted is not None:
             return verdict(False, contradicted, extracted=shown, normalized_gold=shown_gold)
@@ -1098,6 +1107,8 @@ def _restated_equation_problem(
 
 
 _CHAINED_KINDS = frozenset({AnswerType.NV, AnswerType.EX})
+# rows of a display or a thousands space: "\\\\", "&", "\\begin{aligned}", "1\\;500"
+_ROWS = re.compile(r"\\\\|&|\\begin\s*\{|\d\\[,;: ]\d{3}(?!\d)")
 
 
 def _read_beside(unit: str | None, box_unit: str | None) -> bool:
@@ -1132,6 +1143,7 @@ def _contradicting_side(
     gold: str,
     kind: AnswerType,
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
+    working: bool = True,
 ) -> str | None:
     """Why a side of the chain the final box closes (``sides``, :func:`visibility.chain_sides`)
     makes a right final box wrong, or None: ``$x = \\frac{d}{3} = \\boxed{\\frac{2d}{3}}$`` and
@@ -1150,17 +1162,98 @@ def _contradicting_side(
     from studybench.verify.visibility import written_unit
 
     box_unit = written_unit(box)
-    for side in sides:
+    for index, side in enumerate(sides):
         if not side or is_label(side):
             continue
         if kind is AnswerType.EX and not written_in(side, gold):
             continue
         if kind is AnswerType.NV and not _read_beside(written_unit(side), box_unit):
+            # working read against the box where no value in a unit stands between them
+            # ("2(300) = 600 K = 600 - 273 = \\boxed{327 °C}": the 2(300) is in kelvin)
+            later = sides[index + 1 :]
+            if working and all(map(_worked_or_bare, later)) and _working_contradicts(side, box):
+                return "chain_side:working"
             continue
         correct, reason, _ = judge((side,))
         if not correct and not reason.startswith("unparseable") and "unit" not in reason:
             return f"chain_side:{reason}"
     return None
+
+
+def _working_contradicts(side: str, box: str) -> bool:
+    """Whether a chain side that is working in numbers (:func:`working_value`: "$C =
+    2.0+3.0 = \\boxed{1.2\\,\\mu\\mathrm{F}}$", "$U = \\tfrac12(50)(0.10) = \\boxed{0.25}$ J")
+    evaluates to another value than the box's (red team r35a): a chain claims every side
+    equals the box. The working is the writer's, so it is read leniently: within 5 % of the
+    box's value in the box's unit or in a common unit of its dimension ("1200 × 5.0 =
+    \\boxed{6.0 kN}", "600 - 273 = \\boxed{327 °C}", "2.0 × 1.6 = \\boxed{5.1e-19 J}" in eV),
+    and of
+    either sign (a magnitude boxed after working that kept the sign, "\\frac{0-20}{4.0} =
+    \\boxed{5.0}")."""
+    from studybench.verify.normalize import last_side
+    from studybench.verify.parsing import UnparseableError, parse_quantity
+    from studybench.verify.rules import normalize_all
+    from studybench.verify.units import common_readings, in_base_units, si_factor
+    from studybench.verify.working import working_value
+
+    worked = working_value(side)
+    if worked is None:
+        return False
+    try:
+        boxed = parse_quantity(last_side(normalize_all((box,))[0]))
+    except UnparseableError:
+        return False
+    agrees = max(_WORKING_AGREES, _box_precision(box) * 1.01)
+    targets = common_readings(boxed.value, boxed.unit)
+    if any(abs(abs(worked) - abs(target)) <= agrees * abs(target) for target in targets):
+        return False
+    # working in a unit no table lists ("60 m/min", "3 N/cm²"): a ratio that converts units
+    coherent = boxed.unit is None or si_factor(boxed.unit) == 1.0
+    return not any(
+        _converts(abs(worked) / abs(target), agrees, powers=not coherent)
+        for target in (boxed.value, in_base_units(boxed.value, boxed.unit))
+        if target
+    )
+
+
+# the factors between units that working may be done in (per minute, per hour, km/h, °F per
+# kelvin), each as it is: none is near a small whole number, a simple fraction or its power of
+# ten (×1.5, ×2, ×3, ×4, ×10 are slips; 2.54, 0.3048, 4.184, 101.325 and 2π are near 2.5, 3,
+# 4, 100 and 1/6 of 1, so they are not listed: `common_readings` holds their units); a power of
+# ten only beside a box in a unit with a prefix or not SI's own (working in N/cm² beside kPa)
+_UNIT_FACTORS = (60.0, 3600.0, 3.6, 1.8)
+
+
+def _converts(ratio: float, agrees: float, powers: bool) -> bool:
+    """Whether ``ratio`` (working over box) is a unit conversion (``_UNIT_FACTORS``)."""
+    if not ratio or not math.isfinite(ratio):
+        return False
+    for factor in _UNIT_FACTORS:
+        if abs(ratio / factor - 1) <= agrees or abs(ratio * factor - 1) <= agrees:
+            return True
+    power = round(math.log10(ratio))
+    return powers and power != 0 and abs(power) <= 12 and abs(ratio / 10.0**power - 1) <= agrees
+
+
+_WORKING_AGREES = 0.05  # relative: the writer rounds the working's steps, not its result
+_BARE_NUMBER = re.compile(r"^\s*[-+−]?\d+(?:\.\d+)?\s*$")
+
+
+def _worked_or_bare(side: str) -> bool:
+    """Whether a chain side is working in numbers or a bare number: no unit is written
+    between working and the box after it ("2(300) = 600\\,\\mathrm{K} = … = \\boxed{327 °C}":
+    the 2(300) is in kelvin, so it is not read against the box)."""
+    from studybench.verify.working import working_value
+
+    return bool(_BARE_NUMBER.match(side)) or working_value(side) is not None
+
+
+def _box_precision(box: str) -> float:
+    """Half a unit of the last digit the box's number writes, relative to it ("0.8": 1/16):
+    working rounded to the box's figures agrees with it ("\\frac{3}{4} = \\boxed{0.8}")."""
+    number = re.search(r"\d+(?:\.\d+)?", box)
+    digits = number.group().replace(".", "").lstrip("0") if number else ""
+    return 0.5 / int(digits) if digits else 0.0
 
 
 def _restated_element(
@@ -1390,6 +1483,7 @@ def _offered_problem(
     kinds: tuple[AnswerType, ...],
     judge: Callable[[tuple[str, ...]], tuple[bool, str, tuple[str, ...]]],
     formula: Callable[[str], bool],
+    question: str | None = None,
 ) -> str | None:
     """Why values offered in prose beside a right final answer ("\\boxed{a} or maybe 29 m/s")
     make the answer wrong, or None. Like hedged boxes they are claims about an asked value,
@@ -1430,10 +1524,18 @@ def _offered_problem(
     for offer in offers:
         if not choices and len(offer) == 1 and offer.isalpha() and parse_unit(offer):
             continue  # "\\boxed{2.0}\\quad\\mathrm{A}": beside a value a letter is its unit
-        magnitude = offer.startswith(MAGNITUDE)  # "i.e. 30 cm to the left": either sign
-        offer = offer.removeprefix(MAGNITUDE)
+        signs: tuple[str, ...] = (offer,)
+        if offer.startswith(MAGNITUDE):  # "i.e. 30 cm to the left": the sign is in the words
+            _, side, offer = offer.split(MAGNITUDE, 2)
+            # where the question fixes the sign of that side, the value has it ("i.e. 300 m/s²
+            # westward" where east is positive is -300); else either sign
+            signed = sign_of_direction(side, question)
+            signs = (
+                (offer, "-" + offer)
+                if signed is None
+                else ((offer,) if signed > 0 else ("-" + offer,))
+            )
         index = place(offer)
-        signs = (offer, "-" + offer) if magnitude else (offer,)
         if index is not None and any(right_in_place(o, index) for o in signs):
             continue
         if len(elements) == 1 and formulas == 0 and formula(offer):

@@ -32,7 +32,7 @@ from itertools import pairwise, takewhile
 
 from studybench.data.boxes import delimited_spans, matching_brace, scan_boxes
 from studybench.verify.lengths import points as _points
-from studybench.verify.number_words import ROMAN_NUMERALS
+from studybench.verify.number_words import ROMAN_NUMERALS, numbers_in_digits
 from studybench.verify.restatement import CONCLUSION_LABELS, INTERJECTIONS
 
 # ---------------------------------------------------------------------------------------------
@@ -2805,8 +2805,9 @@ _OFFER_ITEM = re.compile(
     r"(?:(?:\s|\\[,;: ]|~)*(?:\\(?:mathrm|text)\s*\{[^{}]{1,20}\}|\^\s*\{?\s*\\circ\s*\}?"
     rf"|(?!(?:{_OFFERING}|even|and|but|if|the|for|to|of|in|is|instead|too|also|as|well|then"
     r"|which|that|though|here|there|with|when|where|while|along|above|below|left|right|from"
-    r"|into|onto|over|under|after|before|behind|toward|towards|away|up|down|upward|downward"
-    r"|north|south|east|west|being|since|because|so|due|at|on|by|per)\b)[A-Za-zµμΩ°%Å][\w/^{}\-]*)){0,2})"
+    r"|into|onto|over|under|after|before|behind|toward|towards|away|up|down|upwards?|downwards?"
+    r"|(?:north|south|east|west)(?:wards?|bound)?|being|since|because|so|due|at|on|by|per)\b)[A-Za-zµμΩ°%Å][\w/^{}\-]*)){0,2}"
+    r"(?:\s+per\s+[A-Za-z]{1,10}(?:\s+(?:squared|cubed))?){0,2})"
     r"|\b(?P<truth>true|false|yes|no)\b(?!\s+that\b)|(?-i:(?<![\w\\])(?P<letter>[A-H])(?![\w]))"
     r"|\((?P<small>[a-h])\)|(?<![\w\\])(?P<last>[a-h])(?=[.!?])",
     re.IGNORECASE,
@@ -3176,7 +3177,7 @@ def _relative(region: str) -> bool:
 _FILLER = (
     r"(?:(?:about|around|approximately|roughly|close\s+to|near|nearly|almost|exactly|just"
     r"|as\s+(?:much|high|low|large|small|little|big|great|fast|slow|long|short)\s+as"
-    r"|equal\s+to|(?:written|expressed|given|stated|quoted|reported|rounded|read|taken"
+    r"|equal\s+to|(?:the\s+same\s+as|equivalent\s+to|identical\s+to)|(?:written|expressed|given|stated|quoted|reported|rounded|read|taken"
     r"|interpreted|put|simplified)\s+(?:as|to)|something\s+like|closer\s+to|nearer\s+to"
     r"|more\s+like|up\s+to|somewhere\s+(?:near|around)|(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*="
     r"|,?\s*(?:I|we)\s+(?:suspect|think|guess|believe|feel)\s*,)\s*)*"
@@ -3311,8 +3312,12 @@ _LATER_SCOPE = 25 * _WINDOW  # characters after the box whose sentences are read
 # significant figures" a precision.
 _RESTATED = re.compile(
     r"^(?:[\s,;:(]|\\[,;:! \])]|\$|\\q?quad(?![a-zA-Z]))*"
+    # "— in other words", ", which works out to", "(magnitude 300 m/s², pointing east)"
+    r"(?:(?:–|—|--)\s*(?=in\s+other\s+words|that\s+is|i\.\s*e\.|which|or\b))?"
     r"(?:\\approx|≈|\\simeq|≃|\\sim|∼|=|\\Rightarrow|⇒|\\implies"
-    r"|\\equiv|≡|→|\\to|which\s+is|that\s+is|i\.\s*e\.|(?:or\s+)?equivalently|namely"
+    r"|which\s+(?:works|comes|turns)\s+out\s+(?:to(?:\s+be)?|as)|which\s+(?:amounts|corresponds"
+    r"|translates|converts|comes|rounds)\s+(?:to|into)|which\s+is\s+to\s+say|(?P<magnitude>(?:with\s+(?:a\s+)?)?magnitude(?:\s+(?:of|is))?)"
+    r"|\\equiv|≡|→|\\to|which\s+is|that\s+is(?:\s+to\s+say)?|i\.\s*e\.|(?:or\s+)?equivalently|namely"
     # a correction in a remark: "(really 0.308)", "(or rather 0.308)", "(in fact D)"
     r"|really|actually|in\s+(?:fact|truth|reality)|(?:or\s+)?rather|more\s+(?:precisely|exactly"
     r"|accurately|correctly)|strictly(?:\s+speaking)?|correctly|truly"
@@ -3339,7 +3344,23 @@ def _restated(after: str, in_math: bool) -> tuple[str, ...]:
         return found
     # a remark cut into text pieces reads as one: "\\ \\text{(really }0.308\\text{)}"
     pieces = _UNIT_WRAPPER.sub(r"\1", tail)
-    return _restated_in(pieces, in_math) if pieces != tail else ()
+    found = _restated_in(pieces, in_math) if pieces != tail else ()
+    if found:
+        return found
+    # a value in words: "(i.e. fifty-seven kilometres per hour)" (red team r35a)
+    worded = numbers_in_digits(pieces)
+    found = _restated_in(worded, in_math) if worded != pieces else ()
+    # … in a unit ("four complete swings every second" restates 4.0 Hz in other words)
+    return found if all(_in_a_unit(value) for value in found) else ()
+
+
+def _in_a_unit(value: str) -> bool:
+    """Whether ``value`` is a number followed by a unit the unit reader reads."""
+    from studybench.verify.units import parse_unit
+
+    value = value.rsplit(MAGNITUDE, 1)[-1]
+    number = re.match(r"[-+−]?[\d.]+\s*", value)
+    return number is not None and parse_unit(value[number.end() :]) is not None
 
 
 def _restated_in(tail: str, in_math: bool) -> tuple[str, ...]:
@@ -3358,8 +3379,11 @@ def _restated_in(tail: str, in_math: bool) -> tuple[str, ...]:
         if item is not None and _ELIMINATION.match(text, item.start()):
             return ()  # "(actually, A and D are both wrong)": options struck out, none offered
         if item is not None and not _OPERATION_AFTER.match(text, item.end()):
-            direction = _DIRECTION_AFTER.match(text, item.end()) is not None
-            return ((MAGNITUDE if direction else "") + _item_value(text, item),)
+            direction = _DIRECTION_AFTER.match(text, item.end())
+            side = f"{MAGNITUDE}{direction.group('side')}{MAGNITUDE}" if direction else ""
+            if not side and match.group("magnitude"):
+                side = MAGNITUDE * 2  # "(magnitude 300 m/s²)": either sign
+            return (side + _item_value(text, item),)
     for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
         listed = _LISTED.match(text)
         if listed is None:
@@ -3412,7 +3436,8 @@ def remark_value(after: str) -> str | None:
     """The value with a unit a remark in parentheses right after a box gives alone (see
     ``_REMARK_VALUE``), or None."""
     tail = _UNIT_WRAPPER.sub(r"\1", after[: 2 * _WINDOW])
-    for text in (tail, _UNIT_AFTER_BOX.sub("", tail, count=1)):
+    worded = numbers_in_digits(tail)  # "(sixty thousand newtons)" (red team r35a)
+    for text in dict.fromkeys((tail, _UNIT_AFTER_BOX.sub("", tail, count=1), worded)):
         match = _REMARK_VALUE.match(text)
         if match is not None:
             said = (match.group("value") or match.group("said")).replace("$", "").strip()
@@ -3436,12 +3461,15 @@ _CONDITION_AFTER = re.compile(
 
 
 # a magnitude with its direction in words: "(i.e. 30.0 cm to the left of lens 2)": the sign
-# is in the words, so the value is judged as a magnitude (marked with MAGNITUDE)
+# is in the words, so the value is judged as a magnitude, its direction between two MAGNITUDE
+# marks before it ("\u2223left\u222330.0 cm"), which the question's sign convention may sign
 MAGNITUDE = "\u2223"
 _DIRECTION_AFTER = re.compile(
-    r"\s+(?:to\s+the\s+|on\s+the\s+|in\s+the\s+)?(?:left|right|below|above|behind|front"
-    r"|up(?!\s+to\b)|down|upwards?|downwards?|north|south|east|west|towards?|away|inwards?|outwards?"
-    r"|clockwise|counterclockwise|anticlockwise)\b",
+    r",?\s+(?:(?:pointing|pointed|directed|heading|going|moving|acting)\s+)?"
+    r"(?:to\s+the\s+|on\s+the\s+|in\s+the\s+"
+    r"|towards?\s+(?:the\s+)?(?=(?:north|south|east|west|left|right|up|down)))?(?P<side>left|right|below|above|behind|front"
+    r"|up(?!\s+to\b)|down|upwards?|downwards?|(?:north|south|east|west)(?:wards?|bound)?"
+    r"|towards?|away|inwards?|outwards?|clockwise|counterclockwise|anticlockwise)\b",
     re.I,
 )
 _MATH_CLOSE = re.compile(r"\$\$|\\\]|\\\)|(?<!\\)\$")

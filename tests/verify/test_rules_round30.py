@@ -9,8 +9,8 @@ import pytest
 from studybench.verify.angle_reference import with_agreed_reference
 from studybench.verify.closing_remarks import against_convention, closing_remark, conventions
 from studybench.verify.normalize import normalize_answer
+from studybench.verify.number_words import numbers_in_digits
 from studybench.verify.revisions import (
-    _in_digits,
     last_option,
     revised_phrase,
     revision,
@@ -279,7 +279,7 @@ def test_a_multiple_answer_choice_box_by_box(pred: str, gold: str, correct: bool
     ],
 )
 def test_numbers_in_words_in_a_revision(sentence: str, read: str) -> None:
-    assert _in_digits(sentence) == read
+    assert numbers_in_digits(sentence) == read
 
 
 # ---------------------------------------------------------------------------------------------

@@ -124,7 +124,8 @@ def test_a_value_relative_to_the_box_is_an_offer(after: str, offers: tuple[str, 
         ("So ", " to three significant figures", ()),
         ("So ", " to 3 s.f.", ()),
         ("So ", " = 2 \\times 7.25", ()),
-        ("So ", " (i.e. 30.0 cm to the left of lens 2)", ("\u222330.0 cm",)),  # a magnitude
+        # a magnitude, its side between marks
+        ("So ", " (i.e. 30.0 cm to the left of lens 2)", ("\u2223left\u222330.0 cm",)),
         ("So ", "~m/s", ()),
         # a second value listed right after the box fills its clause, or a parenthesis holds
         # it under a condition
@@ -336,9 +337,9 @@ def test_the_exemptions_are_read_narrowly(after: str, offers: tuple[str, ...]) -
     ("after", "offers"),
     [
         # a direction in words: a magnitude, judged with either sign
-        (", i.e. 29 m/s to the left of the origin.", ("\u222329 m/s",)),
-        (", i.e. 81.6 cm above the release point.", ("\u222381.6 cm",)),
-        (", i.e. 30.0 cm left of lens 2.", ("\u222330.0 cm",)),
+        (", i.e. 29 m/s to the left of the origin.", ("\u2223left\u222329 m/s",)),
+        (", i.e. 81.6 cm above the release point.", ("\u2223above\u222381.6 cm",)),
+        (", i.e. 30.0 cm left of lens 2.", ("\u2223left\u222330.0 cm",)),
         (" ≈ $d/3$ up to rounding.", ("d/3",)),  # "up to" is no direction
         # an operator needs an operand to be working
         (", i.e. 29 m/s - the value to report.", ("29 m/s",)),

@@ -903,11 +903,46 @@ def judge_ql(pred: str, gold: str, tolerance: float, question: str | None = None
         return reject("wrong_phrase")  # "virtual, upright, diminished, real": an item more
     if question and _restates_gold(pred, gold, question):
         return accept("phrase_in_sentence")
+    if question and _PRONOUN_SUBJECT.match(gold) and _names_the_pronoun(pred, gold, question):
+        return accept("phrase_in_sentence")  # "The period doubles" for "It doubles"
     if gold_items is not None and gold_items == pred_items:
         return accept("phrase_list")  # "upright, virtual and diminished" (red team r27c)
     if _synonym_key(gold) == _synonym_key(pred):
         return accept("phrase_synonym")  # "anticlockwise" for "counterclockwise"
     return reject("wrong_phrase")
+
+
+# a gold phrase's pronoun subject ("It doubles"): the asked quantity, which an answer may name
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:\\text\s*\{\s*)?(?:it|they)\s+(?=\w)", re.IGNORECASE)
+
+
+# a condition of the question ("if its length is quadrupled", "If the distance … is doubled,"):
+# the quantity it changes is not the one asked about
+_CONDITION = re.compile(
+    r"\b(?:if|when|after|as|once|whose|with|while|keeping|holding|given|unless)\b[^,?.;]*",
+    re.IGNORECASE,
+)
+
+
+def _names_the_pronoun(pred: str, gold: str, question: str) -> bool:
+    """Whether ``pred`` is the gold phrase with its pronoun ("It doubles") replaced by the
+    asked quantity's name ("The period doubles", red team r35b): the words before the gold's
+    others are words of the asking sentence that no condition of the question changes ("if
+    its length is quadrupled": not the length) and that offer no other answer."""
+    rest = _synonym_key(_PRONOUN_SUBJECT.sub("", gold)).split()
+    words = _synonym_key(pred).split()
+    if not rest or len(words) <= len(rest) or words[-len(rest) :] != rest:
+        return False
+    subject = words[: -len(rest)]
+    asking = _asking(question)
+    allowed = set(_words(_CONDITION.sub(" ", asking))) - set(
+        _words(" ".join(_CONDITION.findall(asking)))
+    )
+    allowed -= _offered_words(question, set(rest))
+    return all(
+        w.isalpha() and w not in _QL_HEDGES and (w in _QL_FUNCTION_WORDS or w in allowed)
+        for w in subject
+    )
 
 
 def _synonym_key(phrase: str) -> str:
@@ -974,6 +1009,15 @@ _FACTOR_WORDS = (
         ),
         lambda m: _factor_name(m.group(1) or m.group(2)),
     ),
+    # "becomes twice as large", "is twice as long" (red team r36b)
+    (
+        re.compile(
+            r"\b(?:becomes|is)\s+twice\s+(?:as\s+(?:large|big|great|long|high|much)|larger|bigger|greater"
+            r"|longer|higher)\b",
+            re.IGNORECASE,
+        ),
+        "doubles",
+    ),
     (
         re.compile(
             r"\b(?:drops|falls|is\s+reduced|decreases|becomes)\s+to\s+(?:one\s+)?half(?:\s+(?:its|of\s+its)\s+"
@@ -981,6 +1025,23 @@ _FACTOR_WORDS = (
             re.IGNORECASE,
         ),
         "halves",
+    ),
+    # a fall to a part: "decreases to one-fourth of its original value", "falls by a factor
+    # of 4", "is reduced to a quarter" (red team r35b)
+    (
+        re.compile(
+            r"\b(?:drops|falls|is\s+reduced|decreases|becomes|is\s+divided|reduces)\s+(?:to\s+(?:one[\s-]*|a\s+|1\s*/\s*)"
+            r"(?P<part>third|quarter|fourth|3|4)(?:\s+(?:of\s+)?(?:its|the)\s+(?:original|initial|previous|former)?"
+            r"\s*(?:value|size|amount)?)?|by\s+(?:a\s+)?factor\s+(?:of\s+)?(?P<factor>3|three|4|four))\b",
+            re.IGNORECASE,
+        ),
+        lambda m: (
+            "falls_to_"
+            + {"third": "3", "quarter": "4", "fourth": "4", "three": "3", "four": "4"}.get(
+                (m.group("part") or m.group("factor")).casefold(),
+                m.group("part") or m.group("factor"),
+            )
+        ),
     ),
     # slopes: "downhill" is down the incline
     (re.compile(r"\bdownhill\b", re.IGNORECASE), "down the incline"),
